@@ -1,0 +1,98 @@
+# pipetrace: BPF programs (clang -target bpf) + skeletons (bpftool) + tools.
+# V=1 shows the commands.
+
+OUT        := build
+CLANG      ?= clang
+BPFTOOL    ?= bpftool
+CC         ?= cc
+VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
+ARCH       := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
+VERSION    := 0.1.0
+
+CFLAGS     ?= -O2 -g
+CFLAGS     += -std=gnu11 -Wall -Wextra -Werror -Iinclude -I$(OUT) -Isrc \
+	      -DPIPETRACE_VERSION='"$(VERSION)"'
+LDLIBS     := -lbpf -lelf -lz
+BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Iinclude -I$(OUT) \
+	      -Wall -Werror
+
+ifeq ($(V),1)
+Q :=
+msg :=
+else
+Q := @
+msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
+endif
+
+TOOLS      := pipestat
+BPF_OBJS   := syscall_tier
+SKELS      := $(patsubst %,$(OUT)/%.skel.h,$(BPF_OBJS))
+
+# user-space objects shared by every front end
+COMMON     := loader tier_syscall btf_probe metrics rows out_table out_csv fmt \
+	      privs workload
+COMMON_OBJS := $(patsubst %,$(OUT)/%.o,$(COMMON))
+
+TEST_PROGS := tests/host/pipework
+UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUT)/%,$(wildcard tests/unit/test_*.c))
+
+.PHONY: all clean check unit hostcheck bench vmtest deps demo
+all: $(TOOLS) $(TEST_PROGS)
+
+deps:
+	$(Q)scripts/install-deps.sh
+
+$(OUT):
+	$(Q)mkdir -p $@
+
+$(OUT)/vmlinux.h: $(VMLINUX_BTF) | $(OUT)
+	$(call msg,GEN,$@)
+	$(Q)$(BPFTOOL) btf dump file $< format c > $@
+
+$(OUT)/%.bpf.o: bpf/%.bpf.c bpf/*.bpf.h include/pipetrace.h $(OUT)/vmlinux.h | $(OUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(OUT)/%.skel.h: $(OUT)/%.bpf.o
+	$(call msg,GEN-SKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< > $@
+
+$(OUT)/%.o: src/%.c src/*.h include/pipetrace.h $(SKELS) | $(OUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -c $< -o $@
+
+pipestat: $(OUT)/pipestat.o $(OUT)/pipestat_opts.o $(OUT)/demo.o $(COMMON_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+
+tests/host/pipework: tests/host/pipework.c $(OUT)/workload.o
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $^ -o $@
+
+$(OUT)/test_%: tests/unit/test_%.c tests/unit/unit.h $(OUT)/pipestat_opts.o $(COMMON_OBJS)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -Itests/unit $< $(OUT)/pipestat_opts.o $(COMMON_OBJS) $(LDLIBS) -o $@
+
+unit: $(UNIT_TESTS)
+	$(Q)set -e; for t in $(UNIT_TESTS); do $$t; done
+
+hostcheck: all
+	$(Q)tests/host/run.sh
+
+check: unit hostcheck
+
+vmtest: all
+	$(Q)tests/vm/vmtest.sh
+
+bench: all
+	$(Q)tests/bench/bench.sh
+
+demo: all
+	$(Q)./pipestat --demo
+
+clean:
+	$(call msg,CLEAN)
+	$(Q)rm -rf $(OUT) $(TOOLS) $(TEST_PROGS)
+
+.DELETE_ON_ERROR:
+.SECONDARY:

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per-key counters shared by every tier's BPF object.
+ *
+ * Two generations of the counter map: programs add into counts[epoch & 1];
+ * user space flips epoch, waits an RCU grace period (every program that may
+ * still write the old generation has then returned) and drains the old one.
+ * So no event is lost or counted twice between intervals.
+ */
+#ifndef AGG_BPF_H
+#define AGG_BPF_H
+
+#include "pipetrace.h"
+
+#define PT_DEFAULT_KEYS 16384
+
+struct counts_map {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, PT_DEFAULT_KEYS);
+	__type(key, struct pt_key);
+	__type(value, struct pt_counts);
+} counts0 SEC(".maps"), counts1 SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 2);
+	__type(key, __u32);
+	__array(values, struct counts_map);
+} counts SEC(".maps") = {
+	.values = { &counts0, &counts1 },
+};
+
+/* Processes named with -p; looked up only when filter_pids is set. */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, PT_MAX_PIDS);
+	__type(key, __u32);
+	__type(value, __u8);
+} pid_filter SEC(".maps");
+
+const volatile bool filter_pids = false;
+const volatile bool filter_comm = false;
+const volatile char comm_filter[PT_COMM_LEN] = {};
+
+__u32 epoch = 0;
+__u64 keys_dropped = 0;	/* events lost because the counter map was full */
+
+static __always_inline bool comm_matches(const char *comm)
+{
+	for (int i = 0; i < PT_COMM_LEN; i++) {
+		if (comm[i] != comm_filter[i])
+			return false;
+		if (!comm[i])
+			break;
+	}
+	return true;
+}
+
+/* Fills key for the current task; false if -p/-n filter it out. */
+static __always_inline bool key_for_current(struct pt_key *key)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+
+	if (filter_pids && !bpf_map_lookup_elem(&pid_filter, &tgid))
+		return false;
+	key->tgid = tgid;
+	bpf_get_current_comm(key->comm, sizeof(key->comm));
+	if (filter_comm && !comm_matches(key->comm))
+		return false;
+	return true;
+}
+
+/* The counters of key in the live generation, created on first use. */
+static __always_inline struct pt_counts *counts_of(const struct pt_key *key)
+{
+	static const struct pt_counts zero;
+	__u32 gen = epoch & 1;
+	struct pt_counts *c;
+	void *map;
+
+	map = bpf_map_lookup_elem(&counts, &gen);
+	if (!map)
+		return NULL;
+	c = bpf_map_lookup_elem(map, key);
+	if (c)
+		return c;
+	/* -EEXIST from a racing creator is fine; a full map is not */
+	bpf_map_update_elem(map, key, &zero, BPF_NOEXIST);
+	c = bpf_map_lookup_elem(map, key);
+	if (!c)
+		__sync_fetch_and_add(&keys_dropped, 1);
+	return c;
+}
+
+#define count_add(c, field, n) __sync_fetch_and_add(&(c)->field, (n))
+
+#endif /* AGG_BPF_H */

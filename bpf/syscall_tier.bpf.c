@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Syscall tier: for kernels that allow only tracepoint programs.
+ *
+ * Pipe reads, writes and splices are seen at syscall entry and exit; the
+ * pipe ring (head/tail) is read at both ends. Pages for pipe buffers are
+ * seen at kmem:mm_page_alloc while the task is inside a pipe write.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "agg.bpf.h"
+#include "ring_claim.bpf.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* x86_64 syscall numbers (the tier attaches only on x86_64) */
+#define NR_read		0
+#define NR_write	1
+#define NR_readv	19
+#define NR_writev	20
+#define NR_splice	275
+#define NR_tee		276
+#define NR_vmsplice	278
+#define NR_preadv2	327
+#define NR_pwritev2	328
+
+#define EAGAIN		11
+#define S_IFMT		00170000
+#define S_IFIFO		0010000
+#define O_NONBLOCK	00004000
+#define FMODE_WRITE	0x2
+#define RWF_NOWAIT	0x00000008
+#define SPLICE_F_NONBLOCK 0x02
+
+/* GFP_HIGHUSER | __GFP_ACCOUNT on the running kernel, set by the loader */
+const volatile __u32 pipe_page_gfp = 0;
+
+enum op_kind { PT_OP_NONE, PT_OP_READ, PT_OP_WRITE, PT_OP_SPLICE };
+
+struct pipe_end {
+	struct pipe_inode_info *pipe;	/* NULL: this end is not a pipe */
+	struct pt_key key;
+	__u32 head;			/* ring state at syscall entry */
+	__u32 tail;
+};
+
+struct op_state {
+	__u8 op;
+	__u8 nonblock;		/* file has O_NONBLOCK (or SPLICE_F_NONBLOCK) */
+	__u8 nowait;		/* RWF_NOWAIT without O_NONBLOCK */
+	struct pipe_end src;	/* pipe read from */
+	struct pipe_end dst;	/* pipe written to */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct op_state);
+} op_states SEC(".maps");
+
+static __always_inline struct file *fd_file(int fd)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct fdtable *fdt = task->files->fdt;
+	struct file **fds;
+	struct file *file = NULL;
+
+	if (fd < 0 || (unsigned int)fd >= fdt->max_fds)
+		return NULL;
+	fds = fdt->fd;
+	bpf_probe_read_kernel(&file, sizeof(file), &fds[fd]);
+	return file;
+}
+
+/*
+ * Fills end if fd is an anonymous pipe or FIFO; returns its file or NULL.
+ * The key is the caller's tgid/comm (already in end->key) plus the inode.
+ */
+static __always_inline struct file *pipe_end_of(struct pipe_end *end, long fd)
+{
+	struct file *file = fd_file(fd);
+	struct pipe_inode_info *pipe;
+	struct inode *inode;
+
+	if (!file)
+		return NULL;
+	inode = BPF_CORE_READ(file, f_inode);
+	if ((BPF_CORE_READ(inode, i_mode) & S_IFMT) != S_IFIFO)
+		return NULL;
+	pipe = BPF_CORE_READ(file, private_data);
+	if (!pipe)
+		return NULL;
+	end->pipe = pipe;
+	end->key.ino = BPF_CORE_READ(inode, i_ino);
+	end->key.dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	end->head = BPF_CORE_READ(pipe, head);
+	end->tail = BPF_CORE_READ(pipe, tail);
+	ring_claim_start(pipe, end->key.dev, end->key.ino, end->head, end->tail);
+	return file;
+}
+
+static __always_inline bool file_nonblock(struct file *file)
+{
+	return BPF_CORE_READ(file, f_flags) & O_NONBLOCK;
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(pipe_sys_enter, struct pt_regs *regs, long id)
+{
+	struct op_state *st, s = {};
+	struct file *file;
+	struct pt_key me = {};
+
+	switch (id) {
+	case NR_read: case NR_readv: case NR_preadv2:
+		s.op = PT_OP_READ;
+		break;
+	case NR_write: case NR_writev: case NR_pwritev2:
+		s.op = PT_OP_WRITE;
+		break;
+	case NR_splice: case NR_tee: case NR_vmsplice:
+		s.op = PT_OP_SPLICE;
+		break;
+	default:
+		return 0;
+	}
+	if (!key_for_current(&me))
+		return 0;
+	s.src.key = me;
+	s.dst.key = me;
+
+	if (s.op == PT_OP_READ || s.op == PT_OP_WRITE) {
+		struct pipe_end *end = s.op == PT_OP_READ ? &s.src : &s.dst;
+
+		file = pipe_end_of(end, regs->di);
+		if (!file)
+			return 0;
+		s.nonblock = file_nonblock(file);
+		if ((id == NR_preadv2 || id == NR_pwritev2) &&
+		    (regs->r9 & RWF_NOWAIT) && !s.nonblock)
+			s.nowait = 1;
+	} else if (id == NR_vmsplice) {
+		struct pipe_end probe = { .key = me };
+
+		file = pipe_end_of(&probe, regs->di);
+		if (!file)
+			return 0;
+		if (BPF_CORE_READ(file, f_mode) & FMODE_WRITE)
+			s.dst = probe;
+		else
+			s.src = probe;
+		s.nonblock = file_nonblock(file) ||
+			     (regs->dx & SPLICE_F_NONBLOCK);
+	} else {
+		/* splice(in, off, out, off, len, flags); tee(in, out, len, flags) */
+		long out_fd = id == NR_splice ? regs->dx : regs->si;
+		long flags = id == NR_splice ? regs->r9 : regs->r10;
+		struct file *in = pipe_end_of(&s.src, regs->di);
+		struct file *out = pipe_end_of(&s.dst, out_fd);
+
+		if (!in && !out)
+			return 0;
+		s.nonblock = (flags & SPLICE_F_NONBLOCK) ||
+			     (in && file_nonblock(in)) ||
+			     (out && file_nonblock(out));
+	}
+
+	st = bpf_task_storage_get(&op_states, bpf_get_current_task_btf(), NULL,
+				  BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (st)
+		*st = s;
+	return 0;
+}
+
+static __always_inline void count_eagain(struct pt_counts *c, struct op_state *st)
+{
+	if (st->op == PT_OP_READ) {
+		if (st->nowait)
+			count_add(c, eagain_read_nowait, 1);
+		else
+			count_add(c, eagain_read_nonblock, 1);
+	} else if (st->op == PT_OP_WRITE) {
+		if (st->nowait)
+			count_add(c, eagain_write_nowait, 1);
+		else
+			count_add(c, eagain_write_nonblock, 1);
+	} else {
+		count_add(c, eagain_splice, 1);
+	}
+}
+
+static __always_inline void exit_read(struct op_state *st, long ret)
+{
+	struct pt_counts *c = counts_of(&st->src.key);
+	__u32 bufs;
+
+	if (!c)
+		return;
+	count_add(c, reads, 1);
+	if (ret == -EAGAIN)
+		count_eagain(c, st);
+	if (ret <= 0)
+		return;
+	count_add(c, read_bytes, ret);
+	bufs = ring_claim_read(st->src.pipe, st->src.key.dev, st->src.key.ino,
+			       st->src.tail);
+	count_add(c, read_bufs, bufs);
+	count_add(c, read_sections, bufs);
+}
+
+static __always_inline void exit_write(struct op_state *st, long ret)
+{
+	struct pt_counts *c = counts_of(&st->dst.key);
+
+	if (!c)
+		return;
+	count_add(c, writes, 1);
+	if (ret == -EAGAIN)
+		count_eagain(c, st);
+	if (ret <= 0)
+		return;
+	count_add(c, write_bytes, ret);
+	count_add(c, bufs_new,
+		  ring_claim_write(st->dst.pipe, st->dst.key.dev,
+				   st->dst.key.ino, st->dst.head));
+}
+
+static __always_inline void exit_splice(struct op_state *st, long ret)
+{
+	__u64 bytes = ret > 0 ? ret : 0;
+	bool eagain = ret == -EAGAIN;
+	struct pt_counts *c;
+
+	/* an EAGAIN is counted once, on the first pipe end */
+	if (st->src.pipe && (c = counts_of(&st->src.key))) {
+		count_add(c, splice_out, 1);
+		count_add(c, splice_out_bytes, bytes);
+		if (eagain)
+			count_eagain(c, st);
+		eagain = false;
+	}
+	if (st->dst.pipe && (c = counts_of(&st->dst.key))) {
+		count_add(c, splice_in, 1);
+		count_add(c, splice_in_bytes, bytes);
+		if (eagain)
+			count_eagain(c, st);
+	}
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(pipe_sys_exit, struct pt_regs *regs, long ret)
+{
+	struct op_state *st;
+	long id = regs->orig_ax;
+
+	if (id != NR_read && id != NR_write && id != NR_readv &&
+	    id != NR_writev && id != NR_preadv2 && id != NR_pwritev2 &&
+	    id != NR_splice && id != NR_tee && id != NR_vmsplice)
+		return 0;
+	st = bpf_task_storage_get(&op_states, bpf_get_current_task_btf(), NULL, 0);
+	if (!st || st->op == PT_OP_NONE)
+		return 0;
+	if (st->op == PT_OP_READ)
+		exit_read(st, ret);
+	else if (st->op == PT_OP_WRITE)
+		exit_write(st, ret);
+	else
+		exit_splice(st, ret);
+	st->op = PT_OP_NONE;
+	return 0;
+}
+
+/*
+ * A pipe buffer page is order 0 with exactly GFP_HIGHUSER | __GFP_ACCOUNT;
+ * a fault on the user buffer uses other flags. Without a prefill path every
+ * such page is allocated under pipe->mutex.
+ */
+SEC("tp_btf/mm_page_alloc")
+int BPF_PROG(pipe_page_alloc, struct page *page, unsigned int order,
+	     gfp_t gfp_flags, int migratetype)
+{
+	struct op_state *st;
+	struct pt_counts *c;
+
+	if (order || gfp_flags != pipe_page_gfp)
+		return 0;
+	st = bpf_task_storage_get(&op_states, bpf_get_current_task_btf(), NULL, 0);
+	if (!st || st->op != PT_OP_WRITE)
+		return 0;
+	c = counts_of(&st->dst.key);
+	if (c)
+		count_add(c, alloc_locked, 1);
+	return 0;
+}

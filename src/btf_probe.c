@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include "btf_probe.h"
+
+static struct btf *vmlinux_btf(void)
+{
+	static struct btf *btf;
+	static bool tried;
+
+	if (!tried) {
+		tried = true;
+		btf = btf__load_vmlinux_btf();
+		if (libbpf_get_error(btf))
+			btf = NULL;
+	}
+	return btf;
+}
+
+bool btf_has_vmlinux(void)
+{
+	return access("/sys/kernel/btf/vmlinux", R_OK) == 0 && vmlinux_btf();
+}
+
+bool btf_has_tracepoint(const char *event)
+{
+	struct btf *btf = vmlinux_btf();
+	char name[128];
+
+	snprintf(name, sizeof(name), "btf_trace_%s", event);
+	return btf && btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) > 0;
+}
+
+bool btf_has_pipe_tracepoints(void)
+{
+	return btf_has_tracepoint("pipe_copy");
+}
+
+/* Value of enumerator name in any enum of the kernel's BTF, or -1. */
+static long enum_value(const char *name)
+{
+	struct btf *btf = vmlinux_btf();
+	__u32 n = btf ? btf__type_cnt(btf) : 0;
+
+	for (__u32 id = 1; id < n; id++) {
+		const struct btf_type *t = btf__type_by_id(btf, id);
+		const struct btf_enum *e;
+
+		if (!btf_is_enum(t))
+			continue;
+		e = btf_enum(t);
+		for (int i = 0; i < btf_vlen(t); i++, e++)
+			if (!strcmp(btf__name_by_offset(btf, e->name_off), name))
+				return e->val;
+	}
+	return -1;
+}
+
+/*
+ * Since 6.10 the GFP bits are enumerators (___GFP_*_BIT) and their values
+ * depend on the config; before, they were fixed #defines.
+ */
+__u32 btf_pipe_page_gfp(void)
+{
+	static const struct { const char *bit; __u32 legacy; } parts[] = {
+		{ "___GFP_DIRECT_RECLAIM_BIT", 0x400 },
+		{ "___GFP_KSWAPD_RECLAIM_BIT", 0x800 },
+		{ "___GFP_IO_BIT", 0x40 },
+		{ "___GFP_FS_BIT", 0x80 },
+		{ "___GFP_HARDWALL_BIT", 0x100000 },
+		{ "___GFP_HIGHMEM_BIT", 0x02 },
+		{ "___GFP_ACCOUNT_BIT", 0x400000 },
+	};
+	__u32 gfp = 0;
+
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		long bit = enum_value(parts[i].bit);
+
+		gfp |= bit >= 0 ? 1u << bit : parts[i].legacy;
+	}
+	return gfp;
+}

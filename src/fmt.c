@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include <string.h>
+#include "fmt.h"
+
+void fmt_csv_value(char *buf, size_t n, const struct pt_value *v)
+{
+	if (v->q == PT_NA)
+		snprintf(buf, n, "%s", "");
+	else if (v->type == PT_V_U64)
+		snprintf(buf, n, "%llu", (unsigned long long)v->u);
+	else
+		snprintf(buf, n, "%.2f", v->d);
+}
+
+static void fmt_scaled(char *buf, size_t n, unsigned long long u, int width)
+{
+	static const char units[] = "KMGTPE";
+	double d = u;
+	int i = -1;
+
+	snprintf(buf, n, "%llu", u);
+	while ((int)strlen(buf) > width && i < (int)sizeof(units) - 2) {
+		d /= 1000;
+		i++;
+		snprintf(buf, n, d < 10 ? "%.1f%c" : "%.0f%c", d, units[i]);
+	}
+}
+
+void fmt_table_value(char *buf, size_t n, const struct pt_value *v, int width)
+{
+	if (v->q == PT_NA)
+		snprintf(buf, n, "-");
+	else if (v->type == PT_V_U64)
+		fmt_scaled(buf, n, v->u, width);
+	else if (v->type == PT_V_PCT)
+		snprintf(buf, n, "%.1f", v->d);
+	else
+		snprintf(buf, n, "%.2f", v->d);
+}
+
+void fmt_csv_field(char *buf, size_t n, const char *s)
+{
+	size_t o = 0;
+
+	if (!strpbrk(s, ",\"\r\n")) {
+		snprintf(buf, n, "%s", s);
+		return;
+	}
+	if (n < 3)
+		return;
+	buf[o++] = '"';
+	for (; *s && o + 3 < n; s++) {
+		if (*s == '"')
+			buf[o++] = '"';
+		buf[o++] = *s;
+	}
+	buf[o++] = '"';
+	buf[o] = '\0';
+}

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef FMT_H
+#define FMT_H
+
+#include <stddef.h>
+#include "metrics.h"
+
+/* CSV form: exact digits; "" for a metric the tier cannot know. */
+void fmt_csv_value(char *buf, size_t n, const struct pt_value *v);
+/* Table form: fits width with K/M/G/T suffixes; "-" when unknown. */
+void fmt_table_value(char *buf, size_t n, const struct pt_value *v, int width);
+/* A comm as a CSV field: quoted per RFC 4180 when it needs to be. */
+void fmt_csv_field(char *buf, size_t n, const char *s);
+
+#endif

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <linux/membarrier.h>
+#include <sys/syscall.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "btf_probe.h"
+#include "loader.h"
+
+/* Best first; NULL: this build has no programs for the tier yet. */
+static const struct pt_tier_ops *const tiers[PT_TIER_COUNT] = {
+	[PT_TIER_SYSCALL] = &tier_syscall_ops,
+};
+
+static bool verbose;
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list args)
+{
+	if (level == LIBBPF_DEBUG || !verbose)
+		return 0;
+	return vfprintf(stderr, fmt, args);
+}
+
+/* Why a tier this build lacks cannot run: the kernel's side first. */
+static void missing_tier(enum pt_tier t, char *why, size_t n)
+{
+	if (t == PT_TIER_TRACEPOINT && !btf_has_pipe_tracepoints())
+		snprintf(why, n, "kernel has no pipe:* tracepoints (see kernel-patch/)");
+	else
+		snprintf(why, n, "not supported by this pipetrace build yet");
+}
+
+static int try_tier(struct pt_session *s, const struct pt_load_opts *o,
+		    enum pt_tier t, char *why, size_t n)
+{
+	const struct pt_tier_ops *ops = tiers[t];
+	int err;
+
+	if (!ops) {
+		missing_tier(t, why, n);
+		return -1;
+	}
+	if (ops->probe(why, n))
+		return -1;
+	memset(s, 0, sizeof(*s));
+	s->counts_fd[0] = s->counts_fd[1] = -1;
+	s->tier = t;
+	err = ops->open(s, o);
+	if (err) {
+		snprintf(why, n, "failed to load or attach: %s", strerror(-err));
+		pt_session_close(s);
+		return -1;
+	}
+	return 0;
+}
+
+int pt_session_open(struct pt_session *s, const struct pt_load_opts *o,
+		    char *err, size_t n)
+{
+	char why[PT_TIER_COUNT][160];
+
+	verbose = o->verbose;
+	libbpf_set_print(libbpf_print);
+	if (o->tier != PT_TIER_AUTO) {
+		if (!try_tier(s, o, o->tier, why[0], sizeof(why[0])))
+			return 0;
+		snprintf(err, n, "%s tier: %s", tier_name(o->tier), why[0]);
+		return -1;
+	}
+	for (int t = 0; t < PT_TIER_COUNT; t++) {
+		if (!try_tier(s, o, t, why[t], sizeof(why[t]))) {
+			for (int u = 0; u < t && o->verbose; u++)
+				fprintf(stderr, "%s tier not used: %s\n",
+					tier_name(u), why[u]);
+			return 0;
+		}
+	}
+	snprintf(err, n, "no attach tier works on this kernel; syscall tier: %s",
+		 why[PT_TIER_SYSCALL]);
+	return -1;
+}
+
+int pt_session_bind(struct pt_session *s, const struct pt_load_opts *o)
+{
+	static const char *const names[2] = { "counts0", "counts1" };
+	struct bpf_map *m;
+	int fd;
+
+	for (int i = 0; i < 2; i++) {
+		m = bpf_object__find_map_by_name(s->obj, names[i]);
+		if (!m)
+			return -ENOENT;
+		s->counts_fd[i] = bpf_map__fd(m);
+		s->max_keys = bpf_map__max_entries(m);
+	}
+	s->keys = calloc(s->max_keys, sizeof(*s->keys));
+	s->vals = calloc(s->max_keys, sizeof(*s->vals));
+	if (!s->keys || !s->vals)
+		return -ENOMEM;
+	m = bpf_object__find_map_by_name(s->obj, "pid_filter");
+	fd = m ? bpf_map__fd(m) : -1;
+	for (int i = 0; i < o->npids; i++) {
+		__u8 one = 1;
+
+		if (fd < 0 || bpf_map_update_elem(fd, &o->pids[i], &one, BPF_ANY))
+			return -errno;
+	}
+	return 0;
+}
+
+/*
+ * Every program that could still add to the old generation runs inside an
+ * RCU read-side section; MEMBARRIER_CMD_GLOBAL returns after a grace period.
+ */
+static void wait_for_writers(void)
+{
+	if (syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0))
+		usleep(20000);	/* no membarrier: programs run for microseconds */
+}
+
+static int fold(struct pt_rows *rows, const struct pt_key *k,
+		const struct pt_counts *c, __u32 n)
+{
+	for (__u32 i = 0; i < n; i++)
+		if (rows_add(rows, &k[i], &c[i]))
+			return -ENOMEM;
+	return 0;
+}
+
+/* Nobody writes fd any more: read it all, then empty it. */
+static int drain_map(struct pt_session *s, int fd, struct pt_rows *rows)
+{
+	__u32 batch, count;
+	void *in = NULL;
+	int err;
+
+	do {
+		count = s->max_keys;
+		err = bpf_map_lookup_and_delete_batch(fd, in, &batch, s->keys,
+						      s->vals, &count, NULL);
+		if (err && errno != ENOENT)
+			break;
+		if (fold(rows, s->keys, s->vals, count))
+			return -ENOMEM;
+		in = &batch;
+	} while (!err);
+	if (!err || errno == ENOENT)
+		return 0;
+
+	/* kernels without batch ops on hash maps */
+	count = 0;
+	while (count < s->max_keys &&
+	       !bpf_map_get_next_key(fd, count ? &s->keys[count - 1] : NULL,
+				     &s->keys[count]))
+		count++;
+	for (__u32 i = 0; i < count; i++)
+		if (bpf_map_lookup_elem(fd, &s->keys[i], &s->vals[i]))
+			memset(&s->vals[i], 0, sizeof(s->vals[i]));
+	for (__u32 i = 0; i < count; i++)
+		bpf_map_delete_elem(fd, &s->keys[i]);
+	return fold(rows, s->keys, s->vals, count);
+}
+
+int pt_session_drain(struct pt_session *s, struct pt_rows *rows, __u64 *untracked)
+{
+	__u32 old = __atomic_load_n(s->epoch, __ATOMIC_RELAXED);
+	__u64 dropped;
+
+	__atomic_store_n(s->epoch, old + 1, __ATOMIC_SEQ_CST);
+	wait_for_writers();
+	dropped = __atomic_load_n(s->keys_dropped, __ATOMIC_RELAXED);
+	*untracked = dropped - s->dropped_seen;
+	s->dropped_seen = dropped;
+	return drain_map(s, s->counts_fd[old & 1], rows);
+}
+
+void pt_session_close(struct pt_session *s)
+{
+	if (s->skel)
+		s->destroy(s->skel);
+	free(s->keys);
+	free(s->vals);
+	memset(s, 0, sizeof(*s));
+}

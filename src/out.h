@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* pipestat's two output formats, chosen once. */
+#ifndef OUT_H
+#define OUT_H
+
+#include <stdio.h>
+#include "metrics.h"
+#include "rows.h"
+
+struct pt_report {
+	const struct pt_rows *rows;
+	const struct pt_env *env;
+	double time;		/* end of the interval, Unix seconds */
+	double interval_s;	/* length of the interval measured */
+};
+
+/* Each returns 0, or -1 when the stream failed (a closed pipe, say). */
+int out_csv_header(FILE *f);
+int out_csv_report(FILE *f, const struct pt_report *r);
+int out_table_report(FILE *f, const struct pt_report *r);
+
+#endif

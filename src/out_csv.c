@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * CSV (RFC 4180): one header, one row per key per interval. Columns are a
+ * contract with scripts: never renamed or reordered, only appended.
+ */
+#include "fmt.h"
+#include "out.h"
+
+int out_csv_header(FILE *f)
+{
+	fputs("time,interval_s,tier,key_type,pid,comm,pipe_ino", f);
+	for (int i = 0; i < pt_nmetrics; i++)
+		fprintf(f, ",%s", pt_metrics[i].csv);
+	fputs(",derived\n", f);
+	return fflush(f) ? -1 : 0;
+}
+
+static void csv_key(FILE *f, enum pt_by by, const struct pt_key *k)
+{
+	char comm[2 * PT_COMM_LEN + 3], name[PT_COMM_LEN + 1];
+	bool has_pid = by == PT_BY_PID || by == PT_BY_PIPE_PID;
+	bool has_comm = has_pid || by == PT_BY_COMM;
+	bool has_pipe = by == PT_BY_PIPE || by == PT_BY_PIPE_PID;
+
+	snprintf(name, sizeof(name), "%.*s", PT_COMM_LEN, k->comm);
+	fmt_csv_field(comm, sizeof(comm), has_comm ? name : "");
+	if (has_pid)
+		fprintf(f, ",%u", k->tgid);
+	else
+		fputs(",", f);
+	fprintf(f, ",%s", comm);
+	if (has_pipe)
+		fprintf(f, ",%llu", (unsigned long long)k->ino);
+	else
+		fputs(",", f);
+}
+
+static void csv_row(FILE *f, const struct pt_report *r, const struct pt_row *row)
+{
+	char buf[64];
+	const char *sep = "";
+
+	fprintf(f, "%.3f,%.3f,%s,%s", r->time, r->interval_s,
+		tier_name(r->env->tier), by_name(r->rows->by));
+	csv_key(f, r->rows->by, &row->key);
+	for (int i = 0; i < pt_nmetrics; i++) {
+		struct pt_value v = pt_metrics[i].get(&row->c, r->env);
+
+		fmt_csv_value(buf, sizeof(buf), &v);
+		fprintf(f, ",%s", buf);
+	}
+	/* which of this row's values are derived, for scripts that care */
+	fputc(',', f);
+	for (int i = 0; i < pt_nmetrics; i++) {
+		if (pt_metrics[i].get(&row->c, r->env).q != PT_DERIVED)
+			continue;
+		fprintf(f, "%s%s", sep, pt_metrics[i].csv);
+		sep = ";";
+	}
+	fputc('\n', f);
+}
+
+int out_csv_report(FILE *f, const struct pt_report *r)
+{
+	for (size_t i = 0; i < r->rows->n; i++)
+		csv_row(f, r, &r->rows->v[i]);
+	return fflush(f) || ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The human table: a heading per interval, one line per key. */
+#include <string.h>
+#include <time.h>
+#include "fmt.h"
+#include "out.h"
+
+static bool has_pid(enum pt_by by)
+{
+	return by == PT_BY_PID || by == PT_BY_PIPE_PID;
+}
+
+static bool has_comm(enum pt_by by)
+{
+	return has_pid(by) || by == PT_BY_COMM;
+}
+
+static bool has_pipe(enum pt_by by)
+{
+	return by == PT_BY_PIPE || by == PT_BY_PIPE_PID;
+}
+
+/* Derived-ness depends on the tier and knobs, not on a row's counts. */
+static enum pt_quality column_quality(int i, const struct pt_env *env)
+{
+	struct pt_counts ones;
+	__u64 *u = (__u64 *)&ones;
+
+	for (size_t j = 0; j < sizeof(ones) / sizeof(*u); j++)
+		u[j] = 1;
+	return pt_metrics[i].get(&ones, env).q;
+}
+
+static void heading(FILE *f, const struct pt_report *r)
+{
+	enum pt_by by = r->rows->by;
+	time_t t = (time_t)r->time;
+	char when[16], head[16];
+
+	strftime(when, sizeof(when), "%H:%M:%S", localtime(&t));
+	fprintf(f, "%s  tier: %s  interval: %.2fs  key: %s\n", when,
+		tier_name(r->env->tier), r->interval_s, by_name(by));
+	if (by == PT_BY_TOTAL)
+		fprintf(f, "%-8s", "");
+	if (has_pid(by))
+		fprintf(f, "%-8s", "PID");
+	if (has_comm(by))
+		fprintf(f, "%-16s ", "COMM");
+	if (has_pipe(by))
+		fprintf(f, "%-10s ", "PIPE");
+	for (int i = 0; i < pt_nmetrics; i++) {
+		if (!pt_metrics[i].width)
+			continue;
+		snprintf(head, sizeof(head), "%s%s", pt_metrics[i].head,
+			 column_quality(i, r->env) == PT_DERIVED ? "*" : "");
+		fprintf(f, " %*s", pt_metrics[i].width, head);
+	}
+	fputc('\n', f);
+}
+
+static void line(FILE *f, const struct pt_report *r, const struct pt_row *row)
+{
+	enum pt_by by = r->rows->by;
+	char buf[32];
+
+	if (by == PT_BY_TOTAL)
+		fprintf(f, "%-8s", "total");
+	if (has_pid(by))
+		fprintf(f, "%-8u", row->key.tgid);
+	if (has_comm(by))
+		fprintf(f, "%-16.16s ", row->key.comm);
+	if (has_pipe(by))
+		fprintf(f, "%-10llu ", (unsigned long long)row->key.ino);
+	for (int i = 0; i < pt_nmetrics; i++) {
+		struct pt_value v;
+
+		if (!pt_metrics[i].width)
+			continue;
+		v = pt_metrics[i].get(&row->c, r->env);
+		fmt_table_value(buf, sizeof(buf), &v, pt_metrics[i].width);
+		fprintf(f, " %*s", pt_metrics[i].width, buf);
+	}
+	fputc('\n', f);
+}
+
+int out_table_report(FILE *f, const struct pt_report *r)
+{
+	heading(f, r);
+	for (size_t i = 0; i < r->rows->n; i++)
+		line(f, r, &r->rows->v[i]);
+	if (!r->rows->n)
+		fputs("(no pipe activity)\n", f);
+	if (r->env->untracked)
+		fprintf(f, "warning: %llu events not tracked: counter map full\n",
+			(unsigned long long)r->env->untracked);
+	fprintf(f, "* derived, not measured directly; - not known on this tier\n\n");
+	return fflush(f) || ferror(f) ? -1 : 0;
+}

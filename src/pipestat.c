@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+/* pipestat: one-shot or interval reports of pipe activity. */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
+#include "btf_probe.h"
+#include "demo.h"
+#include "loader.h"
+#include "out.h"
+#include "pipestat_opts.h"
+#include "privs.h"
+
+static double now(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+struct run {
+	struct pipestat_opts *o;
+	struct pt_session s;
+	struct pt_rows rows;
+	double start, last;	/* CLOCK_MONOTONIC */
+	pid_t demo;
+};
+
+/* Drains and prints one interval; -1 if the output stream is gone. */
+static int report(struct run *r)
+{
+	struct pt_env env = { .tier = r->s.tier };
+	double t = now(CLOCK_MONOTONIC);
+	struct pt_report rep = {
+		.rows = &r->rows, .env = &env,
+		.time = now(CLOCK_REALTIME), .interval_s = t - r->last,
+	};
+	int err;
+
+	rows_clear(&r->rows);
+	if (pt_session_drain(&r->s, &r->rows, &env.untracked)) {
+		fprintf(stderr, "pipestat: reading counters: %s\n", strerror(errno));
+		return -1;
+	}
+	r->last = t;
+	if (r->rows.by == PT_BY_TOTAL && !r->rows.n) {
+		static const struct pt_key none;
+		static const struct pt_counts zero;
+
+		rows_add(&r->rows, &none, &zero);
+	}
+	rows_sort(&r->rows);
+	env_read_knobs(&env);
+	err = r->o->csv ? out_csv_report(stdout, &rep) : out_table_report(stdout, &rep);
+	if (env.untracked)
+		fprintf(stderr, "pipestat: %llu events not tracked: counter map full\n",
+			(unsigned long long)env.untracked);
+	return err;
+}
+
+/*
+ * Waits until deadline (monotonic; 0 = none) or a signal that ends the run.
+ * Returns 1 at the deadline, 0 when the run should end.
+ */
+static int wait_until(struct run *r, double deadline, const sigset_t *set)
+{
+	for (;;) {
+		double left = deadline ? deadline - now(CLOCK_MONOTONIC) : 3600;
+		struct timespec ts;
+		int sig;
+
+		if (left <= 0)
+			return 1;
+		ts.tv_sec = (time_t)left;
+		ts.tv_nsec = (long)((left - ts.tv_sec) * 1e9);
+		sig = sigtimedwait(set, NULL, &ts);
+		if (sig == SIGINT || sig == SIGTERM)
+			return 0;
+		if (sig == SIGCHLD && r->demo > 0 &&
+		    waitpid(r->demo, NULL, WNOHANG) == r->demo)
+			return 0;
+	}
+}
+
+static int run_loop(struct run *r, const sigset_t *set)
+{
+	double end = r->o->duration ? r->start + r->o->duration : 0;
+	long n = 0;
+
+	for (;;) {
+		double next = r->o->interval ? r->last + r->o->interval : end;
+		bool last = end && (!next || next >= end);
+
+		if (last)
+			next = end;
+		if (!wait_until(r, next, set) || last)
+			return report(r);
+		if (report(r))
+			return -1;
+		if (r->o->count && ++n >= r->o->count)
+			return 0;
+	}
+}
+
+static void say_tier(const struct pt_session *s)
+{
+	static const char *const what[PT_TIER_COUNT] = {
+		[PT_TIER_TRACEPOINT] = "every metric exact",
+		[PT_TIER_FUNCTION] = "see pipestat(8) for exact and derived metrics",
+		[PT_TIER_SYSCALL] = "ops, bytes, EAGAIN, page allocations exact; "
+				    "pool hits and copy sections derived",
+	};
+
+	fprintf(stderr, "pipestat: %s tier (%s). Ctrl-C to end.\n",
+		tier_name(s->tier), what[s->tier]);
+}
+
+int main(int argc, char **argv)
+{
+	struct pipestat_opts o;
+	struct run r = { .o = &o, .demo = -1 };
+	char err[256];
+	sigset_t set;
+	int rc;
+
+	rc = pipestat_parse(argc, argv, &o, stdout, err, sizeof(err));
+	if (rc == OPTS_EXIT_OK)
+		return 0;
+	if (rc == OPTS_USAGE) {
+		fprintf(stderr, "pipestat: %s\nTry 'pipestat --help'.\n", err);
+		return 2;
+	}
+	if (!privs_enough(err, sizeof(err))) {
+		fprintf(stderr, "pipestat: %s\n", err);
+		return 1;
+	}
+	if (!btf_has_vmlinux()) {
+		fprintf(stderr, "pipestat: kernel BTF (/sys/kernel/btf/vmlinux) is "
+			"missing: needs a kernel built with CONFIG_DEBUG_INFO_BTF\n");
+		return 1;
+	}
+
+	/* signals are taken synchronously in wait_until, never asynchronously */
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	if (o.demo) {
+		strcpy(o.load.comm, DEMO_COMM);
+		if (o.by == PT_BY_TOTAL)
+			o.by = PT_BY_PID;
+		r.demo = demo_spawn();
+		if (r.demo < 0) {
+			fprintf(stderr, "pipestat: starting the demo: %s\n", strerror(errno));
+			return 1;
+		}
+	}
+	r.start = now(CLOCK_MONOTONIC);
+	if (pt_session_open(&r.s, &o.load, err, sizeof(err))) {
+		fprintf(stderr, "pipestat: %s\n", err);
+		if (r.demo > 0)
+			kill(r.demo, SIGKILL);
+		return 1;
+	}
+	r.last = now(CLOCK_MONOTONIC);
+	if (o.load.verbose)
+		fprintf(stderr, "pipestat: attached in %.1f ms\n",
+			(r.last - r.start) * 1e3);
+	say_tier(&r.s);
+	rows_init(&r.rows, o.by);
+
+	rc = 0;
+	if (o.csv && out_csv_header(stdout))
+		goto out;	/* stdout closed: nothing to say */
+	if (o.demo) {
+		demo_describe(stderr);
+		if (demo_go()) {
+			fprintf(stderr, "pipestat: demo did not start\n");
+			rc = 1;
+			goto out;
+		}
+	}
+	run_loop(&r, &set);
+out:
+	pt_session_close(&r.s);
+	rows_free(&r.rows);
+	return rc;
+}

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "pipestat_opts.h"
+
+static const char usage[] =
+"Usage: pipestat [-i SEC [-c N]] [-d SEC] [-p PID]... [-n COMM] [-k KEY]\n"
+"                [--csv] [--tier TIER] [--demo] [-v]\n"
+"Count what happens in Linux pipes (reads, writes, bytes, EAGAIN returns,\n"
+"pipe page allocations, pool hits, user-copy sections), per interval.\n"
+"\n"
+"  -i, --interval SEC   report every SEC seconds (default: once, at the end)\n"
+"  -c, --count N        stop after N intervals (needs -i)\n"
+"  -d, --duration SEC   stop after SEC seconds (default: at Ctrl-C)\n"
+"  -p, --pid PID        only this process (repeatable, up to 64)\n"
+"  -n, --comm NAME      only processes with this command name\n"
+"  -k, --by KEY         one row per: total (default), pid, comm, pipe\n"
+"      --csv            CSV: one header, one row per key per interval\n"
+"      --tier TIER      auto (default), tracepoint, function or syscall\n"
+"      --demo           run a built-in pipe workload and report on it\n"
+"  -v, --verbose        say why tiers were not used; libbpf warnings\n"
+"  -h, --help           this text\n"
+"  -V, --version        the version\n"
+"\n"
+"Tiers (best first; auto picks the best this kernel allows):\n"
+"  tracepoint  pipe:* tracepoints of kernel-patch/: every metric exact\n"
+"  function    fentry/kprobes on the pipe functions (unpatched kernels)\n"
+"  syscall     syscall and kmem tracepoints only: ops, bytes, EAGAIN and\n"
+"              page allocations exact; pool hits and copy sections derived\n"
+"Derived values are marked * in tables and listed in the CSV 'derived'\n"
+"column; values a tier cannot know are '-' in tables, empty in CSV.\n"
+"\n"
+"Examples:\n"
+"  pipestat -i 1                  totals every second\n"
+"  pipestat -k pid -d 10          per process, once after 10 s\n"
+"  pipestat -k pipe --csv -i 1    per pipe, CSV every second\n"
+"  pipestat -p 1234 -p 1235 -c 5 -i 2\n"
+"  pipestat --demo                try it on a built-in workload\n";
+
+double parse_seconds(const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > 1e7)
+		return -1;
+	return v;
+}
+
+static long parse_positive(const char *s, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v <= 0 || v > max)
+		return -1;
+	return v;
+}
+
+#define USAGE_ERR(...) do { snprintf(err, n, __VA_ARGS__); return OPTS_USAGE; } while (0)
+
+int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
+		   char *err, size_t n)
+{
+	enum { OPT_CSV = 256, OPT_TIER, OPT_DEMO };
+	static const struct option longs[] = {
+		{ "interval", required_argument, NULL, 'i' },
+		{ "count", required_argument, NULL, 'c' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "comm", required_argument, NULL, 'n' },
+		{ "by", required_argument, NULL, 'k' },
+		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "tier", required_argument, NULL, OPT_TIER },
+		{ "demo", no_argument, NULL, OPT_DEMO },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{}
+	};
+	int c, v;
+	long pid;
+
+	memset(o, 0, sizeof(*o));
+	o->load.tier = PT_TIER_AUTO;
+	o->by = PT_BY_TOTAL;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":i:c:d:p:n:k:vhV", longs, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			if ((o->interval = parse_seconds(optarg)) < 0)
+				USAGE_ERR("invalid interval '%s': want seconds > 0", optarg);
+			break;
+		case 'c':
+			if ((o->count = parse_positive(optarg, 1L << 30)) < 0)
+				USAGE_ERR("invalid count '%s': want a whole number > 0", optarg);
+			break;
+		case 'd':
+			if ((o->duration = parse_seconds(optarg)) < 0)
+				USAGE_ERR("invalid duration '%s': want seconds > 0", optarg);
+			break;
+		case 'p':
+			if ((pid = parse_positive(optarg, 1L << 22)) < 0)
+				USAGE_ERR("invalid pid '%s'", optarg);
+			if (o->load.npids == PT_MAX_PIDS)
+				USAGE_ERR("too many -p: at most %d", PT_MAX_PIDS);
+			o->load.pids[o->load.npids++] = pid;
+			break;
+		case 'n':
+			if (!*optarg || strlen(optarg) >= PT_COMM_LEN)
+				USAGE_ERR("invalid comm '%s': 1 to %d characters",
+					  optarg, PT_COMM_LEN - 1);
+			strcpy(o->load.comm, optarg);
+			break;
+		case 'k':
+			if ((v = by_parse(optarg)) < 0 || v == PT_BY_PIPE_PID)
+				USAGE_ERR("invalid key '%s': want total, pid, comm or pipe",
+					  optarg);
+			o->by = v;
+			break;
+		case OPT_CSV:
+			o->csv = true;
+			break;
+		case OPT_TIER:
+			if ((v = tier_parse(optarg)) < 0)
+				USAGE_ERR("invalid tier '%s': want auto, tracepoint, "
+					  "function or syscall", optarg);
+			o->load.tier = v;
+			break;
+		case OPT_DEMO:
+			o->demo = true;
+			break;
+		case 'v':
+			o->load.verbose = true;
+			break;
+		case 'h':
+			fputs(usage, out);
+			return OPTS_EXIT_OK;
+		case 'V':
+			fprintf(out, "pipestat %s\n", PIPETRACE_VERSION);
+			return OPTS_EXIT_OK;
+		case ':':
+			USAGE_ERR("option '%s' needs a value", argv[optind - 1]);
+		default:
+			USAGE_ERR("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		USAGE_ERR("unexpected argument '%s'", argv[optind]);
+	if (o->count && !o->interval)
+		USAGE_ERR("-c needs -i");
+	if (o->demo && (o->load.npids || o->load.comm[0]))
+		USAGE_ERR("--demo reports on its own workload: no -p or -n");
+	return OPTS_RUN;
+}

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef PIPESTAT_OPTS_H
+#define PIPESTAT_OPTS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "loader.h"
+#include "rows.h"
+
+struct pipestat_opts {
+	struct pt_load_opts load;
+	double interval;	/* 0: one report at the end */
+	long count;		/* 0: no limit */
+	double duration;	/* 0: until Ctrl-C */
+	enum pt_by by;
+	bool csv;
+	bool demo;
+};
+
+enum { OPTS_RUN, OPTS_EXIT_OK, OPTS_USAGE };
+
+/*
+ * OPTS_RUN to go on; OPTS_EXIT_OK after --help/--version (printed to out);
+ * OPTS_USAGE with a one-line message in err (exit 2).
+ */
+int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
+		   char *err, size_t n);
+/* Positive seconds, as in -i 0.5; -1 on anything else. */
+double parse_seconds(const char *s);
+
+#endif

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include <unistd.h>
+#include <linux/capability.h>
+#include <sys/syscall.h>
+#include "privs.h"
+
+#ifndef CAP_PERFMON
+#define CAP_PERFMON 38
+#endif
+#ifndef CAP_BPF
+#define CAP_BPF 39
+#endif
+
+static bool has_cap(const struct __user_cap_data_struct d[2], int cap)
+{
+	return d[cap / 32].effective & (1u << (cap % 32));
+}
+
+bool privs_enough(char *why, unsigned long n)
+{
+	struct __user_cap_header_struct h = { _LINUX_CAPABILITY_VERSION_3, 0 };
+	struct __user_cap_data_struct d[2] = {};
+
+	if (syscall(SYS_capget, &h, d) == 0 &&
+	    ((has_cap(d, CAP_BPF) && has_cap(d, CAP_PERFMON)) ||
+	     has_cap(d, CAP_SYS_ADMIN)))
+		return true;
+	snprintf(why, n, "needs root, or CAP_BPF and CAP_PERFMON (run with sudo)");
+	return false;
+}

@@ -1,0 +1,167 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdlib.h>
+#include <string.h>
+#include "rows.h"
+
+static const char *const by_names[] = {
+	[PT_BY_TOTAL] = "total",
+	[PT_BY_PID] = "pid",
+	[PT_BY_COMM] = "comm",
+	[PT_BY_PIPE] = "pipe",
+	[PT_BY_PIPE_PID] = "pipe-pid",
+};
+
+const char *by_name(enum pt_by by)
+{
+	return by_names[by];
+}
+
+int by_parse(const char *s)
+{
+	for (size_t i = 0; i < sizeof(by_names) / sizeof(by_names[0]); i++)
+		if (!strcmp(s, by_names[i]))
+			return i;
+	return -1;
+}
+
+void rows_init(struct pt_rows *r, enum pt_by by)
+{
+	memset(r, 0, sizeof(*r));
+	r->by = by;
+}
+
+void rows_clear(struct pt_rows *r)
+{
+	r->n = 0;
+	if (r->slot)
+		memset(r->slot, 0, r->nslots * sizeof(*r->slot));
+}
+
+void rows_free(struct pt_rows *r)
+{
+	free(r->v);
+	free(r->slot);
+	rows_init(r, r->by);
+}
+
+static struct pt_key fold_key(enum pt_by by, const struct pt_key *k)
+{
+	struct pt_key f = {};
+
+	switch (by) {
+	case PT_BY_TOTAL:
+		break;
+	case PT_BY_PID:
+		f.tgid = k->tgid;
+		memcpy(f.comm, k->comm, sizeof(f.comm));
+		break;
+	case PT_BY_COMM:
+		memcpy(f.comm, k->comm, sizeof(f.comm));
+		break;
+	case PT_BY_PIPE:
+		f.dev = k->dev;
+		f.ino = k->ino;
+		break;
+	case PT_BY_PIPE_PID:
+		f = *k;
+		break;
+	}
+	return f;
+}
+
+static size_t key_hash(const struct pt_key *k)
+{
+	const unsigned char *p = (const unsigned char *)k;
+	size_t h = 1469598103934665603ull;
+
+	for (size_t i = 0; i < sizeof(*k); i++)
+		h = (h ^ p[i]) * 1099511628211ull;
+	return h;
+}
+
+static void index_rows(struct pt_rows *r)
+{
+	size_t mask = r->nslots - 1;
+
+	memset(r->slot, 0, r->nslots * sizeof(*r->slot));
+	for (size_t i = 0; i < r->n; i++) {
+		size_t s = key_hash(&r->v[i].key) & mask;
+
+		while (r->slot[s])
+			s = (s + 1) & mask;
+		r->slot[s] = i + 1;
+	}
+}
+
+static int grow_index(struct pt_rows *r)
+{
+	size_t n = r->nslots ? r->nslots * 2 : 256;
+	size_t *slot = calloc(n, sizeof(*slot));
+
+	if (!slot)
+		return -1;
+	free(r->slot);
+	r->slot = slot;
+	r->nslots = n;
+	index_rows(r);
+	return 0;
+}
+
+void counts_add(struct pt_counts *sum, const struct pt_counts *c)
+{
+	__u64 *d = (__u64 *)sum;
+	const __u64 *s = (const __u64 *)c;
+
+	for (size_t i = 0; i < sizeof(*c) / sizeof(__u64); i++)
+		d[i] += s[i];
+}
+
+int rows_add(struct pt_rows *r, const struct pt_key *k, const struct pt_counts *c)
+{
+	struct pt_key f = fold_key(r->by, k);
+	size_t s;
+
+	if ((r->n + 1) * 2 > r->nslots && grow_index(r))
+		return -1;
+	s = key_hash(&f) & (r->nslots - 1);
+	for (; r->slot[s]; s = (s + 1) & (r->nslots - 1)) {
+		struct pt_row *row = &r->v[r->slot[s] - 1];
+
+		if (!memcmp(&row->key, &f, sizeof(f))) {
+			counts_add(&row->c, c);
+			return 0;
+		}
+	}
+	if (r->n == r->cap) {
+		size_t cap = r->cap ? r->cap * 2 : 64;
+		struct pt_row *v = realloc(r->v, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		r->v = v;
+		r->cap = cap;
+	}
+	r->v[r->n].key = f;
+	r->v[r->n].c = *c;
+	r->slot[s] = ++r->n;
+	return 0;
+}
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct pt_row *x = a, *y = b;
+	__u64 bx = x->c.read_bytes + x->c.write_bytes;
+	__u64 by = y->c.read_bytes + y->c.write_bytes;
+
+	if (bx != by)
+		return bx < by ? 1 : -1;
+	return memcmp(&x->key, &y->key, sizeof(x->key));
+}
+
+/* Sorting reorders v, so the index is rebuilt. */
+void rows_sort(struct pt_rows *r)
+{
+	qsort(r->v, r->n, sizeof(*r->v), row_cmp);
+	if (r->slot)
+		index_rows(r);
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Folding the kernel's fine-grained counters into rows of one key type. */
+#ifndef ROWS_H
+#define ROWS_H
+
+#include <stddef.h>
+#include <linux/types.h>
+#include "pipetrace.h"
+
+enum pt_by {
+	PT_BY_TOTAL,
+	PT_BY_PID,
+	PT_BY_COMM,
+	PT_BY_PIPE,
+	PT_BY_PIPE_PID,	/* pipe and process: pipetop's ends */
+};
+
+struct pt_row {
+	struct pt_key key;	/* fields the key type does not use are 0 */
+	struct pt_counts c;
+};
+
+struct pt_rows {
+	enum pt_by by;
+	struct pt_row *v;
+	size_t n, cap;
+	size_t *slot;		/* open-addressing index into v, 0 = empty */
+	size_t nslots;
+};
+
+const char *by_name(enum pt_by by);
+int by_parse(const char *s);	/* -1 if unknown */
+
+void rows_init(struct pt_rows *r, enum pt_by by);
+void rows_clear(struct pt_rows *r);
+void rows_free(struct pt_rows *r);
+/* Adds c into the row of k's key under r->by; -1 on out of memory. */
+int rows_add(struct pt_rows *r, const struct pt_key *k, const struct pt_counts *c);
+void counts_add(struct pt_counts *sum, const struct pt_counts *c);
+/* Sorts rows by bytes moved, busiest first, ties by key. */
+void rows_sort(struct pt_rows *r);
+
+#endif

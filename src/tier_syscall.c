@@ -1,0 +1,61 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Glue for the syscall tier's BPF object (bpf/syscall_tier.bpf.c). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include "btf_probe.h"
+#include "loader.h"
+#include "syscall_tier.skel.h"
+
+static int probe(char *why, size_t n)
+{
+	struct utsname u;
+
+	if (uname(&u) || strcmp(u.machine, "x86_64")) {
+		snprintf(why, n, "needs x86_64 syscall numbers");
+		return -1;
+	}
+	if (!btf_has_tracepoint("sys_enter") || !btf_has_tracepoint("sys_exit") ||
+	    !btf_has_tracepoint("mm_page_alloc")) {
+		snprintf(why, n, "kernel BTF lacks sys_enter/sys_exit/mm_page_alloc");
+		return -1;
+	}
+	return 0;
+}
+
+static void destroy(void *skel)
+{
+	syscall_tier_bpf__destroy(skel);
+}
+
+static int open_tier(struct pt_session *s, const struct pt_load_opts *o)
+{
+	struct syscall_tier_bpf *skel = syscall_tier_bpf__open();
+	int err;
+
+	if (!skel)
+		return -errno;
+	s->skel = skel;
+	s->destroy = destroy;
+	s->obj = skel->obj;
+	skel->rodata->pipe_page_gfp = btf_pipe_page_gfp();
+	skel->rodata->filter_pids = o->npids > 0;
+	skel->rodata->filter_comm = o->comm[0] != '\0';
+	memcpy((char *)skel->rodata->comm_filter, o->comm, PT_COMM_LEN);
+	err = syscall_tier_bpf__load(skel);
+	if (err)
+		return err;
+	s->epoch = &skel->bss->epoch;
+	s->keys_dropped = &skel->bss->keys_dropped;
+	err = pt_session_bind(s, o);
+	if (err)
+		return err;
+	return syscall_tier_bpf__attach(skel);
+}
+
+const struct pt_tier_ops tier_syscall_ops = {
+	.tier = PT_TIER_SYSCALL,
+	.probe = probe,
+	.open = open_tier,
+};

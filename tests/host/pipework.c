@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Known-answer workloads for the tests. Each prints what it did as
+ * "key=value" words on one line, and exits non-zero if it could not.
+ *
+ *   pipework eagain-read N       N O_NONBLOCK reads of an empty pipe
+ *   pipework nowait-read N       N RWF_NOWAIT reads of an empty pipe
+ *   pipework eagain-write N      N O_NONBLOCK writes to a full pipe
+ *   pipework stream SIZE N [FIFO]  N writes of SIZE drained by a child
+ *   pipework pingpong N          N one-byte round trips
+ *
+ * With PIPEWORK_WAIT=1 it prints "ready pid=P" and waits for a line on
+ * stdin first, so a test can start tracing with -p P before it runs.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "workload.h"
+
+static long arg(const char *s)
+{
+	char *end;
+	long v = strtol(s, &end, 10);
+
+	if (*end || v <= 0) {
+		fprintf(stderr, "pipework: bad number '%s'\n", s);
+		exit(2);
+	}
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	const char *w = argc > 1 ? argv[1] : "";
+	long r;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: pipework WORKLOAD ARGS (see source)\n");
+		return 2;
+	}
+	if (getenv("PIPEWORK_WAIT")) {
+		char line[8];
+
+		printf("ready pid=%d\n", getpid());
+		fflush(stdout);
+		if (!fgets(line, sizeof(line), stdin))
+			return 1;
+	}
+	if (!strcmp(w, "eagain-read"))
+		r = wl_eagain_reads(arg(argv[2]));
+	else if (!strcmp(w, "nowait-read"))
+		r = wl_nowait_reads(arg(argv[2]));
+	else if (!strcmp(w, "eagain-write"))
+		r = wl_eagain_writes(arg(argv[2]));
+	else if (!strcmp(w, "stream") && argc >= 4)
+		r = wl_stream(arg(argv[2]), arg(argv[3]), argc > 4 ? argv[4] : NULL);
+	else if (!strcmp(w, "pingpong"))
+		r = wl_pingpong(arg(argv[2]));
+	else {
+		fprintf(stderr, "pipework: unknown workload '%s'\n", w);
+		return 2;
+	}
+	if (r < 0) {
+		perror("pipework");
+		return 1;
+	}
+	printf("pid=%d %s=%ld\n", getpid(), w, r);
+	return 0;
+}

@@ -1,0 +1,61 @@
+#!/bin/busybox sh
+# SPDX-License-Identifier: GPL-2.0
+# /init of the pipetrace test initramfs (busybox-static only).
+#
+# Mounts the host root (virtio-9p tag "hostroot", read-only) at /newroot,
+# gives it fresh proc, sysfs, devtmpfs, tracefs, bpffs, a tmpfs /tmp and
+# /run, mounts the results share (tag "results", read-write) at the same
+# path it has on the host (pipetrace.results= on the kernel command line),
+# runs $results/job.sh chrooted in the host root, prints its exit status
+# as a marker line on the console and powers the VM off.
+/bin/busybox mkdir -p /proc /sys /dev /newroot /bin /sbin
+/bin/busybox --install -s /bin
+export PATH=/bin:/sbin
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+
+res=
+for a in $(cat /proc/cmdline); do
+	case "$a" in
+	pipetrace.results=*) res=${a#pipetrace.results=} ;;
+	esac
+done
+
+finish() {
+	echo "PIPETRACE-VM-EXIT=$1"
+	sync
+	umount "/newroot$res" 2>/dev/null
+	reboot -f
+	sleep 5
+	echo o > /proc/sysrq-trigger
+}
+
+if ! mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose,msize=524288 \
+	hostroot /newroot; then
+	echo "PIPETRACE-VM-ERROR: cannot mount host root"
+	finish 125
+fi
+m() { mount "$@" || { echo "PIPETRACE-VM-ERROR: mount $*"; finish 125; }; }
+m -t proc proc /newroot/proc
+m -t sysfs sysfs /newroot/sys
+m -t devtmpfs devtmpfs /newroot/dev
+m -t tmpfs -o mode=1777 tmpfs /newroot/tmp
+m -t tmpfs -o mode=755 tmpfs /newroot/run
+m -t tracefs tracefs /newroot/sys/kernel/tracing
+m -t bpf bpf /newroot/sys/fs/bpf
+[ -d /newroot/dev/shm ] || mkdir -p /newroot/dev/shm
+m -t tmpfs -o mode=1777 tmpfs /newroot/dev/shm
+[ -n "$res" ] || { echo "PIPETRACE-VM-ERROR: no pipetrace.results="; finish 125; }
+m -t 9p -o trans=virtio,version=9p2000.L,msize=524288 results "/newroot$res"
+
+echo "PIPETRACE-VM-START"
+chroot /newroot /usr/bin/env -i \
+	PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+	HOME=/tmp TERM=dumb LANG=C.UTF-8 PIPETRACE_IN_VM=1 \
+	PIPETRACE_RESULTS="$res" \
+	/bin/sh "$res/job.sh" </dev/console >/dev/console 2>&1
+rc=$?
+echo "$rc" > "/newroot$res/exit-status"
+finish "$rc"

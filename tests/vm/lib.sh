@@ -1,0 +1,84 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared helpers for the pipetrace VM harness (sourced, not run).
+#
+# Everything built lives outside the repository, under $PIPETRACE_CACHE
+# (default /var/cache/pipetrace):
+#   src/linux-source-6.12.tar.xz   (the Debian package's tarball, read in place)
+#   build/base/                    unpatched build tree (in-tree build)
+#   build/patched/                 copy of base + kernel-patch/series applied
+#   kernels/<flavour>-<key>/       bzImage, vmlinux, .config, build.log
+#   initramfs-<key>.cpio           busybox initramfs
+#   bin/                           workload binaries (ptwork)
+#   runs/                          per-run results dirs (shared over 9p)
+
+VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+REPO=$(cd "$VM_DIR/../.." && pwd)
+PATCH_DIR=$REPO/kernel-patch
+CACHE=${PIPETRACE_CACHE:-/var/cache/pipetrace}
+SRC_TARBALL=${PIPETRACE_KSRC:-/usr/src/linux-source-6.12.tar.xz}
+JOBS=${PIPETRACE_JOBS:-$(nproc)}
+# Bounded steps: nothing may hang CI.
+BUILD_TIMEOUT=${PIPETRACE_BUILD_TIMEOUT:-3000}
+BOOT_TIMEOUT=${PIPETRACE_BOOT_TIMEOUT:-900}
+
+log() { printf '[vmtest %s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { log "ERROR: $*"; exit 1; }
+
+# Install Debian packages that are missing (apt-get update once on failure).
+need_pkgs() {
+	local missing=() p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
+			missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	log "installing: ${missing[*]}"
+	export DEBIAN_FRONTEND=noninteractive
+	timeout 900 apt-get install -y --no-install-recommends "${missing[@]}" ||
+		{ timeout 600 apt-get update && timeout 900 apt-get install -y --no-install-recommends "${missing[@]}"; } ||
+		die "apt-get install ${missing[*]} failed"
+}
+
+sha() { sha256sum | cut -c1-16; }
+
+# Identity of the kernel source: package version + tarball size and name.
+src_id() {
+	local v
+	v=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || echo unknown)
+	printf 'linux-source-6.12 %s %s %s\n' "$v" "$(basename "$SRC_TARBALL")" \
+		"$(stat -c %s "$SRC_TARBALL")"
+}
+
+# Key of the unpatched kernel: source + config fragment + build recipe.
+key_unpatched() {
+	{ src_id; cat "$PATCH_DIR/config"; echo "recipe 1 tinyconfig+fragment olddefconfig bzImage"; } | sha
+}
+
+# Key of the patched kernel: the unpatched key + series + every patch.
+key_patched() {
+	{
+		key_unpatched
+		cat "$PATCH_DIR/series"
+		local p
+		while read -r p; do
+			case "$p" in ''|'#'*) continue;; esac
+			cat "$PATCH_DIR/$p"
+		done < "$PATCH_DIR/series"
+	} | sha
+}
+
+kernel_dir() { # flavour -> cache dir of that kernel
+	case "$1" in
+	unpatched) echo "$CACHE/kernels/unpatched-$(key_unpatched)";;
+	patched) echo "$CACHE/kernels/patched-$(key_patched)";;
+	*) die "unknown kernel flavour '$1' (patched|unpatched)";;
+	esac
+}
+
+series_patches() {
+	local p
+	while read -r p; do
+		case "$p" in ''|'#'*) continue;; esac
+		echo "$PATCH_DIR/$p"
+	done < "$PATCH_DIR/series"
+}

@@ -1,0 +1,567 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ptwork: known-answer pipe workloads for the pipetrace VM tests.
+ *
+ *   ptwork writes N SIZE        N writes of SIZE bytes, drained by a reader
+ *   ptwork fullread             fill a default pipe (64 KiB), one 64 KiB read
+ *   ptwork eagain-read N        N O_NONBLOCK reads of an empty pipe
+ *   ptwork eagain-write N       fill a pipe, then N O_NONBLOCK 1-byte writes
+ *   ptwork uring N              N io_uring reads on N empty pipes, then data
+ *   ptwork stress W R RECS BIG  integrity stress (see stress() below)
+ *
+ * Every mode prints "ino=<pipe inode>" (the first pipe it uses) on stdout,
+ * so a test can pick its own events out of the trace buffer, and exits
+ * non-zero on any unexpected result.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <liburing.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define KIB 1024
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(2);
+}
+
+static void fail(const char *fmt, unsigned long a, unsigned long b)
+{
+	fprintf(stderr, "ptwork: FAIL: ");
+	fprintf(stderr, fmt, a, b);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static void xpipe(int fds[2], int flags)
+{
+	if (pipe2(fds, flags))
+		die("pipe2");
+}
+
+static void print_ino(int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st))
+		die("fstat");
+	printf("ino=%lu\n", (unsigned long)st.st_ino);
+	fflush(stdout);
+}
+
+static ssize_t write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = write(fd, p + done, len - done);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		done += n;
+	}
+	return done;
+}
+
+static int wait_child(pid_t pid)
+{
+	int status;
+
+	if (waitpid(pid, &status, 0) < 0)
+		die("waitpid");
+	if (!WIFEXITED(status))
+		return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+	return WEXITSTATUS(status);
+}
+
+/* N writes of SIZE bytes; a child drains the pipe and checks the count. */
+static int mode_writes(long n, long size)
+{
+	char *buf = malloc(size);
+	int fds[2];
+	pid_t pid;
+
+	if (!buf)
+		die("malloc");
+	memset(buf, 'w', size);
+	xpipe(fds, 0);
+	print_ino(fds[0]);
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		char rbuf[64 * KIB];
+		long total = 0;
+		ssize_t r;
+
+		close(fds[1]);
+		while ((r = read(fds[0], rbuf, sizeof(rbuf))) > 0)
+			total += r;
+		if (r < 0)
+			die("read");
+		if (total != n * size)
+			fail("reader got %lu bytes, expected %lu", total, n * size);
+		_exit(0);
+	}
+	close(fds[0]);
+	for (long i = 0; i < n; i++)
+		if (write_all(fds[1], buf, size) != size)
+			die("write");
+	close(fds[1]);
+	return wait_child(pid);
+}
+
+/* Fill a default (16 slot) pipe with one 64 KiB write, then one 64 KiB read. */
+static int mode_fullread(void)
+{
+	static char buf[64 * KIB];
+	int fds[2];
+	ssize_t r;
+
+	xpipe(fds, O_NONBLOCK);
+	print_ino(fds[0]);
+	memset(buf, 'f', sizeof(buf));
+	r = write(fds[1], buf, sizeof(buf));
+	if (r != (ssize_t)sizeof(buf))
+		fail("fill write returned %ld, expected %lu", r, sizeof(buf));
+	r = read(fds[0], buf, sizeof(buf));
+	if (r != (ssize_t)sizeof(buf))
+		fail("read returned %ld, expected %lu", r, sizeof(buf));
+	return 0;
+}
+
+static int mode_eagain_read(long n)
+{
+	char c;
+	int fds[2];
+
+	xpipe(fds, O_NONBLOCK);
+	print_ino(fds[0]);
+	for (long i = 0; i < n; i++) {
+		ssize_t r = read(fds[0], &c, 1);
+
+		if (r != -1 || errno != EAGAIN)
+			fail("read %lu did not give EAGAIN (ret %ld)", i, r);
+	}
+	return 0;
+}
+
+static int mode_eagain_write(long n)
+{
+	static char buf[64 * KIB];
+	int fds[2];
+	ssize_t r;
+
+	xpipe(fds, O_NONBLOCK);
+	print_ino(fds[0]);
+	r = write(fds[1], buf, sizeof(buf));
+	if (r != (ssize_t)sizeof(buf))
+		fail("fill write returned %ld, expected %lu", r, sizeof(buf));
+	for (long i = 0; i < n; i++) {
+		r = write(fds[1], buf, 1);
+		if (r != -1 || errno != EAGAIN)
+			fail("write %lu did not give EAGAIN (ret %ld)", i, r);
+	}
+	return 0;
+}
+
+/* N io_uring reads, one per empty (blocking) pipe, then one byte into each. */
+static int mode_uring(long n)
+{
+	struct io_uring ring;
+	int (*fds)[2] = calloc(n, sizeof(*fds));
+	char *bufs = calloc(n, 16);
+	long done = 0;
+	int ret;
+
+	if (!fds || !bufs)
+		die("calloc");
+	ret = io_uring_queue_init(n < 4096 ? (n < 8 ? 8 : n) : 4096, &ring, 0);
+	if (ret < 0) {
+		errno = -ret;
+		die("io_uring_queue_init");
+	}
+	for (long i = 0; i < n; i++) {
+		struct io_uring_sqe *sqe;
+
+		xpipe(fds[i], 0);
+		if (i == 0)
+			print_ino(fds[i][0]);
+		sqe = io_uring_get_sqe(&ring);
+		if (!sqe)
+			fail("no sqe for %lu (n=%lu)", i, n);
+		io_uring_prep_read(sqe, fds[i][0], bufs + 16 * i, 16, 0);
+		sqe->user_data = i;
+	}
+	ret = io_uring_submit(&ring);
+	if (ret != n)
+		fail("submitted %lu of %lu", ret, n);
+	usleep(100 * 1000);
+	for (long i = 0; i < n; i++)
+		if (write(fds[i][1], "u", 1) != 1)
+			die("write");
+	while (done < n) {
+		struct io_uring_cqe *cqe;
+
+		ret = io_uring_wait_cqe(&ring, &cqe);
+		if (ret < 0) {
+			errno = -ret;
+			die("io_uring_wait_cqe");
+		}
+		if (cqe->res != 1)
+			fail("read %lu completed with %ld", cqe->user_data,
+			     (long)cqe->res);
+		if (bufs[16 * cqe->user_data] != 'u')
+			fail("read %lu got wrong data (%lu)", cqe->user_data,
+			     (unsigned char)bufs[16 * cqe->user_data]);
+		io_uring_cqe_seen(&ring, cqe);
+		done++;
+	}
+	io_uring_queue_exit(&ring);
+	return 0;
+}
+
+/*
+ * Integrity stress.
+ *
+ * Phase 1: one shared pipe, W writer processes, R reader processes.  Each
+ * record is at most PIPE_BUF bytes (so a write is atomic) and of an odd
+ * size; readers take a process-shared lock around reading one whole
+ * record (header, then body), so every record can be checked.  Each
+ * writer's records must arrive complete, uncorrupted, exactly once and in
+ * order.
+ *
+ * Phase 2: W pipes, each with one writer doing large writes of odd sizes
+ * (up to BIG bytes, many pages per write) and one reader doing reads of
+ * odd sizes; the byte stream must be exactly what was written.
+ */
+struct rec_hdr {
+	uint32_t magic;
+	uint32_t writer;
+	uint32_t seq;
+	uint32_t len;		/* payload bytes after the header */
+};
+
+#define REC_MAGIC 0x50495045u
+#define MAX_REC 4096
+
+static uint64_t mix(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+static void fill_payload(unsigned char *p, size_t len, uint64_t seed)
+{
+	uint64_t s = mix(seed + 1);
+
+	for (size_t i = 0; i < len; i++) {
+		if ((i & 7) == 0)
+			s = mix(s + i);
+		p[i] = (unsigned char)(s >> ((i & 7) * 8));
+	}
+}
+
+static size_t rec_len(uint32_t w, uint32_t seq)
+{
+	/* odd total sizes between 17 and MAX_REC - 1 */
+	size_t total = (mix(((uint64_t)w << 32) | seq) % (MAX_REC - 32)) + 17;
+
+	total |= 1;
+	return total - sizeof(struct rec_hdr);
+}
+
+struct shared {
+	pthread_mutex_t lock;
+	long received;
+	long bad;
+	uint32_t next_seq[64];
+};
+
+static ssize_t read_full(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+	size_t done = 0;
+
+	while (done < len) {
+		ssize_t n = read(fd, p + done, len - done);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		if (n == 0)
+			break;
+		done += n;
+	}
+	return done;
+}
+
+static int stress_phase1(int w, int r, long recs)
+{
+	struct shared *sh;
+	pthread_mutexattr_t ma;
+	int fds[2], rc = 0;
+	pid_t pids[128];
+	int np = 0;
+
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED)
+		die("mmap");
+	memset(sh, 0, sizeof(*sh));
+	pthread_mutexattr_init(&ma);
+	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
+	pthread_mutex_init(&sh->lock, &ma);
+	xpipe(fds, 0);
+	print_ino(fds[0]);
+
+	for (int i = 0; i < r; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			die("fork");
+		if (pid == 0) {
+			unsigned char body[MAX_REC], want[MAX_REC];
+			struct rec_hdr h;
+
+			close(fds[1]);
+			for (;;) {
+				ssize_t n;
+
+				pthread_mutex_lock(&sh->lock);
+				n = read_full(fds[0], &h, sizeof(h));
+				if (n == 0) {
+					pthread_mutex_unlock(&sh->lock);
+					_exit(0);
+				}
+				if (n != sizeof(h) || h.magic != REC_MAGIC ||
+				    h.writer >= (uint32_t)w ||
+				    h.len != rec_len(h.writer, h.seq)) {
+					sh->bad++;
+					pthread_mutex_unlock(&sh->lock);
+					fail("bad header (n=%ld magic=%lx)", n,
+					     h.magic);
+				}
+				n = read_full(fds[0], body, h.len);
+				if (n != (ssize_t)h.len) {
+					sh->bad++;
+					pthread_mutex_unlock(&sh->lock);
+					fail("short body %ld of %lu", n, h.len);
+				}
+				if (h.seq != sh->next_seq[h.writer]) {
+					sh->bad++;
+					pthread_mutex_unlock(&sh->lock);
+					fail("out of order: seq %lu, expected %lu",
+					     h.seq, sh->next_seq[h.writer]);
+				}
+				sh->next_seq[h.writer]++;
+				sh->received++;
+				pthread_mutex_unlock(&sh->lock);
+				fill_payload(want, h.len,
+					     ((uint64_t)h.writer << 32) | h.seq);
+				if (memcmp(want, body, h.len)) {
+					sh->bad++;
+					fail("corrupt record %lu of writer %lu",
+					     h.seq, h.writer);
+				}
+			}
+		}
+		pids[np++] = pid;
+	}
+	close(fds[0]);
+	for (int i = 0; i < w; i++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			die("fork");
+		if (pid == 0) {
+			unsigned char rec[MAX_REC];
+			struct rec_hdr *h = (struct rec_hdr *)rec;
+
+			for (long s = 0; s < recs; s++) {
+				h->magic = REC_MAGIC;
+				h->writer = i;
+				h->seq = s;
+				h->len = rec_len(i, s);
+				fill_payload(rec + sizeof(*h), h->len,
+					     ((uint64_t)i << 32) | s);
+				if (write_all(fds[1], rec, sizeof(*h) + h->len) < 0)
+					die("write");
+			}
+			_exit(0);
+		}
+		pids[np++] = pid;
+	}
+	close(fds[1]);
+	for (int i = 0; i < np; i++)
+		if (wait_child(pids[i]))
+			rc = 1;
+	if (sh->received != (long)w * recs || sh->bad)
+		fail("phase 1: received %lu records, expected %lu",
+		     sh->received, (long)w * recs);
+	for (int i = 0; i < w; i++)
+		if (sh->next_seq[i] != recs)
+			fail("phase 1: writer %lu delivered %lu records", i,
+			     sh->next_seq[i]);
+	printf("phase1 records=%ld ok\n", sh->received);
+	return rc;
+}
+
+/* byte k of the stream of pipe p */
+static void stream_fill(unsigned char *buf, size_t len, uint64_t off, int p)
+{
+	for (size_t i = 0; i < len; i++) {
+		uint64_t k = off + i;
+
+		buf[i] = (unsigned char)(mix(((uint64_t)p << 48) ^ (k >> 3)) >>
+					 ((k & 7) * 8));
+	}
+}
+
+static int stress_phase2(int w, long recs, long big)
+{
+	pid_t pids[128];
+	int np = 0, rc = 0;
+	uint64_t total = 0;
+	long *sizes = calloc(recs, sizeof(long));
+
+	if (!sizes)
+		die("calloc");
+	for (long s = 0; s < recs; s++) {
+		sizes[s] = (mix(s * 7919 + 13) % (big - 1)) | 1;
+		total += sizes[s];
+	}
+	for (int p = 0; p < w; p++) {
+		int fds[2];
+		pid_t pid;
+
+		xpipe(fds, 0);
+		pid = fork();
+		if (pid < 0)
+			die("fork");
+		if (pid == 0) {
+			unsigned char *buf = malloc(big), *want = malloc(big);
+			uint64_t off = 0;
+			unsigned long k = 0;
+
+			if (!buf || !want)
+				die("malloc");
+			close(fds[1]);
+			for (;;) {
+				size_t want_len = (mix(k++ + 0x1234 * p) %
+						   (big - 1)) | 1;
+				ssize_t n = read(fds[0], buf, want_len);
+
+				if (n < 0) {
+					if (errno == EINTR)
+						continue;
+					die("read");
+				}
+				if (n == 0)
+					break;
+				stream_fill(want, n, off, p);
+				if (memcmp(want, buf, n))
+					fail("phase 2: pipe %lu corrupt at %lu",
+					     p, off);
+				off += n;
+			}
+			if (off != total)
+				fail("phase 2: got %lu bytes, expected %lu",
+				     off, total);
+			_exit(0);
+		}
+		pids[np++] = pid;
+		pid = fork();
+		if (pid < 0)
+			die("fork");
+		if (pid == 0) {
+			unsigned char *buf = malloc(big);
+			uint64_t off = 0;
+
+			if (!buf)
+				die("malloc");
+			close(fds[0]);
+			for (long s = 0; s < recs; s++) {
+				stream_fill(buf, sizes[s], off, p);
+				if (write_all(fds[1], buf, sizes[s]) < 0)
+					die("write");
+				off += sizes[s];
+			}
+			_exit(0);
+		}
+		pids[np++] = pid;
+		close(fds[0]);
+		close(fds[1]);
+	}
+	for (int i = 0; i < np; i++)
+		if (wait_child(pids[i]))
+			rc = 1;
+	if (!rc)
+		printf("phase2 pipes=%d bytes=%llu ok\n", w,
+		       (unsigned long long)total * w);
+	return rc;
+}
+
+static int mode_stress(int w, int r, long recs, long big)
+{
+	if (w < 1 || w > 60 || r < 1 || r > 60 || recs < 1 || big < 3)
+		fail("bad stress arguments (w=%lu r=%lu)", w, r);
+	if (stress_phase1(w, r, recs))
+		return 1;
+	return stress_phase2(w, recs / 8 + 1, big);
+}
+
+static long arg(char **argv, int i, int argc)
+{
+	if (i >= argc) {
+		fprintf(stderr, "ptwork: missing argument\n");
+		exit(2);
+	}
+	return strtol(argv[i], NULL, 0);
+}
+
+int main(int argc, char **argv)
+{
+	const char *m = argc > 1 ? argv[1] : "";
+
+	signal(SIGPIPE, SIG_IGN);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!strcmp(m, "writes"))
+		return mode_writes(arg(argv, 2, argc), arg(argv, 3, argc));
+	if (!strcmp(m, "fullread"))
+		return mode_fullread();
+	if (!strcmp(m, "eagain-read"))
+		return mode_eagain_read(arg(argv, 2, argc));
+	if (!strcmp(m, "eagain-write"))
+		return mode_eagain_write(arg(argv, 2, argc));
+	if (!strcmp(m, "uring"))
+		return mode_uring(arg(argv, 2, argc));
+	if (!strcmp(m, "stress"))
+		return mode_stress(arg(argv, 2, argc), arg(argv, 3, argc),
+				   arg(argv, 4, argc), arg(argv, 5, argc));
+	fprintf(stderr,
+		"usage: ptwork writes N SIZE | fullread | eagain-read N |\n"
+		"       eagain-write N | uring N | stress W R RECS BIG\n");
+	return 2;
+}
