@@ -431,11 +431,14 @@ static int stress_phase1(int w, int r, long recs)
 /* byte k of the stream of pipe p */
 static void stream_fill(unsigned char *buf, size_t len, uint64_t off, int p)
 {
+	uint64_t word = 0;
+
 	for (size_t i = 0; i < len; i++) {
 		uint64_t k = off + i;
 
-		buf[i] = (unsigned char)(mix(((uint64_t)p << 48) ^ (k >> 3)) >>
-					 ((k & 7) * 8));
+		if (i == 0 || (k & 7) == 0)
+			word = mix(((uint64_t)p << 48) ^ (k >> 3));
+		buf[i] = (unsigned char)(word >> ((k & 7) * 8));
 	}
 }
 

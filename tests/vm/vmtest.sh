@@ -1,0 +1,59 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# pipetrace VM test entry point (top-level `make vmtest` runs this).
+#
+#  1. installs missing Debian packages (qemu, busybox-static, build deps);
+#  2. builds (or reuses from $PIPETRACE_CACHE, default /var/cache/pipetrace)
+#     the unpatched and the patched 6.12 test kernels;
+#  3. checks the patches (checkpatch, W=1, tracing-off build);
+#  4. builds the workload binary (tests/vm/ptwork.c, static);
+#  5. boots each kernel under qemu and runs tests/vm/guest-tests.sh in it.
+# Exit status 0 only if everything passed.
+#
+# Options: --skip-checks (skip step 3), --kernel patched|unpatched (only one).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+skip_checks=0 only=
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--skip-checks) skip_checks=1; shift;;
+	--kernel) only=$2; shift 2;;
+	*) die "usage: $0 [--skip-checks] [--kernel patched|unpatched]";;
+	esac
+done
+
+T0=$(date +%s)
+stamp() { echo "$(( $(date +%s) - T0 ))s"; }
+need_pkgs qemu-system-x86 busybox-static cpio build-essential liburing-dev \
+	flex bison bc libssl-dev libelf-dev dwarves python3 linux-source-6.12
+
+log "kernels"
+"$VM_DIR/build-kernel.sh" both >/dev/null
+log "kernels ready at $(stamp)"
+
+fail=0
+if [ $skip_checks = 0 ]; then
+	"$VM_DIR/check-patches.sh" || { log "patch checks FAILED"; fail=1; }
+	log "patch checks done at $(stamp)"
+fi
+
+mkdir -p "$CACHE/bin"
+gcc -static -O2 -Wall -Wextra -Werror -o "$CACHE/bin/ptwork.tmp" \
+	"$VM_DIR/ptwork.c" -luring -lpthread
+mv "$CACHE/bin/ptwork.tmp" "$CACHE/bin/ptwork"
+
+for k in unpatched patched; do
+	[ -z "$only" ] || [ "$only" = "$k" ] || continue
+	res=$(mktemp -d "$CACHE/runs/$(date +%Y%m%d-%H%M%S)-vmtest-$k.XXXX")
+	if "$VM_DIR/run-in-vm.sh" --kernel "$k" --results "$res" --timeout 900 \
+		"$VM_DIR/guest-tests.sh" "$CACHE/bin/ptwork"; then
+		log "$k kernel: PASS ($(grep -c '^ok' "$res/tests.tap") tests) at $(stamp)"
+	else
+		log "$k kernel: FAIL (results and console log in $res)"
+		grep '^not ok' "$res/tests.tap" >&2 || true
+		fail=1
+	fi
+done
+log "total $(stamp): $([ $fail = 0 ] && echo PASS || echo FAIL)"
+exit $fail
