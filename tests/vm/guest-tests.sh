@@ -79,8 +79,141 @@ pipes_of_ino() { # name ino
 			if (m && p != "") print p
 		}' "$W/$1.trace" | sort -u
 }
-count_pipe() { # name event pipe=.. [field=value ...]
-	count "$@"
+# sum of FIELD over lines of EVENT in trace NAME matching the conditions
+sumf() { # name event field [field=value ...]
+	local name=$1 ev=$2 f=$3; shift 3
+	awk -v ev="$ev:" -v f="$f=" -v conds="$*" '
+		BEGIN { nc = split(conds, c, " ") }
+		$0 ~ /^#/ { next }
+		{
+			found = 0
+			for (i = 1; i <= NF; i++) if ($i == ev) { found = 1; break }
+			if (!found) next
+			for (j = 1; j <= nc; j++) {
+				hit = 0
+				for (i = 1; i <= NF; i++) if ($i == c[j]) { hit = 1; break }
+				if (!hit) next
+			}
+			for (i = 1; i <= NF; i++)
+				if (index($i, f) == 1) sum += substr($i, length(f) + 1)
+		}
+		END { print sum + 0 }' "$W/$name.trace"
+}
+# largest FIELD over lines of EVENT (side=read/write trims only if given)
+maxf() { # name event field [field=value ...]
+	local name=$1 ev=$2 f=$3; shift 3
+	awk -v ev="$ev:" -v f="$f=" -v conds="$*" '
+		BEGIN { nc = split(conds, c, " "); m = 0 }
+		$0 ~ /^#/ { next }
+		{
+			found = 0
+			for (i = 1; i <= NF; i++) if ($i == ev) { found = 1; break }
+			if (!found) next
+			for (j = 1; j <= nc; j++) {
+				hit = 0
+				for (i = 1; i <= NF; i++) if ($i == c[j]) { hit = 1; break }
+				if (!hit) next
+			}
+			for (i = 1; i <= NF; i++)
+				if (index($i, f) == 1 && substr($i, length(f) + 1) + 0 > m)
+					m = substr($i, length(f) + 1) + 0
+		}
+		END { print m }' "$W/$name.trace"
+}
+
+# pipe knobs (patches 0002/0003); absent on a kernel without them
+K=/proc/sys/fs
+have_knobs() { [ -f $K/pipe-prealloc-max ] && [ -f $K/pipe-read-batch ]; }
+knobs() { # max keep batch
+	echo "$1" > $K/pipe-prealloc-max && echo "$2" > $K/pipe-prealloc-keep &&
+		echo "$3" > $K/pipe-read-batch
+}
+# page balance of everything traced (all pipes created and freed inside
+# the window): pages in (allocated) == pages out (freed)
+page_balance() { # name -> "in out"
+	local name=$1 in out
+	in=$(( $(count "$name" pipe_page_get src=alloc) + $(sumf "$name" pipe_prefill allocated) ))
+	out=$(( $(count "$name" pipe_page_release fate=put) + $(sumf "$name" pipe_prefill dropped) +
+		$(sumf "$name" pipe_trim before) - $(sumf "$name" pipe_trim after) ))
+	echo "$in $out"
+}
+
+# Pool, batched read and knobs (patches 0002, 0003).
+guest_pool_tests() {
+	local N=64 p ino
+
+	# bad values are rejected, good ones accepted
+	for kv in pipe-prealloc-max=9 pipe-prealloc-max=-1 pipe-prealloc-max=abc \
+		  pipe-prealloc-keep=9 pipe-read-batch=2 pipe-read-batch=-1; do
+		check_eq "knob ${kv%%=*} = ${kv#*=} rejected" "$("$PT" wr $K/${kv%%=*} ${kv#*=})" EINVAL
+	done
+	for kv in pipe-prealloc-max=0 pipe-prealloc-max=8 pipe-prealloc-keep=0 \
+		  pipe-prealloc-keep=8 pipe-read-batch=0 pipe-read-batch=1; do
+		check_eq "knob ${kv%%=*} = ${kv#*=} accepted" "$("$PT" wr $K/${kv%%=*} ${kv#*=})" OK
+	done
+
+	# N writes of 64 KiB, prealloc on: nothing allocated under the mutex
+	knobs 8 2 1
+	trace_run pool-writes pipe -- "$PT" writes $N 65536
+	ino=$(ino_of pool-writes)
+	p=$(pipes_of_ino pool-writes "$ino")
+	local cache alloc kept pushed trimmed
+	cache=$(count pool-writes pipe_page_get "$p" src=cache)
+	alloc=$(count pool-writes pipe_page_get "$p" src=alloc)
+	kept=$(count pool-writes pipe_page_release "$p" fate=kept)
+	pushed=$(sumf pool-writes pipe_prefill pushed "$p")
+	trimmed=$(( $(sumf pool-writes pipe_trim before "$p") - $(sumf pool-writes pipe_trim after "$p") ))
+	check_eq "pool on: pages allocated under the mutex" "$alloc" 0
+	check_eq "pool on: pages served from the pool (hits + prefilled)" "$cache" $((16 * N))
+	check_eq "pool on: pushed + kept == served + trimmed [pushed=$pushed kept=$kept trimmed=$trimmed]" \
+		$((pushed + kept)) $((cache + trimmed))
+	check_eq "pool on: prefills wanted <= 8" "$(maxf pool-writes pipe_prefill wanted "$p")" 8
+	check_eq "pool on: read/write trims leave <= keep (2)" \
+		"$(( $(maxf pool-writes pipe_trim after "$p" side=read) <= 2 && $(maxf pool-writes pipe_trim after "$p" side=write) <= 2 ))" 1
+	check_eq "pool on: pool never above 8 (largest trim before <= 8)" \
+		"$(( $(maxf pool-writes pipe_trim before "$p") <= 8 ))" 1
+	set -- $(page_balance pool-writes)
+	check_eq "pool on: page balance (allocated == freed)" "$1" "$2"
+	echo "# pool on: served=$cache pushed=$pushed kept=$kept trimmed=$trimmed prefills=$(count pool-writes pipe_prefill "$p")"
+
+	# keep=0: trims empty the pool
+	knobs 8 0 1
+	trace_run pool-keep0 pipe -- "$PT" writes 16 65536
+	check_eq "keep=0: read/write trims leave 0" \
+		"$(maxf pool-keep0 pipe_trim after side=read)$(maxf pool-keep0 pipe_trim after side=write)" 00
+	check_eq "keep=0: pages allocated under the mutex" "$(count pool-keep0 pipe_page_get src=alloc)" 0
+
+	# 1-byte writes (jobserver style): no prefill, either setting
+	for m in 8 0; do
+		knobs $m 2 1
+		trace_run small-$m pipe -- "$PT" writes 200 1
+		check_eq "1-byte writes, prealloc-max=$m: prefill events" "$(count small-$m pipe_prefill)" 0
+		check_eq "1-byte writes, prealloc-max=$m: write events" "$(count small-$m pipe_copy side=write len=1 bytes=1)" 200
+	done
+
+	# 64 KiB read of a full default pipe: 1 section batched, 16 not
+	knobs 8 2 1
+	trace_run batch-on pipe -- "$PT" fullread
+	ino=$(ino_of batch-on)
+	check_eq "batch on: 64 KiB read: 16 bufs in 1 section, batched" \
+		"$(count batch-on pipe_copy "ino=$ino" side=read len=65536 bytes=65536 err=0 bufs=16 sections=1 batched=1)" 1
+	knobs 8 2 0
+	trace_run batch-off pipe -- "$PT" fullread
+	ino=$(ino_of batch-off)
+	check_eq "batch off: 64 KiB read: 16 bufs in 16 sections" \
+		"$(count batch-off pipe_copy "ino=$ino" side=read len=65536 bytes=65536 err=0 bufs=16 sections=16 batched=0)" 1
+
+	# fault in the middle of a batched read: same result as per-buffer
+	for b in 1 0; do
+		knobs 8 2 $b
+		trace_run fault-$b pipe -- "$PT" faultread
+		check_eq "fault, batch=$b: first read stops at the fault, rest intact" \
+			"$(grep -E '^(first|rest)=' "$W/fault-$b.out" | tr '\n' ' ')" "first=36864 rest=28672 "
+	done
+	ino=$(ino_of fault-1)
+	check_eq "fault, batch=1: faulting read: failed batch + 10 per-buffer copies, not batched" \
+		"$(count fault-1 pipe_copy "ino=$ino" side=read len=65536 bytes=36864 bufs=10 sections=11 batched=0)" 1
+	knobs 8 2 1
 }
 
 echo "# guest-tests on $KERNEL kernel $(uname -r), ptwork $PT"
@@ -91,6 +224,12 @@ if [ "$KERNEL" = patched ]; then
 		if [ -d $T/events/pipe/$e ]; then tap ok "event pipe:$e exists"
 		else tap "not ok" "event pipe:$e missing"; fi
 	done
+
+	# The 6.12-behaviour tests run with the knobs off.
+	if have_knobs; then
+		tap ok "knobs present: max=$(cat $K/pipe-prealloc-max) keep=$(cat $K/pipe-prealloc-keep) batch=$(cat $K/pipe-read-batch) (defaults)"
+		knobs 0 2 0
+	fi
 
 	# 1. N writes of 64 KiB drained by a reader: 16N pages taken, all
 	#    with the mutex held, cache hits + allocations == 16N.
@@ -145,10 +284,41 @@ if [ "$KERNEL" = patched ]; then
 	check_eq "uring: io_uring_queue_async_work events" "$(count uring io_uring_queue_async_work)" 0
 	check_eq "uring: io_uring_poll_arm events" "$(count uring io_uring_poll_arm)" $N
 	trace_reset
+	if have_knobs; then
+		if [ -d $T/events/pipe/pipe_prefill ] && [ -d $T/events/pipe/pipe_trim ]; then
+			tap ok "events pipe:pipe_prefill and pipe:pipe_trim exist"
+		else
+			tap "not ok" "events pipe:pipe_prefill / pipe:pipe_trim missing"
+		fi
+		check_eq "knobs off: no prefill events in writes" "$(count writes pipe_prefill)" 0
+		check_eq "knobs off: trims only at free, pool <= 1" \
+			"$(count writes pipe_trim side=read) $(count writes pipe_trim side=write) $(maxf writes pipe_trim before)" "0 0 1"
+		set -- $(page_balance writes)
+		check_eq "knobs off: writes page balance (allocated == freed)" "$1" "$2"
+		guest_pool_tests
+	fi
 else
 	if [ -d $T/events/pipe ]; then tap "not ok" "unpatched kernel has pipe events"
 	else tap ok "unpatched kernel has no pipe events"; fi
 fi
+
+# free pages including the per-cpu page lists (pcp pages are free but not
+# in nr_free_pages)
+free_pages() {
+	sync; echo 3 > /proc/sys/vm/drop_caches
+	awk '$1 == "nr_free_pages" { f = $2 } $1 == "count:" { p += $2 }
+	     END { print f + p }' /proc/vmstat /proc/zoneinfo
+}
+
+# 7. knob flipper for the stress run: all combinations, fast
+flipper() {
+	local i=0
+	while :; do
+		knobs $((i % 3 == 0 ? 0 : (i % 9) )) $((i % 4 * 2)) $((i % 2)) 2>/dev/null
+		i=$((i + 1))
+		sleep 0.0$((i % 7 + 1))
+	done
+}
 
 # 6. integrity stress (both kernels), pipe events on when they exist
 if [ -d $T/events/pipe ]; then
@@ -156,11 +326,43 @@ if [ -d $T/events/pipe ]; then
 	echo 1 > $T/events/pipe/enable
 	echo 1 > $T/tracing_on
 fi
+if have_knobs; then
+	flipper &
+	fpid=$!
+fi
 "$PT" stress 4 3 1500 131072 > "$W/stress.out" 2>&1
 rc=$?
 echo 0 > $T/tracing_on
 cat "$W/stress.out"
-check_eq "stress: 4 writers x 3 readers, odd records, big writes: no loss or corruption" $rc 0
+if have_knobs; then
+	kill $fpid; wait $fpid 2>/dev/null
+	knobs 8 2 1
+	check_eq "stress, knobs flipped while running: no loss or corruption" $rc 0
+	cat $T/trace > "$W/stress.trace"
+	e=$(sed -n 's/^# entries-in-buffer\/entries-written: \([0-9]*\)\/\([0-9]*\).*/\1 \2/p' "$W/stress.trace")
+	set -- $e
+	check_eq "stress: no events lost" "${1:-?}" "${2:-!}"
+	set -- $(page_balance stress)
+	check_eq "stress: no page leak (pages allocated == pages freed, from events)" "$1" "$2"
+	echo "# stress: $(count stress pipe_prefill) prefills, $(count stress pipe_trim) trims, $(count stress pipe_copy batched=1) batched reads"
+	trace_reset
+	# again untraced (tracing itself allocates), counting free pages
+	free0=$(free_pages)
+	flipper &
+	fpid=$!
+	"$PT" stress 4 3 1500 131072 > "$W/stress2.out" 2>&1
+	rc=$?
+	kill $fpid; wait $fpid 2>/dev/null
+	knobs 8 2 1
+	check_eq "stress, untraced, knobs flipped: no loss or corruption" $rc 0
+	free1=$(free_pages)
+	d=$((free0 - free1))
+	echo "# free pages (incl. pcp) before $free0 after $free1 (diff $d)"
+	if [ $d -lt 256 ]; then tap ok "stress: free pages back within 1 MiB (diff $d pages)"
+	else tap "not ok" "stress: $d pages fewer free after the stress"; fi
+else
+	check_eq "stress: 4 writers x 3 readers, odd records, big writes: no loss or corruption" $rc 0
+fi
 trace_reset
 
 echo "1..$n"

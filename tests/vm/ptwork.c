@@ -8,6 +8,10 @@
  *   ptwork eagain-write N       fill a pipe, then N O_NONBLOCK 1-byte writes
  *   ptwork uring N              N io_uring reads on N empty pipes, then data
  *   ptwork stress W R RECS BIG  integrity stress (see stress() below)
+ *   ptwork faultread            64 KiB read of a full pipe into a buffer
+ *                               whose 10th page is unmapped; then the rest
+ *   ptwork wr FILE VALUE        write VALUE to FILE; print OK or the errno
+ *                               name (EINVAL, ...); exit 0
  *
  * Every mode prints "ino=<pipe inode>" (the first pipe it uses) on stdout,
  * so a test can pick its own events out of the trace buffer, and exits
@@ -535,6 +539,64 @@ static int mode_stress(int w, int r, long recs, long big)
 	return stress_phase2(w, recs / 8 + 1, big);
 }
 
+/*
+ * Fill a default pipe with 16 pages of a known pattern, read 64 KiB into
+ * a buffer whose 10th page is unmapped (the read must stop at the fault
+ * and return 9 pages), then read the rest into a good buffer: every byte
+ * must arrive exactly once, in order.
+ */
+static int mode_faultread(void)
+{
+	static unsigned char data[64 * KIB], rest[64 * KIB];
+	long pg = sysconf(_SC_PAGESIZE);
+	unsigned char *dst;
+	int fds[2];
+	ssize_t r, r2;
+
+	if (pg != 4096)
+		fail("page size %lu, expected %lu", pg, 4096);
+	for (size_t i = 0; i < sizeof(data); i++)
+		data[i] = (unsigned char)(i * 7 + i / 4096);
+	xpipe(fds, O_NONBLOCK);
+	print_ino(fds[0]);
+	r = write(fds[1], data, sizeof(data));
+	if (r != (ssize_t)sizeof(data))
+		fail("fill write returned %ld, expected %lu", r, sizeof(data));
+	dst = mmap(NULL, sizeof(data), PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (dst == MAP_FAILED)
+		die("mmap");
+	if (munmap(dst + 9 * pg, pg))
+		die("munmap");
+	r = read(fds[0], dst, sizeof(data));
+	printf("first=%ld\n", (long)r);
+	if (r != 9 * pg)
+		fail("faulting read returned %ld, expected %lu", r, 9 * pg);
+	if (memcmp(dst, data, r))
+		fail("faulting read: wrong data (%lu bytes, %lu)", r, 0);
+	r2 = read(fds[0], rest, sizeof(rest));
+	printf("rest=%ld\n", (long)r2);
+	if (r2 != (ssize_t)sizeof(data) - r)
+		fail("second read returned %ld, expected %lu", r2,
+		     sizeof(data) - r);
+	if (memcmp(rest, data + r, r2))
+		fail("second read: wrong data (%lu bytes at %lu)", r2, r);
+	return 0;
+}
+
+static int mode_wr(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t r;
+
+	if (fd < 0)
+		die(path);
+	r = write(fd, val, strlen(val));
+	printf("%s\n", r < 0 ? strerrorname_np(errno) : "OK");
+	close(fd);
+	return 0;
+}
+
 static long arg(char **argv, int i, int argc)
 {
 	if (i >= argc) {
@@ -560,11 +622,16 @@ int main(int argc, char **argv)
 		return mode_eagain_write(arg(argv, 2, argc));
 	if (!strcmp(m, "uring"))
 		return mode_uring(arg(argv, 2, argc));
+	if (!strcmp(m, "faultread"))
+		return mode_faultread();
+	if (!strcmp(m, "wr") && argc == 4)
+		return mode_wr(argv[2], argv[3]);
 	if (!strcmp(m, "stress"))
 		return mode_stress(arg(argv, 2, argc), arg(argv, 3, argc),
 				   arg(argv, 4, argc), arg(argv, 5, argc));
 	fprintf(stderr,
 		"usage: ptwork writes N SIZE | fullread | eagain-read N |\n"
-		"       eagain-write N | uring N | stress W R RECS BIG\n");
+		"       eagain-write N | uring N | stress W R RECS BIG |\n"
+		"       faultread | wr FILE VALUE\n");
 	return 2;
 }
