@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Known-answer pipe tests, run INSIDE the test VM (via run-in-vm.sh) as
 #   guest-tests.sh PTWORK_BINARY
-# Uses tracefs only. On the unpatched kernel only the integrity stress runs
+# Uses tracefs, plus the BPF smoke test if BINDIR (second argument, with
+# bpfsmoke and <kernel>/bpfsmoke.bpf.o) is given. On the unpatched kernel only the integrity stress runs
 # (and the absence of pipe events is checked). Prints TAP; the exit status
 # is the number of failed tests (capped at 100).
 set -u
@@ -319,6 +320,23 @@ flipper() {
 		sleep 0.0$((i % 7 + 1))
 	done
 }
+
+# BPF smoke: tp_btf on the pipe events (patched), fentry on pipe_read (both)
+BIN=${2:-}
+if [ -n "$BIN" ] && [ -f "$BIN/$KERNEL/bpfsmoke.bpf.o" ]; then
+	trace_reset
+	"$BIN/bpfsmoke" "$BIN/$KERNEL/bpfsmoke.bpf.o" 20 > "$W/bpf.out" 2>&1
+	rc=$?
+	cat "$W/bpf.out"
+	check_eq "bpf: load and attach" $rc 0
+	if [ "$KERNEL" = patched ]; then
+		check_eq "bpf: tp_btf counts (20 EAGAIN, 21 copies, page_get deref ok, 20 fentry)" \
+			"$(grep '^eagain=' "$W/bpf.out")" "eagain=20 copy=21 pageget_ok=1 fentry=20"
+	else
+		check_eq "bpf: fentry/pipe_read count" \
+			"$(grep '^eagain=' "$W/bpf.out")" "eagain=0 copy=0 pageget_ok=0 fentry=20"
+	fi
+fi
 
 # 6. integrity stress (both kernels), pipe events on when they exist
 if [ -d $T/events/pipe ]; then

@@ -26,7 +26,8 @@ done
 T0=$(date +%s)
 stamp() { echo "$(( $(date +%s) - T0 ))s"; }
 need_pkgs qemu-system-x86 busybox-static cpio build-essential liburing-dev \
-	flex bison bc libssl-dev libelf-dev dwarves python3 linux-source-6.12
+	flex bison bc libssl-dev libelf-dev dwarves python3 linux-source-6.12 \
+	clang llvm libbpf-dev bpftool
 
 log "kernels"
 "$VM_DIR/build-kernel.sh" both >/dev/null
@@ -43,11 +44,22 @@ gcc -static -O2 -Wall -Wextra -Werror -o "$CACHE/bin/ptwork.tmp" \
 	"$VM_DIR/ptwork.c" -luring -lpthread
 mv "$CACHE/bin/ptwork.tmp" "$CACHE/bin/ptwork"
 
+# BPF smoke test (tp_btf on pipe:* and fentry), against each kernel's BTF
+gcc -O2 -Wall -Wextra -Werror -o "$CACHE/bin/bpfsmoke" "$VM_DIR/bpfsmoke.c" -lbpf
+for k in unpatched patched; do
+	kd=$(kernel_dir $k)
+	mkdir -p "$CACHE/bin/$k"
+	bpftool btf dump file "$kd/vmlinux" format c > "$CACHE/bin/$k/vmlinux.h"
+	clang -target bpf -O2 -g -Wall -Werror -I"$CACHE/bin/$k" \
+		$([ $k = patched ] && echo -DPATCHED) \
+		-c "$VM_DIR/bpfsmoke.bpf.c" -o "$CACHE/bin/$k/bpfsmoke.bpf.o"
+done
+
 for k in unpatched patched; do
 	[ -z "$only" ] || [ "$only" = "$k" ] || continue
 	res=$(mktemp -d "$CACHE/runs/$(date +%Y%m%d-%H%M%S)-vmtest-$k.XXXX")
 	if "$VM_DIR/run-in-vm.sh" --kernel "$k" --results "$res" --timeout 900 \
-		"$VM_DIR/guest-tests.sh" "$CACHE/bin/ptwork"; then
+		"$VM_DIR/guest-tests.sh" "$CACHE/bin/ptwork" "$CACHE/bin"; then
 		log "$k kernel: PASS ($(grep -c '^ok' "$res/tests.tap") tests) at $(stamp)"
 	else
 		log "$k kernel: FAIL (results and console log in $res)"
