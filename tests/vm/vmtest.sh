@@ -39,18 +39,18 @@ if [ $skip_checks = 0 ]; then
 	log "patch checks done at $(stamp)"
 fi
 
-mkdir -p "$CACHE/bin"
-gcc -static -O2 -Wall -Wextra -Werror -o "$CACHE/bin/ptwork.tmp" \
+mkdir -p "$CACHE/bin" "$CACHE/runs"
+timeout 300 gcc -static -O2 -Wall -Wextra -Werror -o "$CACHE/bin/ptwork.tmp" \
 	"$VM_DIR/ptwork.c" -luring -lpthread
 mv "$CACHE/bin/ptwork.tmp" "$CACHE/bin/ptwork"
 
 # BPF smoke test (tp_btf on pipe:* and fentry), against each kernel's BTF
-gcc -O2 -Wall -Wextra -Werror -o "$CACHE/bin/bpfsmoke" "$VM_DIR/bpfsmoke.c" -lbpf
+timeout 300 gcc -O2 -Wall -Wextra -Werror -o "$CACHE/bin/bpfsmoke" "$VM_DIR/bpfsmoke.c" -lbpf
 for k in unpatched patched; do
 	kd=$(kernel_dir $k)
 	mkdir -p "$CACHE/bin/$k"
-	bpftool btf dump file "$kd/vmlinux" format c > "$CACHE/bin/$k/vmlinux.h"
-	clang -target bpf -O2 -g -Wall -Werror -I"$CACHE/bin/$k" \
+	timeout 300 bpftool btf dump file "$kd/vmlinux" format c > "$CACHE/bin/$k/vmlinux.h"
+	timeout 300 clang -target bpf -O2 -g -Wall -Werror -I"$CACHE/bin/$k" \
 		$([ $k = patched ] && echo -DPATCHED) \
 		-c "$VM_DIR/bpfsmoke.bpf.c" -o "$CACHE/bin/$k/bpfsmoke.bpf.o"
 done
