@@ -207,6 +207,13 @@ static __always_inline void exit_read(struct op_state *st, long ret)
 	count_add(c, read_bytes, ret);
 	bufs = ring_claim_read(st->src.pipe, st->src.key.dev, st->src.key.ino,
 			       st->src.tail);
+	/*
+	 * Every buffer a read copied from gave it at least one byte. A read
+	 * that exits late can find its slots claimed by a faster one and
+	 * the faster one more than its own: the bound keeps both honest.
+	 */
+	if (bufs > ret)
+		bufs = ret;
 	count_add(c, read_bufs, bufs);
 	count_add(c, read_sections, bufs);
 }

@@ -144,7 +144,12 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	/* signals are taken synchronously in wait_until, never asynchronously */
+	/*
+	 * Signals are taken synchronously in wait_until. A shell starts
+	 * background jobs with SIGINT ignored, which would discard it: reset.
+	 */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);

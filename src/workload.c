@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -45,16 +46,17 @@ static long on_new_pipe(long n, int flags, int write_side, int rwf)
 	if (pipe2(p, flags))
 		return -1;
 	if (write_side) {
-		/* fill it: nonblocking writes until the pipe refuses */
-		static char chunk[4096];
-		int fl = fcntl(p[1], F_GETFL);
+		/* fill it with one write of its whole capacity */
+		int size = fcntl(p[1], F_GETPIPE_SZ);
+		char *fill = size > 0 ? calloc(1, size) : NULL;
+		ssize_t w = fill ? write(p[1], fill, size) : -1;
 
-		fcntl(p[1], F_SETFL, fl | O_NONBLOCK);
-		while (write(p[1], chunk, sizeof(chunk)) > 0)
-			;
-		while (write(p[1], chunk, 1) > 0)
-			;
-		fcntl(p[1], F_SETFL, fl);
+		free(fill);
+		if (w != size) {
+			close(p[0]);
+			close(p[1]);
+			return -1;
+		}
 	}
 	seen = count_eagain(p[write_side], n, write_side, rwf);
 	close(p[0]);
@@ -172,6 +174,43 @@ long wl_stream(size_t size, long n, const char *fifo)
 		return -1;
 	}
 	return wl_stream_fds(p[0], p[1], size, n);
+}
+
+long wl_jobserver(int readers, long tokens)
+{
+	int p[2], failed = 0;
+	pid_t pids[64];
+
+	if (readers < 1 || readers > 64 || pipe(p))
+		return -1;
+	for (int i = 0; i < readers; i++) {
+		pids[i] = fork();
+		if (pids[i] < 0)
+			return -1;
+		if (pids[i] == 0) {
+			char c;
+			long n = 0;
+
+			close(p[1]);
+			while (read(p[0], &c, 1) == 1)
+				n++;
+			/* exit status cannot carry a count: report it through stdout */
+			printf("reader pid=%d tokens=%ld\n", getpid(), n);
+			fflush(stdout);
+			_exit(0);
+		}
+	}
+	close(p[0]);
+	for (long i = 0; i < tokens; i++) {
+		if (write(p[1], "+", 1) != 1)
+			failed = 1;
+		if (i % 8 == 0)
+			usleep(100);	/* let the readers block again */
+	}
+	close(p[1]);
+	for (int i = 0; i < readers; i++)
+		failed |= wait_child(pids[i]);
+	return failed ? -1 : tokens;
 }
 
 long wl_pingpong(long n)

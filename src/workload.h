@@ -21,6 +21,12 @@ long wl_eagain_writes(long n);
 long wl_stream_fds(int rfd, int wfd, size_t size, long n);
 /* The same through a new anonymous pipe, or a FIFO at path if not NULL. */
 long wl_stream(size_t size, long n, const char *fifo);
+/*
+ * make's jobserver: readers children block in 1-byte reads of one pipe
+ * while this process writes tokens one byte at a time; each reader prints
+ * "reader pid=P tokens=N". Returns tokens written.
+ */
+long wl_jobserver(int readers, long tokens);
 /* n 1-byte round trips between this process and a child: returns n */
 long wl_pingpong(long n);
 

@@ -1,0 +1,67 @@
+# Shared helpers for the host integration tests (sourced).
+# Run as root from the repository top; pipestat and pipework must be built.
+
+PIPESTAT=${PIPESTAT:-./pipestat}
+PIPEWORK=${PIPEWORK:-tests/host/pipework}
+TMP=$(mktemp -d /tmp/pipetrace-test.XXXXXX)
+passed=0
+failed=0
+trap 'stop_pipestat 2>/dev/null; rm -rf "$TMP"' EXIT
+
+ok() { passed=$((passed + 1)); echo "ok - $1"; }
+not_ok() { failed=$((failed + 1)); echo "not ok - $1"; }
+
+# expect NAME ACTUAL WANTED: one exact comparison
+expect() {
+	if [ "$2" = "$3" ]; then ok "$1 ($2)"; else not_ok "$1: got '$2', want '$3'"; fi
+}
+
+# start_pipestat ARGS...: runs pipestat in the background, waits until
+# it has attached (its "Ctrl-C to end" line), output in $TMP/out, $TMP/err
+start_pipestat() {
+	: >"$TMP/err"	# not the last run's "attached" line
+	"$PIPESTAT" "$@" >"$TMP/out" 2>"$TMP/err" &
+	PS_PID=$!
+	for _ in $(seq 300); do
+		grep -q 'Ctrl-C to end' "$TMP/err" 2>/dev/null && return 0
+		kill -0 "$PS_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	echo "# pipestat did not attach:" >&2
+	cat "$TMP/err" >&2
+	return 1
+}
+
+# stop_pipestat [SIGNAL]: ends it and sets PS_RC to its exit status
+stop_pipestat() {
+	[ -n "${PS_PID:-}" ] || return 0
+	kill -"${1:-INT}" "$PS_PID" 2>/dev/null
+	wait "$PS_PID"
+	PS_RC=$?
+	PS_PID=
+}
+
+# csv_get FILE COLUMN MATCH_COLUMN MATCH_VALUE: sum of COLUMN over the rows
+# whose MATCH_COLUMN equals MATCH_VALUE ("" when no row matches)
+csv_get() {
+	awk -F, -v col="$2" -v mcol="$3" -v mval="$4" '
+		NR == 1 { for (i = 1; i <= NF; i++) idx[$i] = i; next }
+		$idx[mcol] == mval { s += $idx[col]; n++ }
+		END { if (n) printf "%d\n", s }' "$1"
+}
+
+# work ARGS...: runs pipework with its report in a file, not a pipe (a
+# $(...) capture is a pipe, and the report's write would count), then
+# prints the report
+work() {
+	"$PIPEWORK" "$@" >"$TMP/work" || echo "# pipework $* failed" >&2
+	cat "$TMP/work"
+}
+
+# pid_of OUTPUT: the pid= word of a pipework result line
+pid_of() { sed -n 's/.*pid=\([0-9]*\).*/\1/p' <<<"$1" | tail -1; }
+
+summary() {
+	echo "$passed passed, $failed failed"
+	[ "$failed" -eq 0 ]
+}

@@ -1,0 +1,224 @@
+#!/usr/bin/env bash
+# Host integration tests: known-answer workloads under pipestat on the
+# running kernel (the syscall tier on this workplace's kernel).
+set -u
+cd "$(dirname "$0")/../.."
+. tests/host/lib.sh
+
+if [ "$(id -u)" != 0 ]; then
+	echo "tests/host/run.sh: needs root (BPF)"; exit 1
+fi
+
+t_eagain_read() {
+	local n=1000 out pid
+	start_pipestat -k pid --csv || { not_ok "eagain-read: attach"; return; }
+	out=$(work eagain-read $n); pid=$(pid_of "$out")
+	stop_pipestat
+	expect "eagain-read: exit status" "$PS_RC" 0
+	expect "eagain-read: workload saw" "$out" "pid=$pid eagain-read=$n"
+	expect "eagain-read: eagain_read" "$(csv_get "$TMP/out" eagain_read pid "$pid")" $n
+	expect "eagain-read: reads" "$(csv_get "$TMP/out" reads pid "$pid")" $n
+	expect "eagain-read: eagain_nonblock" "$(csv_get "$TMP/out" eagain_nonblock pid "$pid")" $n
+	expect "eagain-read: eagain_nowait" "$(csv_get "$TMP/out" eagain_nowait pid "$pid")" 0
+	expect "eagain-read: read_bytes" "$(csv_get "$TMP/out" read_bytes pid "$pid")" 0
+}
+
+t_nowait_read() {
+	local n=500 out pid
+	start_pipestat -k pid --csv || { not_ok "nowait-read: attach"; return; }
+	out=$(work nowait-read $n); pid=$(pid_of "$out")
+	stop_pipestat
+	expect "nowait-read: eagain_read" "$(csv_get "$TMP/out" eagain_read pid "$pid")" $n
+	expect "nowait-read: eagain_nowait" "$(csv_get "$TMP/out" eagain_nowait pid "$pid")" $n
+	expect "nowait-read: eagain_nonblock" "$(csv_get "$TMP/out" eagain_nonblock pid "$pid")" 0
+}
+
+t_eagain_write() {
+	local n=700 out pid
+	start_pipestat -k pid --csv || { not_ok "eagain-write: attach"; return; }
+	out=$(work eagain-write $n); pid=$(pid_of "$out")
+	stop_pipestat
+	expect "eagain-write: eagain_write" "$(csv_get "$TMP/out" eagain_write pid "$pid")" $n
+	# one write filled the fresh pipe: 16 new buffers, all allocated
+	expect "eagain-write: writes" "$(csv_get "$TMP/out" writes pid "$pid")" $((n + 1))
+	expect "eagain-write: write_bytes" "$(csv_get "$TMP/out" write_bytes pid "$pid")" 65536
+	expect "eagain-write: pool_misses" "$(csv_get "$TMP/out" pool_misses pid "$pid")" 16
+	expect "eagain-write: eagain_read" "$(csv_get "$TMP/out" eagain_read pid "$pid")" 0
+}
+
+# N 64 KiB writes drained by a reader child: exact ops, bytes and buffers
+stream_checks() {
+	local what=$1 n=$2 out=$3 pid hits misses
+	pid=$(pid_of "$out")
+	expect "$what: workload moved" "$out" "pid=$pid stream=$((n * 65536))"
+	expect "$what: writes" "$(csv_get "$TMP/out" writes pid "$pid")" "$n"
+	expect "$what: write_bytes" "$(csv_get "$TMP/out" write_bytes pid "$pid")" $((n * 65536))
+	hits=$(csv_get "$TMP/out" pool_hits pid "$pid")
+	misses=$(csv_get "$TMP/out" pool_misses pid "$pid")
+	expect "$what: pool_hits + pool_misses == 16N" $((hits + misses)) $((16 * n))
+	expect "$what: alloc_locked == pool_misses" "$(csv_get "$TMP/out" alloc_locked pid "$pid")" "$misses"
+	# the reader is the workload's only other process
+	expect "$what: reader read_bytes" "$(awk -F, -v p="$pid" 'NR>1 && $6=="pipework" && $5!=p {s+=$10} END {print s+0}' "$TMP/out")" $((n * 65536))
+	expect "$what: reader copy_buffers" "$(awk -F, -v p="$pid" 'NR>1 && $6=="pipework" && $5!=p {s+=$20} END {print s+0}' "$TMP/out")" $((16 * n))
+}
+
+t_stream() {
+	local n=300 out
+	start_pipestat -k pid --csv -n pipework || { not_ok "stream: attach"; return; }
+	out=$(work stream 65536 $n)
+	stop_pipestat
+	stream_checks stream $n "$out"
+}
+
+t_fifo() {
+	local n=200 out ino
+	start_pipestat -k pid --csv -n pipework || { not_ok "fifo: attach"; return; }
+	out=$(work stream 65536 $n "$TMP/fifo")
+	stop_pipestat
+	stream_checks fifo $n "$out"
+	# the same run keyed by pipe: the FIFO's own inode number
+	ino=$(stat -c %i "$TMP/fifo")
+	start_pipestat -k pipe --csv -n pipework || { not_ok "fifo by pipe: attach"; return; }
+	"$PIPEWORK" stream 65536 $n "$TMP/fifo" >/dev/null
+	stop_pipestat
+	expect "fifo by pipe: writes" "$(csv_get "$TMP/out" writes pipe_ino "$ino")" $n
+	expect "fifo by pipe: reads (and EOF)" "$(csv_get "$TMP/out" reads pipe_ino "$ino")" $((n + 1))
+	expect "fifo by pipe: copy_buffers" "$(csv_get "$TMP/out" copy_buffers pipe_ino "$ino")" $((16 * n))
+}
+
+# make's jobserver: blocked readers must not count each other's tokens
+t_jobserver() {
+	local out readers_total tokens=3000
+	start_pipestat -k pid --csv -n pipework || { not_ok "jobserver: attach"; return; }
+	out=$(work jobserver 6 $tokens)
+	stop_pipestat
+	for pid in $(sed -n 's/^reader pid=\([0-9]*\) .*/\1/p' <<<"$out"); do
+		local n
+		n=$(sed -n "s/^reader pid=$pid tokens=//p" <<<"$out")
+		expect "jobserver: reader $pid read_bytes" "$(csv_get "$TMP/out" read_bytes pid "$pid")" "$n"
+		expect "jobserver: reader $pid copy_buffers" "$(csv_get "$TMP/out" copy_buffers pid "$pid")" "$n"
+	done
+	readers_total=$(csv_get "$TMP/out" copy_buffers comm pipework)
+	expect "jobserver: copy_buffers over all readers" "$readers_total" $tokens
+	expect "jobserver: writer writes" "$(csv_get "$TMP/out" writes pid "$(pid_of "$out")")" $tokens
+}
+
+t_pingpong() {
+	local n=2000 out pid hits misses
+	start_pipestat -k pid --csv -n pipework || { not_ok "pingpong: attach"; return; }
+	out=$(work pingpong $n); pid=$(pid_of "$out")
+	stop_pipestat
+	expect "pingpong: writes" "$(csv_get "$TMP/out" writes pid "$pid")" $n
+	expect "pingpong: reads" "$(csv_get "$TMP/out" reads pid "$pid")" $n
+	hits=$(csv_get "$TMP/out" pool_hits pid "$pid")
+	misses=$(csv_get "$TMP/out" pool_misses pid "$pid")
+	# every 1-byte write lands in an empty pipe: one new buffer each
+	expect "pingpong: new buffers" $((hits + misses)) $n
+	expect "pingpong: copy_sections" "$(csv_get "$TMP/out" copy_sections pid "$pid")" $n
+}
+
+t_pid_filter() {
+	local target other tpid
+	coproc W { PIPEWORK_WAIT=1 exec "$PIPEWORK" eagain-read 321; }
+	read -r target <&"${W[0]}"
+	tpid=${target#ready pid=}
+	start_pipestat -k pid --csv -p "$tpid" || { not_ok "pid filter: attach"; return; }
+	other=$(work eagain-read 123)
+	echo go >&"${W[1]}"
+	wait "$W_PID"
+	stop_pipestat
+	expect "pid filter: target eagain_read" "$(csv_get "$TMP/out" eagain_read pid "$tpid")" 321
+	expect "pid filter: other process absent" "$(csv_get "$TMP/out" reads pid "$(pid_of "$other")")" ""
+	expect "pid filter: one row only" "$(($(wc -l <"$TMP/out") - 1))" 1
+}
+
+t_sigterm_last_interval() {
+	local out pid
+	start_pipestat -k pid --csv -i 600 -n pipework || { not_ok "sigterm: attach"; return; }
+	out=$(work eagain-read 77); pid=$(pid_of "$out")
+	stop_pipestat TERM
+	expect "sigterm: exit status" "$PS_RC" 0
+	expect "sigterm: last interval printed" "$(csv_get "$TMP/out" eagain_read pid "$pid")" 77
+}
+
+t_intervals() {
+	start_pipestat --csv -i 0.2 -c 3 || { not_ok "intervals: attach"; return; }
+	wait "$PS_PID"; PS_RC=$?; PS_PID=
+	expect "intervals: exit status" "$PS_RC" 0
+	expect "intervals: 3 total rows" "$(grep -c ',syscall,total,' "$TMP/out")" 3
+}
+
+# pipetrace objects still in the kernel: programs and maps by name
+ours() {
+	{ bpftool prog show; bpftool map show; } 2>/dev/null |
+		grep -cE 'name (pipe_sys_enter|pipe_sys_exit|pipe_page_alloc|counts[01]?|ring_claims|op_states) '
+}
+
+# the kernel frees a closed program after an RCU grace period: poll
+ours_settled() {
+	for _ in $(seq 50); do
+		[ "$(ours)" = 0 ] && break
+		sleep 0.2
+	done
+	ours
+}
+
+t_no_leftovers() {
+	expect "leftovers: none before" "$(ours_settled)" 0
+	start_pipestat -i 0.1 || { not_ok "leftovers: attach"; return; }
+	expect "leftovers: 3 programs and 5 maps while running" "$(ours)" 8
+	stop_pipestat
+	expect "leftovers: nothing left after SIGINT" "$(ours_settled)" 0
+	start_pipestat -i 0.1 || { not_ok "leftovers: attach"; return; }
+	stop_pipestat TERM
+	expect "leftovers: nothing left after SIGTERM" "$(ours_settled)" 0
+}
+
+t_closed_stdout() {
+	local rc
+	timeout 30 "$PIPESTAT" --csv -i 0.1 -c 100 2>"$TMP/err" | head -1 >"$TMP/head"
+	rc=${PIPESTATUS[0]}
+	expect "closed stdout: quiet exit status" "$rc" 0
+	expect "closed stdout: header line" "$(cut -d, -f1-3 "$TMP/head")" "time,interval_s,tier"
+	expect "closed stdout: nothing on stderr but the tier line" "$(grep -vc 'Ctrl-C to end' "$TMP/err")" 0
+}
+
+t_bad_input() {
+	local rc msg
+	for args in "-i 0" "-i abc" "-c 3" "-k bogus" "--tier nope" "-p 0" "-n 0123456789abcdefg" "--bogus" "extra"; do
+		# shellcheck disable=SC2086
+		msg=$("$PIPESTAT" $args 2>&1 >/dev/null); rc=$?
+		expect "bad input '$args': exit 2" "$rc" 2
+		expect "bad input '$args': says why" "$(head -1 <<<"$msg" | grep -c '^pipestat: ')" 1
+	done
+	msg=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$PIPESTAT" 2>&1); rc=$?
+	expect "not root: exit 1" "$rc" 1
+	expect "not root: one line" "$msg" "pipestat: needs root, or CAP_BPF and CAP_PERFMON (run with sudo)"
+	msg=$("$PIPESTAT" --tier tracepoint 2>&1); rc=$?
+	expect "forced tier this kernel lacks: exit 1" "$rc" 1
+	expect "forced tier: names the tier" "$(grep -c '^pipestat: tracepoint tier: ' <<<"$msg")" 1
+}
+
+t_demo() {
+	local rc
+	timeout 120 "$PIPESTAT" --demo --csv >"$TMP/out" 2>"$TMP/err"; rc=$?
+	expect "demo: exit status" "$rc" 0
+	expect "demo: write_bytes" "$(csv_get "$TMP/out" write_bytes comm pt-demo)" $((2048 * 65536 + 2000 * 2))
+	expect "demo: eagain_read" "$(csv_get "$TMP/out" eagain_read comm pt-demo)" 1000
+}
+
+t_eagain_read
+t_nowait_read
+t_eagain_write
+t_stream
+t_fifo
+t_jobserver
+t_pingpong
+t_pid_filter
+t_sigterm_last_interval
+t_intervals
+t_no_leftovers
+t_closed_stdout
+t_bad_input
+t_demo
+summary
