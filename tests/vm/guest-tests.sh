@@ -7,7 +7,8 @@
 # (and the absence of pipe events is checked). Prints TAP; the exit status
 # is the number of failed tests (capped at 100).
 set -u
-PT=${1:?usage: guest-tests.sh PTWORK_BINARY}
+PT=${1:?usage: guest-tests.sh PTWORK_BINARY [BINDIR]}
+BIN=${2:-}
 T=/sys/kernel/tracing
 KERNEL=${PIPETRACE_KERNEL:-unknown}
 OUT=${PIPETRACE_RESULTS:-/tmp}
@@ -322,7 +323,6 @@ flipper() {
 }
 
 # BPF smoke: tp_btf on the pipe events (patched), fentry on pipe_read (both)
-BIN=${2:-}
 if [ -n "$BIN" ] && [ -f "$BIN/$KERNEL/bpfsmoke.bpf.o" ]; then
 	trace_reset
 	"$BIN/bpfsmoke" "$BIN/$KERNEL/bpfsmoke.bpf.o" 20 > "$W/bpf.out" 2>&1
