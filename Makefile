@@ -36,7 +36,7 @@ COMMON_OBJS := $(patsubst %,$(OUT)/%.o,$(COMMON))
 TEST_PROGS := tests/host/pipework
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUT)/%,$(wildcard tests/unit/test_*.c))
 
-.PHONY: all clean check unit hostcheck bench vmtest deps demo
+.PHONY: all clean check unit hostcheck bench vmtest deps demo test
 all: $(TOOLS) $(TEST_PROGS)
 
 deps:
@@ -81,14 +81,22 @@ hostcheck: all
 
 check: unit hostcheck
 
+# The README's two commands: each installs what it needs first.
+demo:
+	$(Q)scripts/install-deps.sh
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)./pipestat --demo
+
+test:
+	$(Q)scripts/install-deps.sh
+	$(Q)$(MAKE) --no-print-directory check
+	$(Q)$(MAKE) --no-print-directory vmtest
+
 vmtest: all
 	$(Q)tests/vm/vmtest.sh
 
 bench: all
 	$(Q)tests/bench/bench.sh
-
-demo: all
-	$(Q)./pipestat --demo
 
 clean:
 	$(call msg,CLEAN)

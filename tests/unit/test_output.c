@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The CSV contract, honest '-' and empty fields, derived marks, quoting. */
+#include <stdlib.h>
+#include "fmt.h"
+#include "out.h"
+#include "unit.h"
+
+static char *render(int (*fn)(FILE *, const struct pt_report *),
+		    const struct pt_report *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	fn(f, r);
+	fclose(f);
+	return buf;
+}
+
+static char *header(void)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	out_csv_header(f);
+	fclose(f);
+	return buf;
+}
+
+/* Field i (0-based) of a CSV line without quoted commas. */
+static const char *field(const char *line, int i)
+{
+	static char out[128];
+	const char *p = line;
+
+	while (i-- > 0 && (p = strchr(p, ',')))
+		p++;
+	if (!p)
+		return "<none>";
+	snprintf(out, sizeof(out), "%.*s", (int)strcspn(p, ",\n"), p);
+	return out;
+}
+
+static void csv_contract(void)
+{
+	char *h = header();
+
+	/* scripts depend on these, in this order: never rename, only append */
+	static const char contract[] =
+		"time,interval_s,tier,key_type,pid,comm,pipe_ino,reads,writes,"
+		"read_bytes,write_bytes,eagain_read,eagain_write,pool_hits,"
+		"pool_misses,pool_hit_pct,alloc_locked,alloc_unlocked,"
+		"copy_sections,copy_buffers,prefill_dropped,sections_per_read,"
+		"eagain_nonblock,eagain_nowait,eagain_empty,eagain_full,"
+		"eagain_lock,eagain_nopage,knob_prealloc_max,knob_prealloc_keep,"
+		"knob_read_batch,";
+
+	CHECK(!strncmp(h, contract, strlen(contract)));
+	CHECK(h[strlen(h) - 1] == '\n');
+	free(h);
+}
+
+static void syscall_tier_row(void)
+{
+	struct pt_rows rows;
+	struct pt_env env = { .tier = PT_TIER_SYSCALL, .knob_prealloc_max = -1,
+			      .knob_prealloc_keep = -1, .knob_read_batch = -1 };
+	struct pt_key k = { .tgid = 42, .ino = 777 };
+	struct pt_counts c = {
+		.reads = 4, .writes = 2, .read_bytes = 131072, .write_bytes = 131072,
+		.eagain_read_nonblock = 3, .eagain_read_nowait = 1,
+		.bufs_new = 32, .alloc_locked = 8, .read_bufs = 32, .read_sections = 32,
+	};
+	struct pt_report r = { .rows = &rows, .env = &env, .time = 1700000000.5,
+			       .interval_s = 1.0 };
+	char *csv, *table;
+
+	strcpy(k.comm, "a,\"b\"");
+	rows_init(&rows, PT_BY_PIPE_PID);
+	rows_add(&rows, &k, &c);
+	csv = render(out_csv_report, &r);
+	CHECK(!strncmp(csv, "1700000000.500,1.000,syscall,pipe-pid,42,\"a,\"\"b\"\"\",777,4,2,",
+		       strlen("1700000000.500,1.000,syscall,pipe-pid,42,\"a,\"\"b\"\"\",777,4,2,")));
+	/* past the quoted comm: fields shift by the one comma inside it */
+	CHECK_STR(field(csv, 12), "4");		/* eagain_read */
+	CHECK_STR(field(csv, 14), "24");	/* pool_hits: 32 buffers - 8 allocated */
+	CHECK_STR(field(csv, 15), "8");		/* pool_misses */
+	CHECK_STR(field(csv, 16), "75.00");	/* pool_hit_pct */
+	CHECK_STR(field(csv, 17), "8");		/* alloc_locked: no prefill path */
+	CHECK_STR(field(csv, 21), "");		/* prefill_dropped: unknown here */
+	CHECK_STR(field(csv, 22), "8.00");	/* sections_per_read */
+	CHECK_STR(field(csv, 23), "3");		/* eagain_nonblock */
+	CHECK_STR(field(csv, 24), "1");		/* eagain_nowait */
+	CHECK_STR(field(csv, 25), "");		/* eagain_empty: unknown here */
+	CHECK_STR(field(csv, 29), "");		/* knob absent: empty, never 0 */
+	CHECK(strstr(csv, ",pool_hits;pool_hit_pct;copy_sections;copy_buffers;sections_per_read\n") != NULL);
+
+	table = render(out_table_report, &r);
+	CHECK(strstr(table, "tier: syscall") != NULL);
+	CHECK(strstr(table, "HITS*") != NULL && strstr(table, "READS*") == NULL);
+	CHECK(strstr(table, " 131072 ") != NULL);
+	free(csv);
+	free(table);
+
+	/* prefill on: the syscall tier cannot split locked/unlocked */
+	env.knob_prealloc_max = 8;
+	env.knob_read_batch = 1;
+	csv = render(out_csv_report, &r);
+	CHECK_STR(field(csv, 15), "8");		/* allocations: still known */
+	CHECK_STR(field(csv, 17), "");		/* alloc_locked */
+	CHECK_STR(field(csv, 18), "");		/* alloc_unlocked */
+	CHECK_STR(field(csv, 19), "");		/* copy_sections: batching on */
+	CHECK_STR(field(csv, 29), "8");		/* knob_prealloc_max */
+	table = render(out_table_report, &r);
+	CHECK(strstr(table, " - ") != NULL);
+	free(csv);
+	free(table);
+	rows_free(&rows);
+}
+
+static void values(void)
+{
+	struct pt_value v = { .q = PT_EXACT, .type = PT_V_U64, .u = 123456789 };
+	char buf[32];
+
+	fmt_table_value(buf, sizeof(buf), &v, 8);
+	CHECK_STR(buf, "123457K");
+	fmt_table_value(buf, sizeof(buf), &v, 5);
+	CHECK_STR(buf, "123M");
+	fmt_table_value(buf, sizeof(buf), &v, 9);
+	CHECK_STR(buf, "123456789");
+	fmt_csv_value(buf, sizeof(buf), &v);
+	CHECK_STR(buf, "123456789");
+	v.q = PT_NA;
+	fmt_csv_value(buf, sizeof(buf), &v);
+	CHECK_STR(buf, "");
+	fmt_table_value(buf, sizeof(buf), &v, 8);
+	CHECK_STR(buf, "-");
+	fmt_csv_field(buf, sizeof(buf), "plain");
+	CHECK_STR(buf, "plain");
+	fmt_csv_field(buf, sizeof(buf), "x\ny");
+	CHECK_STR(buf, "\"x\ny\"");
+}
+
+static void tiers(void)
+{
+	CHECK(tier_parse("auto") == PT_TIER_AUTO);
+	CHECK(tier_parse("syscall") == PT_TIER_SYSCALL);
+	CHECK(tier_parse("tracepoint") == PT_TIER_TRACEPOINT);
+	CHECK(tier_parse("kprobe") == -1);
+	CHECK_STR(tier_name(PT_TIER_FUNCTION), "function");
+}
+
+int main(void)
+{
+	csv_contract();
+	syscall_tier_row();
+	values();
+	tiers();
+	return unit_summary("test_output");
+}
