@@ -24,14 +24,19 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-TOOLS      := pipestat
-BPF_OBJS   := syscall_tier
+# Each tier adds itself in mk/tier_<name>.mk (BPF_OBJS, and TIER_OBJS: its
+# loader glue, linked into every tool); each front end in mk/tool_<name>.mk
+# (TOOLS and its link rule).
+TOOLS      :=
+BPF_OBJS   :=
+TIER_OBJS  :=
+include $(sort $(wildcard mk/tier_*.mk))
 SKELS      := $(patsubst %,$(OUT)/%.skel.h,$(BPF_OBJS))
 
 # user-space objects shared by every front end
-COMMON     := loader tier_syscall btf_probe metrics rows out_table out_csv fmt \
-	      privs workload
-COMMON_OBJS := $(patsubst %,$(OUT)/%.o,$(COMMON))
+COMMON     := loader btf_probe metrics rows out_table out_csv fmt privs workload
+COMMON_OBJS := $(patsubst %,$(OUT)/%.o,$(COMMON) $(TIER_OBJS))
+include $(sort $(wildcard mk/tool_*.mk))
 
 TEST_PROGS := tests/host/pipework
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUT)/%,$(wildcard tests/unit/test_*.c))
@@ -60,10 +65,6 @@ $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 $(OUT)/%.o: src/%.c src/*.h include/pipetrace.h $(SKELS) | $(OUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
-
-pipestat: $(OUT)/pipestat.o $(OUT)/pipestat_opts.o $(OUT)/demo.o $(COMMON_OBJS)
-	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
 
 tests/host/pipework: tests/host/pipework.c $(OUT)/workload.o
 	$(call msg,CC,$@)
@@ -95,7 +96,11 @@ test:
 vmtest: all
 	$(Q)tests/vm/vmtest.sh
 
-bench: all
+$(OUT)/benchwork: tests/bench/benchwork.c $(OUT)/workload.o
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $^ -o $@
+
+bench: all $(OUT)/benchwork
 	$(Q)tests/bench/bench.sh
 
 clean:
