@@ -77,8 +77,9 @@ $(OUT)/test_%: tests/unit/test_%.c tests/unit/unit.h $(OUT)/pipestat_opts.o $(CO
 unit: $(UNIT_TESTS)
 	$(Q)set -e; for t in $(UNIT_TESTS); do $$t; done
 
+# each tests/host/test_*.sh is one front end's known-answer suite
 hostcheck: all
-	$(Q)tests/host/run.sh
+	$(Q)set -e; for t in tests/host/test_*.sh; do echo "== $$t"; $$t; done
 
 check: unit hostcheck
 

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Host integration tests: known-answer workloads under pipestat on the
+# pipestat host tests: known-answer workloads under pipestat on the
 # running kernel (the syscall tier on this workplace's kernel).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/host/lib.sh
 
 if [ "$(id -u)" != 0 ]; then
-	echo "tests/host/run.sh: needs root (BPF)"; exit 1
+	echo "tests/host/test_pipestat.sh: needs root (BPF)"; exit 1
 fi
 
 t_eagain_read() {
