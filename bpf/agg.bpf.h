@@ -56,18 +56,26 @@ static __always_inline bool comm_matches(const char *comm)
 	return true;
 }
 
-/* Fills key for the current task; false if -p/-n filter it out. */
-static __always_inline bool key_for_current(struct pt_key *key)
+/* false if -p/-n leave the current task out */
+static __always_inline bool current_wanted(void)
 {
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	char comm[PT_COMM_LEN];
 
 	if (filter_pids && !bpf_map_lookup_elem(&pid_filter, &tgid))
 		return false;
-	key->tgid = tgid;
-	bpf_get_current_comm(key->comm, sizeof(key->comm));
-	if (filter_comm && !comm_matches(key->comm))
-		return false;
+	if (filter_comm) {
+		bpf_get_current_comm(comm, sizeof(comm));
+		return comm_matches(comm);
+	}
 	return true;
+}
+
+/* The current task's part of a key: process and command. */
+static __always_inline void key_for_current(struct pt_key *key)
+{
+	key->tgid = bpf_get_current_pid_tgid() >> 32;
+	bpf_get_current_comm(key->comm, sizeof(key->comm));
 }
 
 /* The counters of key in the live generation, created on first use. */

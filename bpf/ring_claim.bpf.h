@@ -11,22 +11,16 @@
 #ifndef RING_CLAIM_BPF_H
 #define RING_CLAIM_BPF_H
 
-struct ring_key {
-	__u64 ino;
-	__u32 dev;
-	__u32 pad;
-};
-
 struct ring_claims {
-	__u64 pipe;		/* pipe_inode_info the claims belong to */
 	__u32 head;
 	__u32 tail;
 };
 
+/* keyed by the pipe_inode_info pointer */
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 65536);
-	__type(key, struct ring_key);
+	__type(key, __u64);
 	__type(value, struct ring_claims);
 } ring_claims SEC(".maps");
 
@@ -37,20 +31,23 @@ static __always_inline bool ring_after(__u32 a, __u32 b)
 }
 
 /*
- * At entry. A claim ahead of the live ring means this is a new
- * pipe_inode_info (a FIFO reopened, an evicted entry): start afresh.
+ * The claims of pipe, given the ring at the call's entry and now. Claims
+ * ahead of the live ring belong to a freed pipe_inode_info whose address
+ * was reused (a FIFO reopened): start again from this call's entry, as
+ * for a pipe not seen before or evicted.
  */
-static __always_inline void ring_claim_start(void *pipe, __u32 dev, __u64 ino,
-					     __u32 head, __u32 tail)
+static __always_inline struct ring_claims *
+ring_claims_of(struct pipe_inode_info *pipe, __u32 head0, __u32 tail0,
+	       __u32 head, __u32 tail)
 {
-	struct ring_key k = { .ino = ino, .dev = dev };
+	__u64 k = (__u64)pipe;
 	struct ring_claims *rc = bpf_map_lookup_elem(&ring_claims, &k);
-	struct ring_claims fresh = { .pipe = (__u64)pipe, .head = head, .tail = tail };
+	struct ring_claims fresh = { .head = head0, .tail = tail0 };
 
-	if (rc && rc->pipe == (__u64)pipe && !ring_after(rc->head, head) &&
-	    !ring_after(rc->tail, tail))
-		return;
+	if (rc && !ring_after(rc->head, head) && !ring_after(rc->tail, tail))
+		return rc;
 	bpf_map_update_elem(&ring_claims, &k, &fresh, BPF_ANY);
+	return bpf_map_lookup_elem(&ring_claims, &k);
 }
 
 /* Claims slots up to now, not before from; returns how many were new. */
@@ -68,22 +65,14 @@ static __always_inline __u32 ring_claim(__u32 *claimed, __u32 from, __u32 now)
 	return 0;	/* lost the race eight times: the winners counted */
 }
 
-static __always_inline struct ring_claims *ring_claims_of(__u32 dev, __u64 ino)
-{
-	struct ring_key k = { .ino = ino, .dev = dev };
-
-	return bpf_map_lookup_elem(&ring_claims, &k);
-}
-
 /* New buffers a write created (slots head advanced over). */
 static __always_inline __u32 ring_claim_write(struct pipe_inode_info *pipe,
-					      __u32 dev, __u64 ino, __u32 head0)
+					      __u32 head0, __u32 tail0)
 {
-	struct ring_claims *rc = ring_claims_of(dev, ino);
+	__u32 head = pipe->head;
+	struct ring_claims *rc = ring_claims_of(pipe, head0, tail0, head, pipe->tail);
 
-	if (!rc)
-		return 0;
-	return ring_claim(&rc->head, head0, BPF_CORE_READ(pipe, head));
+	return rc ? ring_claim(&rc->head, head0, head) : 0;
 }
 
 /*
@@ -93,14 +82,12 @@ static __always_inline __u32 ring_claim_write(struct pipe_inode_info *pipe,
  * tail after the read emptied slots means this read stopped inside it.
  */
 static __always_inline __u32 ring_claim_read(struct pipe_inode_info *pipe,
-					     __u32 dev, __u64 ino, __u32 tail0)
+					     __u32 head0, __u32 tail0)
 {
-	struct ring_claims *rc = ring_claims_of(dev, ino);
-	__u32 tail = BPF_CORE_READ(pipe, tail);
-	__u32 head = BPF_CORE_READ(pipe, head);
-	__u32 mask = BPF_CORE_READ(pipe, ring_size) - 1;
-	struct pipe_buffer *bufs = BPF_CORE_READ(pipe, bufs);
-	__u32 emptied, offset;
+	__u32 tail = pipe->tail, head = pipe->head;
+	struct ring_claims *rc = ring_claims_of(pipe, head0, tail0, head, tail);
+	struct pipe_buffer *buf;
+	__u32 emptied, offset = 0;
 
 	if (!rc)
 		return 1;
@@ -109,7 +96,8 @@ static __always_inline __u32 ring_claim_read(struct pipe_inode_info *pipe,
 		return 1;	/* read from the buffer at the tail only */
 	if (tail == head)
 		return emptied;
-	offset = BPF_CORE_READ(bufs + (tail & mask), offset);
+	buf = pipe->bufs + (tail & (pipe->ring_size - 1));
+	bpf_probe_read_kernel(&offset, sizeof(offset), &buf->offset);
 	return emptied + (offset != 0);
 }
 

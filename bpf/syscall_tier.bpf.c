@@ -11,6 +11,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "agg.bpf.h"
+#include "kernel_obj.bpf.h"
 #include "ring_claim.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -41,7 +42,8 @@ enum op_kind { PT_OP_NONE, PT_OP_READ, PT_OP_WRITE, PT_OP_SPLICE };
 
 struct pipe_end {
 	struct pipe_inode_info *pipe;	/* NULL: this end is not a pipe */
-	struct pt_key key;
+	__u64 ino;
+	__u32 dev;
 	__u32 head;			/* ring state at syscall entry */
 	__u32 tail;
 };
@@ -50,6 +52,7 @@ struct op_state {
 	__u8 op;
 	__u8 nonblock;		/* file has O_NONBLOCK (or SPLICE_F_NONBLOCK) */
 	__u8 nowait;		/* RWF_NOWAIT without O_NONBLOCK */
+	__u32 pages;		/* pipe pages allocated during this call */
 	struct pipe_end src;	/* pipe read from */
 	struct pipe_end dst;	/* pipe written to */
 };
@@ -72,13 +75,10 @@ static __always_inline struct file *fd_file(int fd)
 		return NULL;
 	fds = fdt->fd;
 	bpf_probe_read_kernel(&file, sizeof(file), &fds[fd]);
-	return file;
+	return file ? kernel_obj(file, struct file) : NULL;
 }
 
-/*
- * Fills end if fd is an anonymous pipe or FIFO; returns its file or NULL.
- * The key is the caller's tgid/comm (already in end->key) plus the inode.
- */
+/* Fills end if fd is an anonymous pipe or FIFO; returns its file or NULL. */
 static __always_inline struct file *pipe_end_of(struct pipe_end *end, long fd)
 {
 	struct file *file = fd_file(fd);
@@ -87,24 +87,30 @@ static __always_inline struct file *pipe_end_of(struct pipe_end *end, long fd)
 
 	if (!file)
 		return NULL;
-	inode = BPF_CORE_READ(file, f_inode);
-	if ((BPF_CORE_READ(inode, i_mode) & S_IFMT) != S_IFIFO)
+	inode = file->f_inode;
+	if ((inode->i_mode & S_IFMT) != S_IFIFO || !file->private_data)
 		return NULL;
-	pipe = BPF_CORE_READ(file, private_data);
-	if (!pipe)
-		return NULL;
+	pipe = kernel_obj(file->private_data, struct pipe_inode_info);
 	end->pipe = pipe;
-	end->key.ino = BPF_CORE_READ(inode, i_ino);
-	end->key.dev = BPF_CORE_READ(inode, i_sb, s_dev);
-	end->head = BPF_CORE_READ(pipe, head);
-	end->tail = BPF_CORE_READ(pipe, tail);
-	ring_claim_start(pipe, end->key.dev, end->key.ino, end->head, end->tail);
+	end->ino = inode->i_ino;
+	end->dev = inode->i_sb->s_dev;
+	end->head = pipe->head;
+	end->tail = pipe->tail;
 	return file;
 }
 
 static __always_inline bool file_nonblock(struct file *file)
 {
-	return BPF_CORE_READ(file, f_flags) & O_NONBLOCK;
+	return file->f_flags & O_NONBLOCK;
+}
+
+/* The counters of the current task on the pipe of end. */
+static __always_inline struct pt_counts *end_counts(const struct pipe_end *end)
+{
+	struct pt_key key = { .ino = end->ino, .dev = end->dev };
+
+	key_for_current(&key);
+	return counts_of(&key);
 }
 
 SEC("tp_btf/sys_enter")
@@ -112,7 +118,6 @@ int BPF_PROG(pipe_sys_enter, struct pt_regs *regs, long id)
 {
 	struct op_state *st, s = {};
 	struct file *file;
-	struct pt_key me = {};
 
 	switch (id) {
 	case NR_read: case NR_readv: case NR_preadv2:
@@ -127,10 +132,8 @@ int BPF_PROG(pipe_sys_enter, struct pt_regs *regs, long id)
 	default:
 		return 0;
 	}
-	if (!key_for_current(&me))
+	if (!current_wanted())
 		return 0;
-	s.src.key = me;
-	s.dst.key = me;
 
 	if (s.op == PT_OP_READ || s.op == PT_OP_WRITE) {
 		struct pipe_end *end = s.op == PT_OP_READ ? &s.src : &s.dst;
@@ -143,12 +146,12 @@ int BPF_PROG(pipe_sys_enter, struct pt_regs *regs, long id)
 		    (regs->r9 & RWF_NOWAIT) && !s.nonblock)
 			s.nowait = 1;
 	} else if (id == NR_vmsplice) {
-		struct pipe_end probe = { .key = me };
+		struct pipe_end probe = {};
 
 		file = pipe_end_of(&probe, regs->di);
 		if (!file)
 			return 0;
-		if (BPF_CORE_READ(file, f_mode) & FMODE_WRITE)
+		if (file->f_mode & FMODE_WRITE)
 			s.dst = probe;
 		else
 			s.src = probe;
@@ -160,18 +163,25 @@ int BPF_PROG(pipe_sys_enter, struct pt_regs *regs, long id)
 		long flags = id == NR_splice ? regs->r9 : regs->r10;
 		struct file *in = pipe_end_of(&s.src, regs->di);
 		struct file *out = pipe_end_of(&s.dst, out_fd);
+		bool any = false;
 
-		if (!in && !out)
+		s.nonblock = !!(flags & SPLICE_F_NONBLOCK);
+		if (in) {
+			any = true;
+			s.nonblock |= file_nonblock(in);
+		}
+		if (out) {
+			any = true;
+			s.nonblock |= file_nonblock(out);
+		}
+		if (!any)
 			return 0;
-		s.nonblock = (flags & SPLICE_F_NONBLOCK) ||
-			     (in && file_nonblock(in)) ||
-			     (out && file_nonblock(out));
 	}
 
 	st = bpf_task_storage_get(&op_states, bpf_get_current_task_btf(), NULL,
 				  BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (st)
-		*st = s;
+		*st = s;	/* pages = 0 */
 	return 0;
 }
 
@@ -194,7 +204,7 @@ static __always_inline void count_eagain(struct pt_counts *c, struct op_state *s
 
 static __always_inline void exit_read(struct op_state *st, long ret)
 {
-	struct pt_counts *c = counts_of(&st->src.key);
+	struct pt_counts *c = end_counts(&st->src);
 	__u32 bufs;
 
 	if (!c)
@@ -205,8 +215,8 @@ static __always_inline void exit_read(struct op_state *st, long ret)
 	if (ret <= 0)
 		return;
 	count_add(c, read_bytes, ret);
-	bufs = ring_claim_read(st->src.pipe, st->src.key.dev, st->src.key.ino,
-			       st->src.tail);
+	bufs = ring_claim_read(kernel_obj(st->src.pipe, struct pipe_inode_info),
+			       st->src.head, st->src.tail);
 	/*
 	 * Every buffer a read copied from gave it at least one byte. A read
 	 * that exits late can find its slots claimed by a faster one and
@@ -220,19 +230,22 @@ static __always_inline void exit_read(struct op_state *st, long ret)
 
 static __always_inline void exit_write(struct op_state *st, long ret)
 {
-	struct pt_counts *c = counts_of(&st->dst.key);
+	struct pt_counts *c = end_counts(&st->dst);
 
 	if (!c)
 		return;
 	count_add(c, writes, 1);
 	if (ret == -EAGAIN)
 		count_eagain(c, st);
+	/* a write that failed part way may still have taken pages */
+	if (st->pages)
+		count_add(c, alloc_locked, st->pages);
 	if (ret <= 0)
 		return;
 	count_add(c, write_bytes, ret);
 	count_add(c, bufs_new,
-		  ring_claim_write(st->dst.pipe, st->dst.key.dev,
-				   st->dst.key.ino, st->dst.head));
+		  ring_claim_write(kernel_obj(st->dst.pipe, struct pipe_inode_info),
+				   st->dst.head, st->dst.tail));
 }
 
 static __always_inline void exit_splice(struct op_state *st, long ret)
@@ -242,14 +255,14 @@ static __always_inline void exit_splice(struct op_state *st, long ret)
 	struct pt_counts *c;
 
 	/* an EAGAIN is counted once, on the first pipe end */
-	if (st->src.pipe && (c = counts_of(&st->src.key))) {
+	if (st->src.pipe && (c = end_counts(&st->src))) {
 		count_add(c, splice_out, 1);
 		count_add(c, splice_out_bytes, bytes);
 		if (eagain)
 			count_eagain(c, st);
 		eagain = false;
 	}
-	if (st->dst.pipe && (c = counts_of(&st->dst.key))) {
+	if (st->dst.pipe && (c = end_counts(&st->dst))) {
 		count_add(c, splice_in, 1);
 		count_add(c, splice_in_bytes, bytes);
 		if (eagain)
@@ -290,15 +303,12 @@ int BPF_PROG(pipe_page_alloc, struct page *page, unsigned int order,
 	     gfp_t gfp_flags, int migratetype)
 {
 	struct op_state *st;
-	struct pt_counts *c;
 
 	if (order || gfp_flags != pipe_page_gfp)
 		return 0;
 	st = bpf_task_storage_get(&op_states, bpf_get_current_task_btf(), NULL, 0);
-	if (!st || st->op != PT_OP_WRITE)
-		return 0;
-	c = counts_of(&st->dst.key);
-	if (c)
-		count_add(c, alloc_locked, 1);
+	/* only this task touches its state: counted at syscall exit */
+	if (st && st->op == PT_OP_WRITE)
+		st->pages++;
 	return 0;
 }

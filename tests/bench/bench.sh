@@ -8,9 +8,12 @@ cd "$(dirname "$0")/../.."
 ROUNDS=${ROUNDS:-9}
 PP_N=${PINGPONG_N:-20000}
 ST_N=${STREAM_N:-4000}
-BW=build/benchwork
+# Both ends on one CPU: a cross-CPU wakeup under this VM costs 4..40 us
+# and drowns what is measured. CPU time is what the tool adds.
+BW="taskset -c 0 build/benchwork"
 TMP=$(mktemp -d)
-trap 'kill $PS 2>/dev/null; rm -rf "$TMP"' EXIT
+PS=
+trap '[ -n "$PS" ] && kill $PS 2>/dev/null; rm -rf "$TMP"' EXIT
 [ "$(id -u)" = 0 ] || { echo "bench: needs root" >&2; exit 1; }
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -26,6 +29,7 @@ detach() {
 	HWM=$(awk '/VmHWM/ { print $2 }' /proc/$PS/status)
 	kill -INT $PS
 	wait $PS
+	PS=
 }
 
 for r in $(seq "$ROUNDS"); do
