@@ -34,6 +34,13 @@ bool btf_has_tracepoint(const char *event)
 	return btf && btf__find_by_name_kind(btf, name, BTF_KIND_TYPEDEF) > 0;
 }
 
+bool btf_has_func(const char *name)
+{
+	struct btf *btf = vmlinux_btf();
+
+	return btf && btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) > 0;
+}
+
 bool btf_has_pipe_tracepoints(void)
 {
 	return btf_has_tracepoint("pipe_copy");

@@ -88,7 +88,8 @@ static int wait_until(struct run *r, double deadline, const sigset_t *set)
 
 static int run_loop(struct run *r, const sigset_t *set)
 {
-	double end = r->o->duration ? r->start + r->o->duration : 0;
+	/* -d counts from the attach: that is when counting starts */
+	double end = r->o->duration ? r->last + r->o->duration : 0;
 	long n = 0;
 
 	for (;;) {

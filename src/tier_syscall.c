@@ -21,6 +21,10 @@ static int probe(char *why, size_t n)
 		snprintf(why, n, "kernel BTF lacks sys_enter/sys_exit/mm_page_alloc");
 		return -1;
 	}
+	if (!btf_has_func("bpf_rdonly_cast")) {
+		snprintf(why, n, "needs the bpf_rdonly_cast kfunc (Linux 6.2 or later)");
+		return -1;
+	}
 	return 0;
 }
 
