@@ -38,6 +38,7 @@ struct {
 	__type(value, __u8);
 } pid_filter SEC(".maps");
 
+const volatile __u32 self_tgid = 0;	/* pipetrace's own pipe I/O is left out */
 const volatile bool filter_pids = false;
 const volatile bool filter_comm = false;
 const volatile char comm_filter[PT_COMM_LEN] = {};
@@ -62,6 +63,8 @@ static __always_inline bool current_wanted(void)
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
 	char comm[PT_COMM_LEN];
 
+	if (tgid == self_tgid)
+		return false;
 	if (filter_pids && !bpf_map_lookup_elem(&pid_filter, &tgid))
 		return false;
 	if (filter_comm) {

@@ -7,6 +7,8 @@
 #define LOADER_H
 
 #include <stdbool.h>
+#include <string.h>
+#include <unistd.h>
 #include <sys/types.h>
 #include "metrics.h"
 #include "rows.h"
@@ -44,6 +46,17 @@ struct pt_tier_ops {
 };
 
 extern const struct pt_tier_ops tier_syscall_ops;
+
+/*
+ * For tier glue, between open and load: the filters every BPF object has
+ * (agg.bpf.h's rodata), from the options; this process is left out.
+ */
+#define PT_SET_FILTERS(skel, o) do {					\
+	(skel)->rodata->self_tgid = getpid();				\
+	(skel)->rodata->filter_pids = (o)->npids > 0;			\
+	(skel)->rodata->filter_comm = (o)->comm[0] != '\0';		\
+	memcpy((char *)(skel)->rodata->comm_filter, (o)->comm, PT_COMM_LEN); \
+} while (0)
 
 /* Returns 0, or -1 with a one-line reason in err. */
 int pt_session_open(struct pt_session *s, const struct pt_load_opts *o,

@@ -44,9 +44,7 @@ static int open_tier(struct pt_session *s, const struct pt_load_opts *o)
 	s->destroy = destroy;
 	s->obj = skel->obj;
 	skel->rodata->pipe_page_gfp = btf_pipe_page_gfp();
-	skel->rodata->filter_pids = o->npids > 0;
-	skel->rodata->filter_comm = o->comm[0] != '\0';
-	memcpy((char *)skel->rodata->comm_filter, o->comm, PT_COMM_LEN);
+	PT_SET_FILTERS(skel, o);
 	err = syscall_tier_bpf__load(skel);
 	if (err)
 		return err;
