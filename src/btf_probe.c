@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <errno.h>
+#include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "btf_probe.h"
@@ -39,6 +41,40 @@ bool btf_has_func(const char *name)
 	struct btf *btf = vmlinux_btf();
 
 	return btf && btf__find_by_name_kind(btf, name, BTF_KIND_FUNC) > 0;
+}
+
+/*
+ * Can a BPF trampoline attach here? Loads a two-instruction fentry program
+ * on func and attaches it (libbpf-tools' fentry_can_attach loads only; some
+ * kernels refuse only the attach). Any error (EPERM on kernels that forbid
+ * trampolines, ENOTSUPP without them) means no.
+ */
+int btf_fentry_attach_errno(const char *func)
+{
+	struct btf *btf = vmlinux_btf();
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts,
+		.expected_attach_type = BPF_TRACE_FENTRY);
+	int id, prog, link, err = 0;
+
+	id = btf ? btf__find_by_name_kind(btf, func, BTF_KIND_FUNC) : -1;
+	if (id <= 0)
+		return ENOENT;
+	opts.attach_btf_id = id;
+	prog = bpf_prog_load(BPF_PROG_TYPE_TRACING, "pt_fentry_probe", "GPL",
+			     insns, sizeof(insns) / sizeof(insns[0]), &opts);
+	if (prog < 0)
+		return errno ? errno : EINVAL;
+	link = bpf_raw_tracepoint_open(NULL, prog);
+	if (link < 0)
+		err = errno ? errno : EINVAL;
+	else
+		close(link);
+	close(prog);
+	return err;
 }
 
 bool btf_has_pipe_tracepoints(void)

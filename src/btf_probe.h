@@ -10,8 +10,10 @@ bool btf_has_vmlinux(void);
 /* The tracepoint exists with BTF: a btf_trace_<event> typedef. */
 bool btf_has_tracepoint(const char *event);
 bool btf_has_pipe_tracepoints(void);
-/* A kernel function (or kfunc) named in vmlinux BTF. */
+/* The kernel has a function of that name (BTF_KIND_FUNC). */
 bool btf_has_func(const char *name);
+/* 0 if an fentry program can be loaded and attached on func, else errno. */
+int btf_fentry_attach_errno(const char *func);
 /* GFP_HIGHUSER | __GFP_ACCOUNT as this kernel numbers its GFP bits. */
 __u32 btf_pipe_page_gfp(void);
 

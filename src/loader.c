@@ -11,8 +11,13 @@
 #include "btf_probe.h"
 #include "loader.h"
 
+extern const struct pt_tier_ops tier_tracepoint_ops;
+extern const struct pt_tier_ops tier_function_ops;
+
 /* Best first; NULL: this build has no programs for the tier yet. */
 static const struct pt_tier_ops *const tiers[PT_TIER_COUNT] = {
+	[PT_TIER_TRACEPOINT] = &tier_tracepoint_ops,
+	[PT_TIER_FUNCTION] = &tier_function_ops,
 	[PT_TIER_SYSCALL] = &tier_syscall_ops,
 };
 

@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Keys for the tracepoint and function tiers: the current task (filtered by
+ * -p/-n) plus the pipe's inode, taken from the struct file of the call.
+ * Uses only the filter globals of agg.bpf.h.
+ */
+#ifndef TIER_KEY_BPF_H
+#define TIER_KEY_BPF_H
+
+#include <bpf/bpf_core_read.h>
+#include "agg.bpf.h"
+
+/* Fills the task part of key; false if -p/-n leave the current task out. */
+static __always_inline bool pt_task_key(struct pt_key *key)
+{
+	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+
+	if (filter_pids && !bpf_map_lookup_elem(&pid_filter, &tgid))
+		return false;
+	key->tgid = tgid;
+	bpf_get_current_comm(key->comm, sizeof(key->comm));
+	if (filter_comm && !comm_matches(key->comm))
+		return false;
+	return true;
+}
+
+/* The inode part: pipefs inode of an anonymous pipe, or the FIFO's own. */
+static __always_inline void pt_file_key(struct pt_key *key, struct file *file)
+{
+	struct inode *inode = BPF_CORE_READ(file, f_inode);
+
+	key->ino = BPF_CORE_READ(inode, i_ino);
+	key->dev = BPF_CORE_READ(inode, i_sb, s_dev);
+}
+
+#endif

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Tracepoint tier: tp_btf programs on the pipe:* events of kernel-patch/.
+ * Every counter is a direct count of the kernel's own events.
+ *
+ * pipe_copy and pipe_eagain carry the struct file, so they are keyed by
+ * (task, pipe inode). The page events (pipe_page_get, pipe_prefill) carry
+ * only the pipe, but both are emitted inside pipe_write() by the writing
+ * task, before that call's own pipe_copy (the last event of every
+ * pipe_write()). So they are summed in task-local storage and added to the
+ * key of that pipe_copy: exact, including the first write to a new pipe
+ * (a pipe -> inode map filled by earlier copies would miss it).
+ *
+ * Programs for events the running kernel lacks (pipe_prefill without 0002)
+ * are switched off by user space before load (btf_trace_<event> check).
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "agg.bpf.h"
+#include "tier_key.bpf.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/*
+ * Enum values of include/trace/events/pipe.h. Stable within the series
+ * (kernel-patch/README.md); plain numbers here so vmlinux.h of a kernel with
+ * or without the series both compile.
+ */
+#define PT_SIDE_READ		0
+#define PT_SIDE_WRITE		1
+#define PT_SRC_CACHE		0
+#define PT_SRC_ALLOC		1
+#define PT_CAUSE_NONBLOCK	0
+#define PT_CAUSE_NOWAIT		1
+#define PT_REASON_EMPTY		0
+#define PT_REASON_FULL		1
+#define PT_REASON_LOCK		2
+#define PT_REASON_NOPAGE	3
+
+/* Page events of the current pipe_write(), until its pipe_copy. */
+struct page_tally {
+	struct pipe_inode_info *pipe;
+	__u32 bufs_new;
+	__u32 pool_hits;
+	__u32 alloc_locked;
+	__u32 alloc_unlocked;
+	__u32 prefill_dropped;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct page_tally);
+} page_tallies SEC(".maps");
+
+static __always_inline struct page_tally *tally_of(struct pipe_inode_info *pipe)
+{
+	struct page_tally *t;
+
+	t = bpf_task_storage_get(&page_tallies, bpf_get_current_task_btf(), NULL,
+				 BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (t && t->pipe != pipe) {
+		/* left over from a call whose pipe_copy we did not see */
+		__builtin_memset(t, 0, sizeof(*t));
+		t->pipe = pipe;
+	}
+	return t;
+}
+
+SEC("tp_btf/pipe_page_get")
+int BPF_PROG(pt_page_get, struct pipe_inode_info *pipe, int src, bool locked)
+{
+	struct page_tally *t = tally_of(pipe);
+
+	if (!t)
+		return 0;
+	t->bufs_new++;
+	if (src == PT_SRC_CACHE)
+		t->pool_hits++;
+	else if (locked)
+		t->alloc_locked++;
+	else
+		t->alloc_unlocked++;
+	return 0;
+}
+
+SEC("tp_btf/pipe_prefill")
+int BPF_PROG(pt_prefill, struct pipe_inode_info *pipe, unsigned int wanted,
+	     unsigned int pooled, unsigned int allocated, unsigned int pushed,
+	     unsigned int dropped)
+{
+	struct page_tally *t = tally_of(pipe);
+
+	if (!t)
+		return 0;
+	t->alloc_unlocked += allocated;
+	t->prefill_dropped += dropped;
+	return 0;
+}
+
+SEC("tp_btf/pipe_copy")
+int BPF_PROG(pt_copy, struct pipe_inode_info *pipe, struct file *file,
+	     int side, size_t len, ssize_t ret, unsigned int bufs,
+	     unsigned int sections, bool batched)
+{
+	struct page_tally *t = NULL, tally = {};
+	struct pt_key key = {};
+	struct pt_counts *c;
+	__u64 bytes = ret > 0 ? ret : 0;
+
+	if (side == PT_SIDE_WRITE) {
+		t = bpf_task_storage_get(&page_tallies, bpf_get_current_task_btf(),
+					 NULL, 0);
+		if (t) {
+			if (t->pipe == pipe)
+				tally = *t;
+			t->pipe = NULL;
+		}
+	}
+	if (!pt_task_key(&key))
+		return 0;
+	pt_file_key(&key, file);
+	c = counts_of(&key);
+	if (!c)
+		return 0;
+	if (side == PT_SIDE_READ) {
+		count_add(c, reads, 1);
+		count_add(c, read_bytes, bytes);
+		count_add(c, read_bufs, bufs);
+		count_add(c, read_sections, sections);
+		return 0;
+	}
+	count_add(c, writes, 1);
+	count_add(c, write_bytes, bytes);
+	if (tally.bufs_new)
+		count_add(c, bufs_new, tally.bufs_new);
+	if (tally.pool_hits)
+		count_add(c, pool_hits, tally.pool_hits);
+	if (tally.alloc_locked)
+		count_add(c, alloc_locked, tally.alloc_locked);
+	if (tally.alloc_unlocked)
+		count_add(c, alloc_unlocked, tally.alloc_unlocked);
+	if (tally.prefill_dropped)
+		count_add(c, prefill_dropped, tally.prefill_dropped);
+	return 0;
+}
+
+SEC("tp_btf/pipe_eagain")
+int BPF_PROG(pt_eagain, struct pipe_inode_info *pipe, struct file *file,
+	     int side, int cause, int reason)
+{
+	struct pt_key key = {};
+	struct pt_counts *c;
+
+	if (!pt_task_key(&key))
+		return 0;
+	pt_file_key(&key, file);
+	c = counts_of(&key);
+	if (!c)
+		return 0;
+	if (side == PT_SIDE_READ) {
+		if (cause == PT_CAUSE_NOWAIT)
+			count_add(c, eagain_read_nowait, 1);
+		else
+			count_add(c, eagain_read_nonblock, 1);
+	} else {
+		if (cause == PT_CAUSE_NOWAIT)
+			count_add(c, eagain_write_nowait, 1);
+		else
+			count_add(c, eagain_write_nonblock, 1);
+	}
+	switch (reason) {
+	case PT_REASON_EMPTY:
+		count_add(c, eagain_empty, 1);
+		break;
+	case PT_REASON_FULL:
+		count_add(c, eagain_full, 1);
+		break;
+	case PT_REASON_LOCK:
+		count_add(c, eagain_lock, 1);
+		break;
+	case PT_REASON_NOPAGE:
+		count_add(c, eagain_nopage, 1);
+		break;
+	}
+	return 0;
+}
