@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0
+/* pipetop: live view of pipes, their two ends, and the four signals. */
+#include <curses.h>
+#include <errno.h>
+#include <locale.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/signalfd.h>
+#include <sys/utsname.h>
+#include "btf_probe.h"
+#include "loader.h"
+#include "pipetop_opts.h"
+#include "pipetop_view.h"
+#include "privs.h"
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+struct top {
+	struct pt_session s;
+	struct pt_rows raw;	/* the interval on screen, per (pipe, process) */
+	struct pt_rows discard;	/* drained while paused */
+	struct tm_model m;
+	struct tv_state st;
+	double last;		/* last drain, monotonic */
+};
+
+static int rebuild(struct top *t)
+{
+	if (tm_build(&t->m, &t->raw, t->st.mode, t->st.filter))
+		return -1;
+	tm_sort(&t->m, t->st.sort, &t->st.env, t->st.secs);
+	return 0;
+}
+
+/* Drains one interval; while paused it is counted and thrown away. */
+static int refresh_data(struct top *t)
+{
+	struct pt_rows *into = t->st.paused ? &t->discard : &t->raw;
+	double n = now();
+	__u64 untracked;
+
+	rows_clear(into);
+	if (pt_session_drain(&t->s, into, &untracked))
+		return -1;
+	if (t->st.paused) {
+		t->last = n;
+		return 0;
+	}
+	t->st.secs = n - t->last;
+	t->last = n;
+	t->st.env.untracked = untracked;
+	env_read_knobs(&t->st.env);
+	t->st.have_data = true;
+	return rebuild(t);
+}
+
+enum { ACT_NONE, ACT_QUIT, ACT_DRAW, ACT_REBUILD };
+
+static int edit_key(struct tv_state *st, int ch)
+{
+	size_t l = strlen(st->edit);
+
+	switch (ch) {
+	case 27:	/* Esc */
+		st->editing = false;
+		return ACT_DRAW;
+	case '\r':
+	case '\n':
+	case KEY_ENTER:
+		st->editing = false;
+		strcpy(st->filter, st->edit);
+		return ACT_REBUILD;
+	case KEY_BACKSPACE:
+	case 127:
+	case 8:
+		if (l)
+			st->edit[l - 1] = '\0';
+		return ACT_DRAW;
+	}
+	if (ch >= 32 && ch < 127 && l + 1 < sizeof(st->edit)) {
+		st->edit[l] = ch;
+		st->edit[l + 1] = '\0';
+	}
+	return ACT_DRAW;
+}
+
+static int key(struct tv_state *st, int ch)
+{
+	if (ch == KEY_RESIZE)
+		return ACT_DRAW;
+	if (st->editing)
+		return edit_key(st, ch);
+	if (st->help) {
+		st->help = false;
+		return ch == 'q' ? ACT_QUIT : ACT_DRAW;
+	}
+	switch (ch) {
+	case 'q':
+	case 'Q':
+		return ACT_QUIT;
+	case 's':
+	case KEY_RIGHT:
+		st->sort = (st->sort + 1) % TM_NCOLS;
+		return ACT_REBUILD;
+	case KEY_LEFT:
+		st->sort = (st->sort + TM_NCOLS - 1) % TM_NCOLS;
+		return ACT_REBUILD;
+	case 'p':
+		st->mode = st->mode == TM_PER_PIPE ? TM_PER_PROC : TM_PER_PIPE;
+		return ACT_REBUILD;
+	case 'f':
+		st->editing = true;
+		strcpy(st->edit, st->filter);
+		return ACT_DRAW;
+	case ' ':
+		st->paused = !st->paused;
+		return ACT_DRAW;
+	case '+':
+	case '=':
+		st->interval = tm_interval_step(st->interval, 1);
+		return ACT_DRAW;
+	case '-':
+	case '_':
+		st->interval = tm_interval_step(st->interval, -1);
+		return ACT_DRAW;
+	case 'h':
+	case '?':
+		st->help = true;
+		return ACT_DRAW;
+	}
+	return ACT_NONE;
+}
+
+/* Returns 0 to go on, 1 to quit, -1 on error. */
+static int keys(struct top *t)
+{
+	int ch, what = ACT_NONE, k;
+
+	while ((ch = getch()) != ERR) {
+		k = key(&t->st, ch);
+		if (k == ACT_QUIT)
+			return 1;
+		if (k > what)
+			what = k;
+	}
+	if (what == ACT_REBUILD && rebuild(t))
+		return -1;
+	if (what != ACT_NONE)
+		tv_draw(&t->st, &t->m);
+	return 0;
+}
+
+/* Returns 0 after q or a signal to end, -1 on error (errno set). */
+static int run(struct top *t, int sigfd)
+{
+	struct pollfd pfd[2] = {
+		{ .fd = sigfd, .events = POLLIN },
+		{ .fd = STDIN_FILENO, .events = POLLIN },
+	};
+
+	tv_draw(&t->st, &t->m);
+	for (;;) {
+		double left = t->last + t->st.interval - now();
+		int r;
+
+		if (left <= 0) {
+			if (refresh_data(t))
+				return -1;
+			if (!t->st.paused || !t->st.have_data)
+				tv_draw(&t->st, &t->m);
+			continue;
+		}
+		r = poll(pfd, 2, (int)ceil(left * 1000));
+		if (r < 0 && errno != EINTR)
+			return -1;
+		if (r > 0 && pfd[0].revents) {
+			struct signalfd_siginfo si;
+
+			if (read(sigfd, &si, sizeof(si)) == sizeof(si))
+				return 0;
+		}
+		if (pfd[1].revents & (POLLHUP | POLLERR | POLLNVAL))
+			pfd[1].fd = -1;	/* no keyboard: signals still end it */
+		r = keys(t);
+		if (r)
+			return r > 0 ? 0 : -1;
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static struct top t;
+	struct pipetop_opts o;
+	struct utsname u;
+	char err[256];
+	sigset_t set;
+	int rc, sigfd;
+
+	rc = pipetop_parse(argc, argv, &o, stdout, err, sizeof(err));
+	if (rc == PIPETOP_EXIT_OK)
+		return 0;
+	if (rc == PIPETOP_USAGE) {
+		fprintf(stderr, "pipetop: %s\nTry 'pipetop --help'.\n", err);
+		return 2;
+	}
+	if (!isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "pipetop: standard output is not a terminal; for "
+			"reports to a file or pipe use 'pipestat -i %g'\n", o.interval);
+		return 1;
+	}
+	if (!privs_enough(err, sizeof(err))) {
+		fprintf(stderr, "pipetop: %s\n", err);
+		return 1;
+	}
+	if (!btf_has_vmlinux()) {
+		fprintf(stderr, "pipetop: kernel BTF (/sys/kernel/btf/vmlinux) is "
+			"missing: needs a kernel built with CONFIG_DEBUG_INFO_BTF\n");
+		return 1;
+	}
+
+	/* Ends of the run come as reads on a signalfd, never as handlers. */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	sigaddset(&set, SIGQUIT);
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (sigfd < 0) {
+		fprintf(stderr, "pipetop: signalfd: %s\n", strerror(errno));
+		return 1;
+	}
+
+	if (pt_session_open(&t.s, &o.load, err, sizeof(err))) {
+		fprintf(stderr, "pipetop: %s\n", err);
+		return 1;
+	}
+	rows_init(&t.raw, PT_BY_PIPE_PID);
+	rows_init(&t.discard, PT_BY_PIPE_PID);
+	tm_init(&t.m);
+	t.st.mode = TM_PER_PIPE;
+	t.st.sort = TM_MBPS;
+	t.st.interval = o.interval;
+	t.st.max_rows = o.rows;
+	t.st.env.tier = t.s.tier;
+	env_read_knobs(&t.st.env);
+	snprintf(t.st.kernel, sizeof(t.st.kernel), "%s",
+		 uname(&u) ? "?" : u.release);
+	t.last = now();
+
+	setlocale(LC_ALL, "");
+	tv_start();
+	rc = run(&t, sigfd);
+	if (rc)
+		snprintf(err, sizeof(err), "%s", strerror(errno));
+	tv_end();
+	pt_session_close(&t.s);
+	tm_free(&t.m);
+	rows_free(&t.raw);
+	rows_free(&t.discard);
+	close(sigfd);
+	if (rc) {
+		fprintf(stderr, "pipetop: %s\n", err);
+		return 1;
+	}
+	return 0;
+}

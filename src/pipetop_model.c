@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0
+/* pipetop's model: grouping, values, sorting and the text of cells. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fmt.h"
+#include "pipetop_model.h"
+
+const struct tm_colinfo tm_cols[TM_NCOLS] = {
+	[TM_RPS]	= { "RD/s",	 "reads/s",		8, TM_K_RATE },
+	[TM_WPS]	= { "WR/s",	 "writes/s",		8, TM_K_RATE },
+	[TM_MBPS]	= { "MB/s",	 "MB/s",		8, TM_K_RATE },
+	[TM_AVGWR]	= { "AVG_WR",	 "avg write",		7, TM_K_BYTES },
+	[TM_HIT]	= { "HIT%",	 "pool hit %",		6, TM_K_PCT },
+	[TM_ALLOCLK]	= { "ALLOC_LK/s", "alloc locked/s",	10, TM_K_RATE },
+	[TM_SECRD]	= { "SEC/RD",	 "sections/read",	7, TM_K_RATIO },
+	[TM_EAGR]	= { "EAG_RD/s",	 "EAGAIN read/s",	9, TM_K_RATE },
+	[TM_EAGW]	= { "EAG_WR/s",	 "EAGAIN write/s",	9, TM_K_RATE },
+};
+
+void tm_init(struct tm_model *m)
+{
+	memset(m, 0, sizeof(*m));
+	rows_init(&m->procs, PT_BY_PID);
+}
+
+void tm_free(struct tm_model *m)
+{
+	free(m->items);
+	free(m->ends);
+	rows_free(&m->procs);
+	tm_init(m);
+}
+
+bool tm_is_writer(const struct pt_counts *c)
+{
+	return c->writes || c->splice_in || c->eagain_write_nonblock ||
+	       c->eagain_write_nowait;
+}
+
+bool tm_is_reader(const struct pt_counts *c)
+{
+	return c->reads || c->splice_out || c->eagain_read_nonblock ||
+	       c->eagain_read_nowait;
+}
+
+static __u64 bytes_in(const struct pt_counts *c)
+{
+	return c->write_bytes + c->splice_in_bytes;
+}
+
+static __u64 bytes_out(const struct pt_counts *c)
+{
+	return c->read_bytes + c->splice_out_bytes;
+}
+
+/* What went through: a pipe's writers may be traced without its readers. */
+static __u64 bytes_moved(const struct pt_counts *c)
+{
+	__u64 in = bytes_in(c), out = bytes_out(c);
+
+	return in > out ? in : out;
+}
+
+static const struct pt_metric *metric(const char *csv)
+{
+	for (int i = 0; i < pt_nmetrics; i++)
+		if (!strcmp(pt_metrics[i].csv, csv))
+			return &pt_metrics[i];
+	return NULL;
+}
+
+static struct pt_value rate(const char *csv, const struct pt_counts *c,
+			    const struct pt_env *env, double secs)
+{
+	const struct pt_metric *mt = metric(csv);
+	struct pt_value v = { .q = PT_NA };
+
+	if (!mt)
+		return v;
+	v = mt->get(c, env);
+	if (v.q == PT_NA)
+		return v;
+	v.d = secs > 0 ? v.u / secs : 0;
+	v.type = PT_V_RATIO;
+	return v;
+}
+
+static struct pt_value plain(const char *csv, const struct pt_counts *c,
+			     const struct pt_env *env)
+{
+	const struct pt_metric *mt = metric(csv);
+
+	return mt ? mt->get(c, env) : (struct pt_value){ .q = PT_NA };
+}
+
+struct pt_value tm_value(const struct pt_counts *c, int col,
+			 const struct pt_env *env, double secs)
+{
+	struct pt_value v = { .q = PT_EXACT, .type = PT_V_RATIO };
+
+	switch (col) {
+	case TM_RPS:
+		return rate("reads", c, env, secs);
+	case TM_WPS:
+		return rate("writes", c, env, secs);
+	case TM_MBPS:
+		v.d = secs > 0 ? bytes_moved(c) / secs / 1e6 : 0;
+		return v;
+	case TM_AVGWR:
+		if (!c->writes)
+			return (struct pt_value){ .q = PT_NA };
+		v.d = (double)c->write_bytes / c->writes;
+		return v;
+	case TM_HIT:
+		return plain("pool_hit_pct", c, env);
+	case TM_ALLOCLK:
+		return rate("alloc_locked", c, env, secs);
+	case TM_SECRD:
+		return plain("sections_per_read", c, env);
+	case TM_EAGR:
+		return rate("eagain_read", c, env, secs);
+	case TM_EAGW:
+		return rate("eagain_write", c, env, secs);
+	}
+	return (struct pt_value){ .q = PT_NA };
+}
+
+/*
+ * Whether a column is derived depends on the tier and knobs, not on the
+ * counts: ask with every counter at 1. sections/read is a ratio of a
+ * derived count on the syscall tier only.
+ */
+enum pt_quality tm_col_quality(int col, const struct pt_env *env)
+{
+	struct pt_counts ones;
+	__u64 *u = (__u64 *)&ones;
+
+	for (size_t j = 0; j < sizeof(ones) / sizeof(*u); j++)
+		u[j] = 1;
+	if (col == TM_SECRD) {
+		struct pt_value s = plain("copy_sections", &ones, env);
+
+		return s.q;
+	}
+	return tm_value(&ones, col, env, 1).q;
+}
+
+void tm_format(char *buf, size_t n, const struct pt_value *v, enum tm_kind kind,
+	       int width)
+{
+	struct pt_value u = { .q = PT_EXACT, .type = PT_V_U64 };
+	double d = v->type == PT_V_U64 ? (double)v->u : v->d;
+
+	if (v->q == PT_NA) {
+		snprintf(buf, n, "-");
+		return;
+	}
+	switch (kind) {
+	case TM_K_PCT:
+		snprintf(buf, n, "%.1f", d);
+		return;
+	case TM_K_RATIO:
+		snprintf(buf, n, "%.2f", d);
+		return;
+	case TM_K_RATE:
+		if (d > 0 && d < 99.95 && d != floor(d)) {
+			snprintf(buf, n, "%.1f", d);
+			return;
+		}
+		break;
+	case TM_K_BYTES:
+		break;
+	}
+	u.u = (__u64)llround(d);
+	fmt_table_value(buf, n, &u, width);
+}
+
+/* Pipe first, then its busiest processes. */
+static int end_cmp(const void *a, const void *b)
+{
+	const struct pt_row *x = *(const struct pt_row *const *)a;
+	const struct pt_row *y = *(const struct pt_row *const *)b;
+	__u64 bx, by;
+
+	if (x->key.dev != y->key.dev)
+		return x->key.dev < y->key.dev ? -1 : 1;
+	if (x->key.ino != y->key.ino)
+		return x->key.ino < y->key.ino ? -1 : 1;
+	bx = bytes_in(&x->c) + bytes_out(&x->c);
+	by = bytes_in(&y->c) + bytes_out(&y->c);
+	if (bx != by)
+		return bx < by ? 1 : -1;
+	return memcmp(&x->key, &y->key, sizeof(x->key));
+}
+
+static bool comm_has(const char *comm, const char *filter)
+{
+	char c[PT_COMM_LEN + 1];
+
+	if (!*filter)
+		return true;
+	memcpy(c, comm, PT_COMM_LEN);
+	c[PT_COMM_LEN] = '\0';
+	return strstr(c, filter) != NULL;
+}
+
+static struct tm_item *new_item(struct tm_model *m)
+{
+	if (m->n == m->cap) {
+		size_t cap = m->cap ? m->cap * 2 : 256;
+		struct tm_item *v = realloc(m->items, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		m->items = v;
+		m->cap = cap;
+	}
+	memset(&m->items[m->n], 0, sizeof(m->items[0]));
+	return &m->items[m->n++];
+}
+
+static int build_pipes(struct tm_model *m, const char *filter)
+{
+	for (size_t i = 0; i < m->nends;) {
+		const struct pt_row *first = m->ends[i];
+		struct pt_counts sum = {};
+		bool match = false;
+		struct tm_item *it;
+		size_t j;
+
+		for (j = i; j < m->nends && m->ends[j]->key.dev == first->key.dev &&
+			    m->ends[j]->key.ino == first->key.ino; j++) {
+			counts_add(&sum, &m->ends[j]->c);
+			match = match || comm_has(m->ends[j]->key.comm, filter);
+		}
+		m->npipes++;
+		m->moved += bytes_moved(&sum);
+		if (match) {
+			if (!(it = new_item(m)))
+				return -1;
+			it->key.dev = first->key.dev;
+			it->key.ino = first->key.ino;
+			it->c = sum;
+			it->first = i;
+			it->nends = j - i;
+		}
+		i = j;
+	}
+	return 0;
+}
+
+int tm_build(struct tm_model *m, const struct pt_rows *raw, enum tm_mode mode,
+	     const char *filter)
+{
+	m->mode = mode;
+	m->n = 0;
+	m->nends = 0;
+	m->npipes = 0;
+	m->moved = 0;
+	memset(&m->total, 0, sizeof(m->total));
+	rows_clear(&m->procs);
+
+	if (raw->n > m->ends_cap) {
+		const struct pt_row **e = realloc(m->ends, raw->n * sizeof(*e));
+
+		if (!e)
+			return -1;
+		m->ends = e;
+		m->ends_cap = raw->n;
+	}
+	for (size_t i = 0; i < raw->n; i++) {
+		m->ends[m->nends++] = &raw->v[i];
+		counts_add(&m->total, &raw->v[i].c);
+		if (rows_add(&m->procs, &raw->v[i].key, &raw->v[i].c))
+			return -1;
+	}
+	m->nprocs = m->procs.n;
+	qsort(m->ends, m->nends, sizeof(*m->ends), end_cmp);
+	if (build_pipes(m, mode == TM_PER_PIPE ? filter : "\x01"))
+		return -1;
+	if (mode == TM_PER_PIPE)
+		return 0;
+
+	m->n = 0;
+	for (size_t i = 0; i < m->procs.n; i++) {
+		const struct pt_row *r = &m->procs.v[i];
+		struct tm_item *it;
+
+		if (!comm_has(r->key.comm, filter))
+			continue;
+		if (!(it = new_item(m)))
+			return -1;
+		it->key = r->key;
+		it->c = r->c;
+	}
+	return 0;
+}
+
+static int item_cmp(const void *a, const void *b)
+{
+	const struct tm_item *x = a, *y = b;
+
+	if (x->sortv != y->sortv)
+		return x->sortv < y->sortv ? 1 : -1;
+	return memcmp(&x->key, &y->key, sizeof(x->key));
+}
+
+void tm_sort(struct tm_model *m, int col, const struct pt_env *env, double secs)
+{
+	for (size_t i = 0; i < m->n; i++) {
+		struct pt_value v = tm_value(&m->items[i].c, col, env, secs);
+
+		m->items[i].sortv = v.q == PT_NA ? -1 :
+				    v.type == PT_V_U64 ? (double)v.u : v.d;
+	}
+	qsort(m->items, m->n, sizeof(*m->items), item_cmp);
+}
+
+/* "comm[pid]", the comm cut so the whole fits in at most max characters. */
+static int end_name(char *buf, size_t n, const struct pt_row *r, int max)
+{
+	char pid[16];
+	int plen = snprintf(pid, sizeof(pid), "[%u]", r->key.tgid);
+	int clen = strnlen(r->key.comm, PT_COMM_LEN);
+
+	if (max >= 0 && clen + plen > max)
+		clen = max - plen > 1 ? max - plen : 1;
+	return snprintf(buf, n, "%.*s%s", clen, r->key.comm, pid);
+}
+
+/*
+ * One side's processes in at most budget characters; returns the length.
+ * budget < 0: no limit.
+ */
+static int side_text(char *buf, size_t n, const struct pt_row *const *v, int k,
+		     int budget)
+{
+	char ent[48], more[16];
+	int len = 0, i;
+
+	buf[0] = '\0';
+	if (!k)
+		return snprintf(buf, n, "?");
+	for (i = 0; i < k; i++) {
+		int elen = (i ? 1 : 0) + end_name(ent, sizeof(ent), v[i], -1);
+		int rest = k - i - 1;
+		int mlen = rest ? snprintf(more, sizeof(more), "+%d", rest) : 0;
+
+		if (budget >= 0 && len + elen + mlen > budget)
+			break;
+		len += snprintf(buf + len, n - len, "%s%s", i ? "," : "", ent);
+	}
+	if (i == k)
+		return len;
+	if (!i) {
+		int mlen = k > 1 ? snprintf(more, sizeof(more), "+%d", k - 1) : 0;
+		int room = budget - mlen;
+
+		if (room < 3) {
+			room = budget;
+			mlen = 0;
+		}
+		len = end_name(ent, sizeof(ent), v[0], room);
+		len = snprintf(buf, n, "%.*s", room > 0 ? room : 0, ent);
+		if (mlen)
+			len += snprintf(buf + len, n - len, "%s", more);
+		return len;
+	}
+	return len + snprintf(buf + len, n - len, "+%d", k - i);
+}
+
+void tm_ends_text(char *buf, size_t n, const struct tm_model *m,
+		  const struct tm_item *it, int width)
+{
+	const struct pt_row *w[64], *r[64];
+	int nw = 0, nr = 0, lw, lr, bw, br, avail = width - 4;
+	char sw[512], sr[512];
+
+	for (__u32 i = 0; i < it->nends; i++) {
+		const struct pt_row *e = m->ends[it->first + i];
+
+		if (tm_is_writer(&e->c) && nw < 64)
+			w[nw++] = e;
+		if (tm_is_reader(&e->c) && nr < 64)
+			r[nr++] = e;
+	}
+	lw = side_text(sw, sizeof(sw), w, nw, -1);
+	lr = side_text(sr, sizeof(sr), r, nr, -1);
+	if (lw + lr > avail && avail >= 2) {
+		int half = avail / 2;
+
+		if (lw <= half) {
+			bw = lw;
+			br = avail - lw;
+		} else if (lr <= avail - half) {
+			br = lr;
+			bw = avail - lr;
+		} else {
+			bw = half;
+			br = avail - half;
+		}
+		side_text(sw, sizeof(sw), w, nw, bw);
+		side_text(sr, sizeof(sr), r, nr, br);
+	}
+	snprintf(buf, n, "%s -> %s", sw, sr);
+	if (width >= 0 && (size_t)width < n)
+		buf[width] = '\0';
+}
+
+double tm_interval_step(double cur, int dir)
+{
+	static const double steps[] = { 0.1, 0.2, 0.5, 1, 2, 3, 5, 10, 15, 30,
+					60, 120, 300, 600, 1800, 3600 };
+	const int ns = sizeof(steps) / sizeof(steps[0]);
+
+	if (dir > 0) {
+		for (int i = 0; i < ns; i++)
+			if (steps[i] > cur * (1 + 1e-9))
+				return steps[i];
+	} else {
+		for (int i = ns - 1; i >= 0; i--)
+			if (steps[i] < cur * (1 - 1e-9))
+				return steps[i];
+	}
+	return cur;
+}

@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pipetop's model: what one interval's counters become on screen. Pure
+ * functions over rows drained with PT_BY_PIPE_PID, no curses, so unit tests
+ * can check them.
+ */
+#ifndef PIPETOP_MODEL_H
+#define PIPETOP_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "metrics.h"
+#include "rows.h"
+
+enum tm_mode { TM_PER_PIPE, TM_PER_PROC };
+
+/* The table's value columns, left to right; also the sort keys. */
+enum tm_col {
+	TM_RPS,		/* reads/s */
+	TM_WPS,		/* writes/s */
+	TM_MBPS,	/* MB/s through the pipe (or the process) */
+	TM_AVGWR,	/* average write size, bytes */
+	TM_HIT,		/* pool hit % */
+	TM_ALLOCLK,	/* pages allocated under pipe->mutex, per second */
+	TM_SECRD,	/* user-access sections per read */
+	TM_EAGR,	/* read EAGAINs/s */
+	TM_EAGW,	/* write EAGAINs/s */
+	TM_NCOLS,
+};
+
+enum tm_kind { TM_K_RATE, TM_K_BYTES, TM_K_PCT, TM_K_RATIO };
+
+struct tm_colinfo {
+	const char *head;
+	const char *name;	/* in "sort: NAME" */
+	int width;
+	enum tm_kind kind;
+};
+extern const struct tm_colinfo tm_cols[TM_NCOLS];
+
+struct tm_item {
+	struct pt_key key;	/* per pipe: dev, ino; per process: tgid, comm */
+	struct pt_counts c;
+	__u32 first, nends;	/* per pipe: its processes, model->ends[first..] */
+	double sortv;
+};
+
+struct tm_model {
+	enum tm_mode mode;
+	struct tm_item *items;	/* shown, filtered, in order */
+	size_t n, cap;
+	const struct pt_row **ends;	/* raw rows grouped by pipe */
+	size_t nends, ends_cap;
+	struct pt_rows procs;	/* raw rows folded per process */
+	struct pt_counts total;	/* everything traced, unfiltered */
+	double moved;		/* bytes through pipes: sum of per-pipe MB */
+	size_t npipes, nprocs;
+};
+
+void tm_init(struct tm_model *m);
+void tm_free(struct tm_model *m);
+/*
+ * Rebuilds m from raw (PT_BY_PIPE_PID; m keeps pointers into it until the
+ * next build). filter: "" or a substring a command name must contain (per
+ * pipe: one of its processes). Returns -1 on out of memory.
+ */
+int tm_build(struct tm_model *m, const struct pt_rows *raw, enum tm_mode mode,
+	     const char *filter);
+/* Busiest first by col; values a tier cannot know go last. */
+void tm_sort(struct tm_model *m, int col, const struct pt_env *env, double secs);
+
+/* One cell: rates per second over secs; .q PT_NA when unknown. */
+struct pt_value tm_value(const struct pt_counts *c, int col,
+			 const struct pt_env *env, double secs);
+/* Derived (to mark in the heading), exact or not known on this tier. */
+enum pt_quality tm_col_quality(int col, const struct pt_env *env);
+/* A cell's text, at most width characters; "-" when not known. */
+void tm_format(char *buf, size_t n, const struct pt_value *v, enum tm_kind kind,
+	       int width);
+
+/* A process of a pipe writes into it / reads from it. */
+bool tm_is_writer(const struct pt_counts *c);
+bool tm_is_reader(const struct pt_counts *c);
+/*
+ * "writer[pid],... -> reader[pid],..." in at most width characters (n >
+ * width): busiest first, "+N" for those left out, "?" for a side not seen.
+ */
+void tm_ends_text(char *buf, size_t n, const struct tm_model *m,
+		  const struct tm_item *it, int width);
+
+/* The next refresh interval up (dir > 0) or down from cur. */
+double tm_interval_step(double cur, int dir);
+
+#endif

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "pipetop_opts.h"
+
+static const char usage[] =
+"Usage: pipetop [-i SEC] [-p PID]... [-n COMM] [-r ROWS] [--tier TIER]\n"
+"Live view of Linux pipes: one row per pipe with its writer and reader\n"
+"processes, or one row per process, with rates and the pipe signals (pool\n"
+"hits, page allocations under the pipe mutex, user-copy sections, EAGAIN).\n"
+"\n"
+"  -i, --interval SEC   refresh every SEC seconds (default 1, 0.1 to 3600)\n"
+"  -p, --pid PID        only this process (repeatable, up to 64)\n"
+"  -n, --comm NAME      only processes with this command name\n"
+"  -r, --rows N         show at most N table rows (default: what fits)\n"
+"      --tier TIER      auto (default), tracepoint, function or syscall\n"
+"  -h, --help           this text\n"
+"  -V, --version        the version\n"
+"\n"
+"Keys: q quit, s or left/right sort column, p per pipe / per process,\n"
+"f filter by command name, space pause, + and - interval, h help.\n"
+"Derived values are marked * in the column heading; '-' is a value the\n"
+"tier cannot know. Standard output must be a terminal: for reports to a\n"
+"file or pipe use 'pipestat -i 1'.\n"
+"\n"
+"Examples:\n"
+"  pipetop                        every pipe, refreshed every second\n"
+"  pipetop -i 0.5 -n make         make's jobserver pipes, twice a second\n"
+"  pipetop -p 1234 -p 1235        two processes and their pipes\n";
+
+static double parse_interval(const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) ||
+	    v < PIPETOP_MIN_INTERVAL || v > PIPETOP_MAX_INTERVAL)
+		return -1;
+	return v;
+}
+
+static long parse_positive(const char *s, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v <= 0 || v > max)
+		return -1;
+	return v;
+}
+
+#define USAGE_ERR(...) do { snprintf(err, n, __VA_ARGS__); return PIPETOP_USAGE; } while (0)
+
+int pipetop_parse(int argc, char **argv, struct pipetop_opts *o, FILE *out,
+		  char *err, size_t n)
+{
+	enum { OPT_TIER = 256 };
+	static const struct option longs[] = {
+		{ "interval", required_argument, NULL, 'i' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "comm", required_argument, NULL, 'n' },
+		{ "rows", required_argument, NULL, 'r' },
+		{ "tier", required_argument, NULL, OPT_TIER },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{}
+	};
+	long pid, rows;
+	int c, t;
+
+	memset(o, 0, sizeof(*o));
+	o->load.tier = PT_TIER_AUTO;
+	o->interval = PIPETOP_DEF_INTERVAL;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":i:p:n:r:hV", longs, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			if ((o->interval = parse_interval(optarg)) < 0)
+				USAGE_ERR("invalid interval '%s': want seconds, %g to %g",
+					  optarg, PIPETOP_MIN_INTERVAL, PIPETOP_MAX_INTERVAL);
+			break;
+		case 'p':
+			if ((pid = parse_positive(optarg, 1L << 22)) < 0)
+				USAGE_ERR("invalid pid '%s'", optarg);
+			if (o->load.npids == PT_MAX_PIDS)
+				USAGE_ERR("too many -p: at most %d", PT_MAX_PIDS);
+			o->load.pids[o->load.npids++] = pid;
+			break;
+		case 'n':
+			if (!*optarg || strlen(optarg) >= PT_COMM_LEN)
+				USAGE_ERR("invalid comm '%s': 1 to %d characters",
+					  optarg, PT_COMM_LEN - 1);
+			strcpy(o->load.comm, optarg);
+			break;
+		case 'r':
+			if ((rows = parse_positive(optarg, 100000)) < 0)
+				USAGE_ERR("invalid rows '%s': want a whole number > 0",
+					  optarg);
+			o->rows = rows;
+			break;
+		case OPT_TIER:
+			if ((t = tier_parse(optarg)) < 0)
+				USAGE_ERR("invalid tier '%s': want auto, tracepoint, "
+					  "function or syscall", optarg);
+			o->load.tier = t;
+			break;
+		case 'h':
+			fputs(usage, out);
+			return PIPETOP_EXIT_OK;
+		case 'V':
+			fprintf(out, "pipetop %s\n", PIPETRACE_VERSION);
+			return PIPETOP_EXIT_OK;
+		case ':':
+			USAGE_ERR("option '%s' needs a value", argv[optind - 1]);
+		default:
+			USAGE_ERR("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		USAGE_ERR("unexpected argument '%s'", argv[optind]);
+	return PIPETOP_RUN;
+}

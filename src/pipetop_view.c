@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: GPL-2.0
+/* pipetop's screen. Everything is drawn from the model each time. */
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+#include "pipetop_view.h"
+
+#define NAME_MIN	20	/* the ends / process column, at least */
+#define PIPE_W		10	/* inode number */
+#define HEAD_LINES	5	/* four header lines, then the column heading */
+
+void tv_start(void)
+{
+	initscr();
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	set_escdelay(25);
+	curs_set(0);
+}
+
+void tv_end(void)
+{
+	curs_set(1);
+	endwin();
+}
+
+/* A line at y, cut to the screen's width; attributes as given. */
+static void put(int y, int x, const char *s, int attr)
+{
+	if (y < 0 || y >= LINES || x >= COLS)
+		return;
+	attron(attr);
+	mvaddnstr(y, x, s, COLS - x);
+	attroff(attr);
+}
+
+static void knob(char *buf, size_t n, const char *name, int v)
+{
+	if (v < 0)
+		snprintf(buf, n, "%s -", name);
+	else
+		snprintf(buf, n, "%s %d", name, v);
+}
+
+static void total_cell(char *buf, size_t n, const struct tm_model *m, int col,
+		       const struct tv_state *st)
+{
+	struct pt_value v = tm_value(&m->total, col, &st->env, st->secs);
+	size_t l;
+
+	if (col == TM_MBPS && st->secs > 0)
+		v.d = m->moved / st->secs / 1e6;
+	tm_format(buf, n, &v, tm_cols[col].kind, 7);
+	l = strlen(buf);
+	if (v.q == PT_DERIVED && l + 1 < n)
+		strcpy(buf + l, "*");
+}
+
+static void header(const struct tv_state *st, const struct tm_model *m)
+{
+	char line[512], a[64], b[64], c[64], d[64], e[64], f[64];
+	struct pt_value ops = {};
+
+	snprintf(line, sizeof(line), "pipetop %s  tier: %s  kernel: %s  interval: %gs%s",
+		 PIPETRACE_VERSION, tier_name(st->env.tier), st->kernel,
+		 st->interval, st->paused ? "  [PAUSED]" : "");
+	put(0, 0, line, A_BOLD);
+
+	knob(a, sizeof(a), "fs.pipe-prealloc-max", st->env.knob_prealloc_max);
+	knob(b, sizeof(b), "fs.pipe-prealloc-keep", st->env.knob_prealloc_keep);
+	knob(c, sizeof(c), "fs.pipe-read-batch", st->env.knob_read_batch);
+	snprintf(line, sizeof(line), "knobs: %s  %s  %s", a, b, c);
+	put(1, 0, line, 0);
+
+	if (!st->have_data) {
+		snprintf(line, sizeof(line), "totals: collecting for %gs ...",
+			 st->interval);
+		put(2, 0, line, 0);
+	} else {
+		const struct pt_counts *t = &m->total;
+
+		ops.q = PT_EXACT;
+		ops.type = PT_V_RATIO;
+		ops.d = st->secs > 0 ? (t->reads + t->writes + t->splice_in +
+					t->splice_out) / st->secs : 0;
+		tm_format(a, sizeof(a), &ops, TM_K_RATE, 7);
+		total_cell(b, sizeof(b), m, TM_MBPS, st);
+		total_cell(c, sizeof(c), m, TM_HIT, st);
+		total_cell(d, sizeof(d), m, TM_ALLOCLK, st);
+		total_cell(e, sizeof(e), m, TM_SECRD, st);
+		{
+			struct pt_value r = tm_value(t, TM_EAGR, &st->env, st->secs);
+			struct pt_value w = tm_value(t, TM_EAGW, &st->env, st->secs);
+
+			r.d += w.d;
+			tm_format(f, sizeof(f), &r, TM_K_RATE, 7);
+		}
+		snprintf(line, sizeof(line),
+			 "totals: ops/s %s  MB/s %s  pool hit %% %s  alloc_locked/s %s  "
+			 "sections/read %s  EAGAIN/s %s", a, b, c, d, e, f);
+		put(2, 0, line, 0);
+	}
+	snprintf(line, sizeof(line), "pipes: %zu  processes: %zu  view: %s  "
+		 "sort: %s  filter: %s", m->npipes, m->nprocs,
+		 st->mode == TM_PER_PIPE ? "per pipe" : "per process",
+		 tm_cols[st->sort].name, st->filter[0] ? st->filter : "-");
+	if (st->have_data && st->env.untracked) {
+		size_t l = strlen(line);
+
+		snprintf(line + l, sizeof(line) - l, "  UNTRACKED: %llu (map full)",
+			 (unsigned long long)st->env.untracked);
+	}
+	put(3, 0, line, 0);
+}
+
+struct layout {
+	bool pipe_col;
+	int name_w;
+	int ncols;		/* value columns that fit, from the left */
+	int width[TM_NCOLS];
+};
+
+static void lay_out(struct layout *l, const struct tv_state *st)
+{
+	int avail = COLS, used = 0;
+
+	l->pipe_col = st->mode == TM_PER_PIPE && COLS >= NAME_MIN + PIPE_W + 30;
+	if (l->pipe_col)
+		avail -= PIPE_W + 1;
+	l->ncols = 0;
+	for (int i = 0; i < TM_NCOLS; i++) {
+		int w = tm_cols[i].width, h = strlen(tm_cols[i].head) + 1;
+
+		l->width[i] = w > h ? w : h;
+		if (l->ncols == i && used + 1 + l->width[i] <= avail - NAME_MIN) {
+			used += 1 + l->width[i];
+			l->ncols++;
+		}
+	}
+	l->name_w = avail - used;
+}
+
+static void heading(const struct tv_state *st, const struct layout *l)
+{
+	char buf[64];
+	int x = 0;
+
+	attron(A_REVERSE);
+	mvhline(HEAD_LINES - 1, 0, ' ', COLS);
+	if (l->pipe_col) {
+		mvprintw(HEAD_LINES - 1, x, "%-*s", PIPE_W, "PIPE");
+		x += PIPE_W + 1;
+	}
+	mvaddnstr(HEAD_LINES - 1, x, st->mode == TM_PER_PIPE ?
+		  "WRITERS -> READERS" : "PROCESS", l->name_w);
+	x += l->name_w;
+	for (int i = 0; i < l->ncols; i++) {
+		bool sorted = i == st->sort;
+
+		snprintf(buf, sizeof(buf), "%s%s", tm_cols[i].head,
+			 tm_col_quality(i, &st->env) == PT_DERIVED ? "*" : "");
+		if (sorted)
+			attron(A_BOLD | A_UNDERLINE);
+		mvprintw(HEAD_LINES - 1, x + 1, "%*s", l->width[i], buf);
+		if (sorted)
+			attroff(A_BOLD | A_UNDERLINE);
+		x += 1 + l->width[i];
+	}
+	attroff(A_REVERSE);
+}
+
+static void row(int y, const struct tv_state *st, const struct tm_model *m,
+		const struct tm_item *it, const struct layout *l)
+{
+	char buf[512];
+	int x = 0;
+
+	if (l->pipe_col) {
+		snprintf(buf, sizeof(buf), "%-*llu", PIPE_W, (unsigned long long)it->key.ino);
+		mvaddnstr(y, x, buf, PIPE_W);
+		x += PIPE_W + 1;
+	}
+	if (st->mode == TM_PER_PIPE)
+		tm_ends_text(buf, sizeof(buf), m, it, l->name_w - 1);
+	else
+		snprintf(buf, sizeof(buf), "%.*s[%u]", PT_COMM_LEN, it->key.comm,
+			 it->key.tgid);
+	mvaddnstr(y, x, buf, l->name_w - 1);
+	x += l->name_w;
+	for (int i = 0; i < l->ncols; i++) {
+		struct pt_value v = tm_value(&it->c, i, &st->env, st->secs);
+
+		tm_format(buf, sizeof(buf), &v, tm_cols[i].kind, l->width[i]);
+		mvprintw(y, x + 1, "%*s", l->width[i], buf);
+		x += 1 + l->width[i];
+	}
+}
+
+static void status(const struct tv_state *st)
+{
+	char line[256];
+
+	if (st->editing) {
+		snprintf(line, sizeof(line), "filter (command name contains, Enter "
+			 "applies, Esc cancels): %s_", st->edit);
+		put(LINES - 1, 0, line, A_BOLD);
+		return;
+	}
+	put(LINES - 1, 0, "q quit  s/<-/-> sort  p pipe/process  f filter  "
+	    "space pause  +/- interval  h help   * derived  - not known", A_DIM);
+}
+
+static void help(void)
+{
+	static const char *const text[] = {
+		"pipetop keys",
+		"",
+		"q, Ctrl-C     quit",
+		"s, Right      sort by the next column",
+		"Left          sort by the previous column",
+		"p             one row per pipe / per process",
+		"f             filter by command name (substring)",
+		"              Enter applies, Esc cancels, empty clears",
+		"space         pause / resume the display",
+		"+ / -         refresh interval up / down",
+		"h             this help; any key closes it",
+		"",
+		"*  derived from other signals on this tier",
+		"-  not known on this tier (or nothing to divide)",
+	};
+	const int n = sizeof(text) / sizeof(text[0]);
+	int w = 0, y0, x0;
+
+	for (int i = 0; i < n; i++)
+		if ((int)strlen(text[i]) > w)
+			w = strlen(text[i]);
+	w += 4;
+	y0 = (LINES - n - 2) / 2;
+	x0 = (COLS - w) / 2;
+	if (y0 < 0)
+		y0 = 0;
+	if (x0 < 0)
+		x0 = 0;
+	for (int i = -1; i <= n; i++) {
+		char buf[128];
+
+		snprintf(buf, sizeof(buf), "%*s", w, "");
+		put(y0 + 1 + i, x0, buf, A_REVERSE);
+		if (i >= 0 && i < n)
+			put(y0 + 1 + i, x0 + 2, text[i], A_REVERSE | (i ? 0 : A_BOLD));
+	}
+}
+
+void tv_draw(const struct tv_state *st, const struct tm_model *m)
+{
+	struct layout l;
+	int nrows;
+
+	erase();
+	if (COLS < TV_MIN_COLS || LINES < TV_MIN_LINES) {
+		char buf[128];
+		int len = snprintf(buf, sizeof(buf), "pipetop: terminal too small "
+				   "(%dx%d), needs %dx%d; q quits", COLS, LINES,
+				   TV_MIN_COLS, TV_MIN_LINES);
+
+		for (int y = 0, o = 0; y < LINES && o < len && COLS > 0; y++, o += COLS)
+			put(y, 0, buf + o, 0);
+		refresh();
+		return;
+	}
+	header(st, m);
+	lay_out(&l, st);
+	heading(st, &l);
+	nrows = LINES - HEAD_LINES - 1;
+	if (st->max_rows && st->max_rows < nrows)
+		nrows = st->max_rows;
+	if (st->have_data) {
+		for (int i = 0; i < nrows && (size_t)i < m->n; i++)
+			row(HEAD_LINES + i, st, m, &m->items[i], &l);
+		if (!m->n)
+			put(HEAD_LINES, 0, st->filter[0] ? "(no pipe activity matches "
+			    "the filter)" : "(no pipe activity)", A_DIM);
+	}
+	status(st);
+	if (st->help)
+		help();
+	refresh();
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* pipetop's screen: header, table, status line, help overlay (curses). */
+#ifndef PIPETOP_VIEW_H
+#define PIPETOP_VIEW_H
+
+#include <stdbool.h>
+#include "pipetop_model.h"
+
+#define TV_MIN_COLS	50
+#define TV_MIN_LINES	8
+
+struct tv_state {
+	enum tm_mode mode;
+	int sort;			/* enum tm_col */
+	bool paused, help, have_data;
+	bool editing;			/* typing a filter on the status line */
+	char filter[PT_COMM_LEN];
+	char edit[PT_COMM_LEN];
+	double interval;		/* refresh, seconds */
+	double secs;			/* length of the interval shown */
+	int max_rows;			/* -r; 0 = what fits */
+	char kernel[65];
+	struct pt_env env;
+};
+
+void tv_start(void);
+void tv_end(void);
+void tv_draw(const struct tv_state *st, const struct tm_model *m);
+
+#endif
