@@ -1,0 +1,313 @@
+// SPDX-License-Identifier: GPL-2.0
+/* pipetop: option parsing and the model (grouping, values, ends, sort). */
+#include <stdio.h>
+#include "pipetop_model.h"
+#include "pipetop_opts.h"
+#include "unit.h"
+
+static int parse(const char *line, struct pipetop_opts *o, char *err, char *out_text)
+{
+	char buf[1024], *argv[256];
+	int argc = 0, rc;
+	FILE *out = tmpfile();
+	size_t got;
+
+	snprintf(buf, sizeof(buf), "pipetop %s", line);
+	for (char *t = strtok(buf, " "); t && argc < 255; t = strtok(NULL, " "))
+		argv[argc++] = t;
+	argv[argc] = NULL;
+	err[0] = '\0';
+	rc = pipetop_parse(argc, argv, o, out, err, 256);
+	rewind(out);
+	got = fread(out_text, 1, 4095, out);
+	out_text[got] = '\0';
+	fclose(out);
+	return rc;
+}
+
+static void opts(void)
+{
+	struct pipetop_opts o;
+	char err[256], text[4096];
+
+	CHECK(parse("", &o, err, text) == PIPETOP_RUN);
+	CHECK(o.interval == 1.0 && o.rows == 0 && o.load.npids == 0);
+	CHECK(o.load.tier == PT_TIER_AUTO && o.load.comm[0] == '\0');
+
+	CHECK(parse("-i 0.5 -r 12 -n make --tier syscall", &o, err, text) == PIPETOP_RUN);
+	CHECK(o.interval == 0.5 && o.rows == 12);
+	CHECK_STR(o.load.comm, "make");
+	CHECK(o.load.tier == PT_TIER_SYSCALL);
+	CHECK(parse("--interval 2 --rows 3 --comm cat --pid 7", &o, err, text) == PIPETOP_RUN);
+	CHECK(o.interval == 2 && o.rows == 3 && o.load.npids == 1 && o.load.pids[0] == 7);
+	CHECK(parse("-p 10 -p 20 -p 30", &o, err, text) == PIPETOP_RUN);
+	CHECK(o.load.npids == 3 && o.load.pids[2] == 30);
+
+	CHECK(parse("-i 0.05", &o, err, text) == PIPETOP_USAGE);
+	CHECK_STR(err, "invalid interval '0.05': want seconds, 0.1 to 3600");
+	CHECK(parse("-i abc", &o, err, text) == PIPETOP_USAGE);
+	CHECK(parse("-i 7200", &o, err, text) == PIPETOP_USAGE);
+	CHECK(parse("-r 0", &o, err, text) == PIPETOP_USAGE);
+	CHECK_STR(err, "invalid rows '0': want a whole number > 0");
+	CHECK(parse("-p 0", &o, err, text) == PIPETOP_USAGE);
+	CHECK_STR(err, "invalid pid '0'");
+	CHECK(parse("-n 0123456789abcdef", &o, err, text) == PIPETOP_USAGE);
+	CHECK(parse("-n 0123456789abcde", &o, err, text) == PIPETOP_RUN);
+	CHECK(parse("--tier nope", &o, err, text) == PIPETOP_USAGE);
+	CHECK(parse("-k pid", &o, err, text) == PIPETOP_USAGE);
+	CHECK_STR(err, "unknown option '-k'");
+	CHECK(parse("-i", &o, err, text) == PIPETOP_USAGE);
+	CHECK_STR(err, "option '-i' needs a value");
+	CHECK(parse("extra", &o, err, text) == PIPETOP_USAGE);
+	CHECK_STR(err, "unexpected argument 'extra'");
+	{
+		char line[1024] = "";
+
+		for (int i = 1; i <= PT_MAX_PIDS + 1; i++)
+			snprintf(line + strlen(line), sizeof(line) - strlen(line),
+				 "-p %d ", i);
+		CHECK(parse(line, &o, err, text) == PIPETOP_USAGE);
+		CHECK_STR(err, "too many -p: at most 64");
+	}
+
+	CHECK(parse("--help", &o, err, text) == PIPETOP_EXIT_OK);
+	CHECK(!strncmp(text, "Usage: pipetop ", 15));
+	CHECK(strstr(text, "pipestat -i") != NULL);
+	CHECK(parse("-V", &o, err, text) == PIPETOP_EXIT_OK);
+	CHECK_STR(text, "pipetop " PIPETRACE_VERSION "\n");
+}
+
+static void add(struct pt_rows *r, __u32 tgid, const char *comm, __u64 ino,
+		const struct pt_counts *c)
+{
+	struct pt_key k = { .tgid = tgid, .dev = 12, .ino = ino };
+
+	strncpy(k.comm, comm, sizeof(k.comm) - 1);
+	CHECK(rows_add(r, &k, c) == 0);
+}
+
+/*
+ * Pipe 100: dd[10] writes 10 x 64 KiB, cat[11] reads them in 20 reads.
+ * Pipe 200: a jobserver, make[1] writes 6 tokens, cc1[3,4,5] read 1, 2, 3.
+ * Pipe 300: cat[11] writes 5 x 1000 bytes (4 EAGAINs); nobody reads it.
+ */
+static void fill(struct pt_rows *raw)
+{
+	struct pt_counts w = { .writes = 10, .write_bytes = 10 * 65536,
+			       .bufs_new = 160, .alloc_locked = 40 };
+	struct pt_counts r = { .reads = 20, .read_bytes = 10 * 65536,
+			       .read_bufs = 160, .read_sections = 160 };
+	struct pt_counts mw = { .writes = 6, .write_bytes = 6, .bufs_new = 6 };
+	struct pt_counts cw = { .writes = 5, .write_bytes = 5000,
+				.eagain_write_nonblock = 4 };
+
+	rows_init(raw, PT_BY_PIPE_PID);
+	add(raw, 10, "dd", 100, &w);
+	add(raw, 11, "cat", 100, &r);
+	add(raw, 1, "make", 200, &mw);
+	for (__u64 i = 1; i <= 3; i++) {
+		struct pt_counts cr = { .reads = i, .read_bytes = i, .read_bufs = i,
+					.read_sections = i };
+
+		add(raw, 2 + i, "cc1", 200, &cr);
+	}
+	add(raw, 11, "cat", 300, &cw);
+}
+
+static const struct tm_item *find_pipe(const struct tm_model *m, __u64 ino)
+{
+	for (size_t i = 0; i < m->n; i++)
+		if (m->items[i].key.ino == ino)
+			return &m->items[i];
+	return NULL;
+}
+
+static void model_pipes(void)
+{
+	struct pt_env env = { .tier = PT_TIER_SYSCALL, .knob_prealloc_max = -1,
+			      .knob_prealloc_keep = -1, .knob_read_batch = -1 };
+	struct pt_rows raw;
+	struct tm_model m;
+	const struct tm_item *it;
+	struct pt_value v;
+	char buf[256];
+
+	fill(&raw);
+	tm_init(&m);
+	CHECK(tm_build(&m, &raw, TM_PER_PIPE, "") == 0);
+	CHECK(m.n == 3 && m.npipes == 3 && m.nprocs == 6);
+	CHECK(m.total.writes == 10 + 6 + 5 && m.total.reads == 20 + 6);
+	/* through pipes: 640 KiB + 6 + 5000 (nobody read pipe 300) */
+	CHECK(m.moved == 10 * 65536 + 6 + 5000);
+
+	it = find_pipe(&m, 100);
+	CHECK(it && it->nends == 2 && it->c.reads == 20 && it->c.writes == 10);
+	tm_ends_text(buf, sizeof(buf), &m, it, 80);
+	CHECK_STR(buf, "dd[10] -> cat[11]");
+
+	/* readers busiest first */
+	it = find_pipe(&m, 200);
+	CHECK(it && it->nends == 4);
+	tm_ends_text(buf, sizeof(buf), &m, it, 80);
+	CHECK_STR(buf, "make[1] -> cc1[5],cc1[4],cc1[3]");
+	tm_ends_text(buf, sizeof(buf), &m, it, 26);
+	CHECK_STR(buf, "make[1] -> cc1[5],cc1[4]+1");
+	tm_ends_text(buf, sizeof(buf), &m, it, 25);
+	CHECK_STR(buf, "make[1] -> cc1[5]+2");
+	tm_ends_text(buf, sizeof(buf), &m, it, 20);
+	CHECK_STR(buf, "make[1] -> cc1[5]+2");
+	/* too narrow for one whole name a side: commands are cut, pids kept */
+	tm_ends_text(buf, sizeof(buf), &m, it, 12);
+	CHECK_STR(buf, "m[1] -> c[5]");
+	tm_ends_text(buf, sizeof(buf), &m, it, 3);
+	CHECK(strlen(buf) == 3);
+
+	/* a side nobody traced */
+	it = find_pipe(&m, 300);
+	tm_ends_text(buf, sizeof(buf), &m, it, 80);
+	CHECK_STR(buf, "cat[11] -> ?");
+
+	/* values: pipe 100 over 2 s */
+	it = find_pipe(&m, 100);
+	v = tm_value(&it->c, TM_RPS, &env, 2);
+	CHECK(v.q == PT_EXACT && v.d == 10);
+	v = tm_value(&it->c, TM_WPS, &env, 2);
+	CHECK(v.d == 5);
+	v = tm_value(&it->c, TM_MBPS, &env, 2);
+	CHECK(v.d == 10 * 65536 / 2 / 1e6);
+	v = tm_value(&it->c, TM_AVGWR, &env, 2);
+	CHECK(v.q == PT_EXACT && v.d == 65536);
+	/* syscall tier: 160 new buffers, 40 allocated: 75% hits, derived */
+	v = tm_value(&it->c, TM_HIT, &env, 2);
+	CHECK(v.q == PT_DERIVED && v.d == 75);
+	v = tm_value(&it->c, TM_ALLOCLK, &env, 2);
+	CHECK(v.q == PT_EXACT && v.d == 20);
+	v = tm_value(&it->c, TM_SECRD, &env, 2);
+	CHECK(v.q == PT_DERIVED && v.d == 8);
+	it = find_pipe(&m, 300);
+	v = tm_value(&it->c, TM_EAGW, &env, 2);
+	CHECK(v.q == PT_EXACT && v.d == 2);
+	v = tm_value(&it->c, TM_SECRD, &env, 2);
+	CHECK(v.q == PT_NA);	/* no reads */
+
+	CHECK(tm_col_quality(TM_HIT, &env) == PT_DERIVED);
+	CHECK(tm_col_quality(TM_SECRD, &env) == PT_DERIVED);
+	CHECK(tm_col_quality(TM_ALLOCLK, &env) == PT_EXACT);
+	CHECK(tm_col_quality(TM_MBPS, &env) == PT_EXACT);
+	/* prefill and batching on: the syscall tier cannot split or count */
+	env.knob_prealloc_max = 8;
+	env.knob_read_batch = 1;
+	CHECK(tm_col_quality(TM_ALLOCLK, &env) == PT_NA);
+	CHECK(tm_col_quality(TM_SECRD, &env) == PT_NA);
+	it = find_pipe(&m, 100);
+	v = tm_value(&it->c, TM_ALLOCLK, &env, 2);
+	tm_format(buf, sizeof(buf), &v, tm_cols[TM_ALLOCLK].kind, 10);
+	CHECK_STR(buf, "-");
+	env.tier = PT_TIER_TRACEPOINT;
+	CHECK(tm_col_quality(TM_HIT, &env) == PT_EXACT);
+	CHECK(tm_col_quality(TM_ALLOCLK, &env) == PT_EXACT);
+	env.tier = PT_TIER_SYSCALL;
+	env.knob_prealloc_max = env.knob_read_batch = -1;
+
+	/* sort: by MB/s, then reads/s; unknown values last */
+	tm_sort(&m, TM_MBPS, &env, 1);
+	CHECK(m.items[0].key.ino == 100 && m.items[1].key.ino == 300 &&
+	      m.items[2].key.ino == 200);
+	tm_sort(&m, TM_RPS, &env, 1);
+	CHECK(m.items[0].key.ino == 100 && m.items[1].key.ino == 200 &&
+	      m.items[2].key.ino == 300);
+	tm_sort(&m, TM_SECRD, &env, 1);
+	CHECK(m.items[2].key.ino == 300);	/* "-" */
+	CHECK(m.items[0].key.ino == 100);	/* 8 per read, then 1 */
+
+	/* filter: a pipe stays when any of its processes matches */
+	CHECK(tm_build(&m, &raw, TM_PER_PIPE, "cc") == 0);
+	CHECK(m.n == 1 && m.items[0].key.ino == 200 && m.npipes == 3);
+	CHECK(tm_build(&m, &raw, TM_PER_PIPE, "at") == 0);
+	CHECK(m.n == 2);
+	CHECK(tm_build(&m, &raw, TM_PER_PIPE, "nothing") == 0);
+	CHECK(m.n == 0 && m.nprocs == 6);
+
+	tm_free(&m);
+	rows_free(&raw);
+}
+
+static void model_procs(void)
+{
+	struct pt_env env = { .tier = PT_TIER_SYSCALL, .knob_prealloc_max = -1,
+			      .knob_prealloc_keep = -1, .knob_read_batch = -1 };
+	struct pt_rows raw;
+	struct tm_model m;
+	const struct tm_item *cat = NULL;
+
+	fill(&raw);
+	tm_init(&m);
+	CHECK(tm_build(&m, &raw, TM_PER_PROC, "") == 0);
+	CHECK(m.n == 6 && m.nprocs == 6 && m.npipes == 3);
+	for (size_t i = 0; i < m.n; i++)
+		if (m.items[i].key.tgid == 11)
+			cat = &m.items[i];
+	/* cat[11]: reads from pipe 100 and writes into pipe 300, one row */
+	CHECK(cat && cat->c.reads == 20 && cat->c.writes == 5);
+	CHECK_STR(cat->key.comm, "cat");
+	CHECK(cat->key.ino == 0);
+	CHECK(tm_build(&m, &raw, TM_PER_PROC, "cc1") == 0);
+	CHECK(m.n == 3);
+	tm_sort(&m, TM_RPS, &env, 1);
+	CHECK(m.items[0].key.tgid == 5 && m.items[2].key.tgid == 3);
+	tm_free(&m);
+	rows_free(&raw);
+}
+
+static void format(void)
+{
+	struct pt_value v = { .q = PT_EXACT, .type = PT_V_RATIO };
+	char buf[32];
+
+	v.d = 0.5;
+	tm_format(buf, sizeof(buf), &v, TM_K_RATE, 8);
+	CHECK_STR(buf, "0.5");
+	v.d = 0;
+	tm_format(buf, sizeof(buf), &v, TM_K_RATE, 8);
+	CHECK_STR(buf, "0");
+	v.d = 31744;
+	tm_format(buf, sizeof(buf), &v, TM_K_RATE, 8);
+	CHECK_STR(buf, "31744");
+	v.d = 123456789;
+	tm_format(buf, sizeof(buf), &v, TM_K_RATE, 8);
+	CHECK_STR(buf, "123457K");
+	tm_format(buf, sizeof(buf), &v, TM_K_RATE, 4);
+	CHECK_STR(buf, "123M");
+	v.d = 12.345;
+	tm_format(buf, sizeof(buf), &v, TM_K_PCT, 6);
+	CHECK_STR(buf, "12.3");
+	tm_format(buf, sizeof(buf), &v, TM_K_RATIO, 6);
+	CHECK_STR(buf, "12.35");
+	v.d = 65536;
+	tm_format(buf, sizeof(buf), &v, TM_K_BYTES, 7);
+	CHECK_STR(buf, "65536");
+	v.q = PT_NA;
+	tm_format(buf, sizeof(buf), &v, TM_K_RATE, 8);
+	CHECK_STR(buf, "-");
+}
+
+static void interval_steps(void)
+{
+	CHECK(tm_interval_step(1, 1) == 2);
+	CHECK(tm_interval_step(1, -1) == 0.5);
+	CHECK(tm_interval_step(0.7, 1) == 1);
+	CHECK(tm_interval_step(0.7, -1) == 0.5);
+	CHECK(tm_interval_step(0.1, -1) == 0.1);
+	CHECK(tm_interval_step(3600, 1) == 3600);
+	CHECK(tm_interval_step(0.2, 1) == 0.5);
+}
+
+int main(void)
+{
+	opts();
+	model_pipes();
+	model_procs();
+	format();
+	interval_steps();
+	return unit_summary("test_pipetop");
+}
