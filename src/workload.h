@@ -30,4 +30,36 @@ long wl_jobserver(int readers, long tokens);
 /* n 1-byte round trips between this process and a child: returns n */
 long wl_pingpong(long n);
 
+/*
+ * Timed workloads for pipebench. Each runs until seconds have passed or
+ * max_ops operations are done (0: no such limit; at least one is set),
+ * pins its processes where a CPU is >= 0, and fills a wl_result with what
+ * it did, counted by the workload itself. They return 0, or -1 with errno
+ * (EIO: the two ends disagree about the bytes moved).
+ */
+struct wl_result {
+	long long bytes;	/* bytes that went through the pipe(s) */
+	long long ops;		/* writes (stream, mix), round trips (pingpong) */
+	double seconds;		/* wall time from start to the last byte read */
+};
+
+struct wl_timed {
+	size_t size;		/* bytes per write and per read */
+	double seconds;
+	long max_ops;
+	int cpu_a, cpu_b;	/* writer/reader, or the two ping-pong ends */
+};
+
+/* 1 writer, 1 reader child: writes of size, reads of size. */
+int wl_stream_timed(const struct wl_timed *t, struct wl_result *r);
+/* size-byte round trips between this process and a child. */
+int wl_pingpong_timed(const struct wl_timed *t, struct wl_result *r);
+/*
+ * writers x readers child processes on one pipe of pipe_size bytes; they
+ * go round-robin over cpus[0..ncpus) (ncpus 0: not pinned); max_ops is
+ * per writer.
+ */
+int wl_mix(const struct wl_timed *t, int writers, int readers, size_t pipe_size,
+	   const int *cpus, int ncpus, struct wl_result *r);
+
 #endif

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pipebench: the reference pipe workloads (DESIGN.md section 5), their
+ * throughput next to the pipe metrics measured during each run, and A/B
+ * over the fs.pipe-* knobs.
+ */
+#ifndef PIPEBENCH_H
+#define PIPEBENCH_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include "loader.h"
+#include "metrics.h"
+#include "rows.h"
+#include "workload.h"
+
+enum pb_wl { PB_STREAM, PB_MIX, PB_PINGPONG, PB_URING, PB_BW, PB_NWL };
+
+#define PB_MAX_LIST	16	/* --size, --writers, --readers entries */
+#define PB_MAX_CPUS	64
+#define PB_MAX_REPS	999
+#define PB_COMM		"pipebench-work"	/* the workload's command name */
+
+#define PB_URING_PIPES	128
+#define PB_URING_ROUNDS	256
+#define PB_URING_SIZE	4096
+#define PB_MIX_PIPE	(1 << 20)
+#define PB_CHUNK	65536	/* mix and bw writes and reads */
+
+struct pb_ab {
+	bool on;
+	const char *knob;	/* "pipe-read-batch": the file under /proc/sys/fs */
+	int value[2];		/* A (baseline), B (patched) */
+};
+
+struct pb_opts {
+	bool wl[PB_NWL];
+	long sizes[PB_MAX_LIST];	/* stream and pingpong; 0 entries: defaults */
+	int nsizes;
+	long writers[PB_MAX_LIST], readers[PB_MAX_LIST];	/* mix */
+	int nwriters, nreaders;
+	double duration;	/* per repetition */
+	int reps;
+	long ops;		/* per repetition instead of a duration; 0: none */
+	int cpus[PB_MAX_CPUS];
+	int ncpus;
+	bool quick, csv;
+	struct pb_ab ab;
+	struct pt_load_opts load;
+};
+
+enum { PB_RUN, PB_EXIT_OK, PB_USAGE };
+
+extern const char *const pb_wl_names[PB_NWL];
+
+/* PB_RUN; PB_EXIT_OK after --help/--version; PB_USAGE with err (exit 2). */
+int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
+	     char *err, size_t n);
+
+/* One measured point: a workload with its parameters. */
+struct pb_point {
+	enum pb_wl wl;
+	long size;
+	int writers, readers;
+	const char *variant;	/* uring: "empty" or "data"; else "" */
+};
+
+/* What one side (or the only side) of a point measured over its reps. */
+struct pb_side {
+	int knob_value;		/* --ab value, -1 without --ab */
+	struct pt_env env;
+	struct pt_counts c;	/* the loader's totals over every rep */
+	double mbps[PB_MAX_REPS], usop[PB_MAX_REPS];
+	int n;
+	long long bytes, ops;	/* what the workload says it did, all reps */
+	double seconds;
+};
+
+struct pb_stats {
+	double median, min, max;
+};
+
+/* median (mean of the middle two for even n), min, max of v[0..n) */
+struct pb_stats pb_stats_of(const double *v, int n);
+/* (b - a) / a in %; 0 when a is 0 */
+double pb_delta_pct(double a, double b);
+/* half the larger relative min..max spread of the two sides, in % */
+double pb_noise_pct(const struct pb_stats *a, const struct pb_stats *b);
+/* pingpong and uring read best as us per op, the rest as MB/s */
+bool pb_per_op(enum pb_wl wl);
+
+/* pipebench_uring.c: npipes pipes x rounds reads of size through io_uring */
+int wl_uring(int npipes, int rounds, size_t size, bool prefilled,
+	     struct wl_result *r);
+
+/* pipebench_knob.c */
+struct pb_knob_info {
+	const char *name;
+	int min, max;
+};
+/* NULL if name (with or without "fs.") is not a knob pipebench knows */
+const struct pb_knob_info *pb_knob_find(const char *name);
+/* "KNOB=A,B" into ab; -1 with a one-line err */
+int pb_ab_parse(const char *spec, struct pb_ab *ab, char *err, size_t n);
+/*
+ * Checks that this kernel has the knob and it can be written, saves its
+ * value and arranges for it to be restored at exit and on SIGINT, SIGTERM,
+ * SIGHUP (after killing the running workload). -1 with err if not.
+ */
+int pb_knob_begin(const char *knob, char *err, size_t n);
+int pb_knob_set(int value);
+void pb_knob_restore(void);
+/* the running workload's process group, for the signal path (0: none) */
+void pb_knob_set_child(pid_t pgid);
+
+/* pipebench_out.c */
+void pb_out_begin(FILE *f, const struct pb_opts *o, enum pt_tier tier);
+void pb_out_point(FILE *f, const struct pb_opts *o, const struct pb_point *p,
+		  const struct pb_side *sides, int nsides);
+void pb_out_end(FILE *f, const struct pb_opts *o);
+
+#endif

@@ -1,0 +1,276 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include "pipebench.h"
+
+const char *const pb_wl_names[PB_NWL] = {
+	[PB_STREAM] = "stream",
+	[PB_MIX] = "mix",
+	[PB_PINGPONG] = "pingpong",
+	[PB_URING] = "uring",
+	[PB_BW] = "bw",
+};
+
+static const char usage[] =
+"Usage: pipebench [OPTIONS] [WORKLOAD...]\n"
+"Run the reference pipe workloads and print each one's throughput next to\n"
+"the pipe metrics measured during the run; --ab compares two values of a\n"
+"kernel knob on one boot. Needs root (BPF; --ab writes /proc/sys/fs).\n"
+"\n"
+"Workloads (default: all of them):\n"
+"  stream    1 writer + 1 reader on different CPUs, writes and reads of SIZE\n"
+"  mix       WRITERS x READERS processes on one 1 MiB pipe, 64 KiB I/O\n"
+"  pingpong  SIZE-byte round trips between two processes (default 1 byte)\n"
+"  uring     128 pipes x 256 rounds of 4 KiB io_uring reads, on empty\n"
+"            pipes and on pipes that hold the data\n"
+"  bw        lmbench bw_pipe: 64 KiB chunks through one pipe, not pinned\n"
+"\n"
+"  -s, --size LIST      sizes for stream and pingpong, e.g. 4096,65536\n"
+"                       (default: stream 4096,32768,65536,131072; pingpong 1)\n"
+"  -w, --writers LIST   mix writers (default 1,2,5)\n"
+"  -r, --readers LIST   mix readers (default 1,5,10)\n"
+"  -d, --duration SEC   length of one repetition (default 1)\n"
+"  -R, --reps N         repetitions per point (default 5); the median, min\n"
+"                       and max are reported\n"
+"  -n, --ops N          end a repetition after N writes (round trips for\n"
+"                       pingpong; per writer for mix) instead of a duration\n"
+"  -c, --cpus LIST      CPUs to pin to, e.g. 0,1 or 2-3 (default: the first\n"
+"                       two this process may use)\n"
+"      --quick          short runs for tests: 3 reps of 0.1 s\n"
+"      --ab KNOB=A,B    run every point with fs.KNOB=A (baseline) and =B\n"
+"                       (patched), alternating, and print both, the delta\n"
+"                       and a noise estimate; the knob is restored on exit.\n"
+"                       KNOB: pipe-prealloc-max (0..8), pipe-prealloc-keep\n"
+"                       (0..8), pipe-read-batch (0..1)\n"
+"      --csv            CSV: one header, one row per point (per side)\n"
+"      --tier TIER      auto (default), tracepoint, function or syscall\n"
+"  -v, --verbose        say why tiers were not used; libbpf warnings\n"
+"  -h, --help           this text\n"
+"  -V, --version        the version\n"
+"\n"
+"Examples:\n"
+"  pipebench stream                          the size sweep\n"
+"  pipebench --ab pipe-read-batch=0,1 stream\n"
+"  pipebench --ab pipe-prealloc-max=0,8 -s 32768,65536 stream --csv\n";
+
+static double parse_seconds(const char *s)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > 1e6)
+		return -1;
+	return v;
+}
+
+static long parse_long(const char *s, long min, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		return -1;
+	return v;
+}
+
+/* "a,b,c" of numbers in min..max into v; count, or -1 */
+static int parse_list(const char *s, long *v, int cap, long min, long max)
+{
+	char buf[256], *tok, *save;
+	int n = 0;
+
+	if (strlen(s) >= sizeof(buf) || !*s || s[strlen(s) - 1] == ',')
+		return -1;
+	strcpy(buf, s);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (n == cap || (v[n] = parse_long(tok, min, max)) < 0)
+			return -1;
+		n++;
+	}
+	return n ? n : -1;
+}
+
+/* "0,1" or "0-3,6": CPUs this process may run on; count, or -1 */
+static int parse_cpus(const char *s, int *cpus, int cap)
+{
+	char buf[256], *tok, *save;
+	cpu_set_t allowed;
+	int n = 0;
+
+	if (strlen(s) >= sizeof(buf) || !*s || s[strlen(s) - 1] == ',' ||
+	    sched_getaffinity(0, sizeof(allowed), &allowed))
+		return -1;
+	strcpy(buf, s);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *dash = strchr(tok, '-');
+		long lo, hi;
+
+		if (dash)
+			*dash = '\0';
+		lo = parse_long(tok, 0, CPU_SETSIZE - 1);
+		hi = dash ? parse_long(dash + 1, 0, CPU_SETSIZE - 1) : lo;
+		if (lo < 0 || hi < lo)
+			return -1;
+		for (long c = lo; c <= hi; c++) {
+			if (n == cap || !CPU_ISSET(c, &allowed))
+				return -1;
+			cpus[n++] = c;
+		}
+	}
+	return n;
+}
+
+static void default_cpus(struct pb_opts *o)
+{
+	cpu_set_t allowed;
+
+	o->ncpus = 0;
+	if (sched_getaffinity(0, sizeof(allowed), &allowed))
+		return;
+	for (int c = 0; c < CPU_SETSIZE && o->ncpus < 2; c++)
+		if (CPU_ISSET(c, &allowed))
+			o->cpus[o->ncpus++] = c;
+}
+
+#define USAGE_ERR(...) do { snprintf(err, n, __VA_ARGS__); return PB_USAGE; } while (0)
+
+int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
+	     char *err, size_t n)
+{
+	enum { OPT_QUICK = 256, OPT_AB, OPT_CSV, OPT_TIER };
+	static const struct option longs[] = {
+		{ "size", required_argument, NULL, 's' },
+		{ "writers", required_argument, NULL, 'w' },
+		{ "readers", required_argument, NULL, 'r' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "reps", required_argument, NULL, 'R' },
+		{ "ops", required_argument, NULL, 'n' },
+		{ "cpus", required_argument, NULL, 'c' },
+		{ "quick", no_argument, NULL, OPT_QUICK },
+		{ "ab", required_argument, NULL, OPT_AB },
+		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "tier", required_argument, NULL, OPT_TIER },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{}
+	};
+	bool any_wl = false;
+	int c, v;
+	long l;
+
+	memset(o, 0, sizeof(*o));
+	o->load.tier = PT_TIER_AUTO;
+	o->ab.value[0] = o->ab.value[1] = -1;
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":s:w:r:d:R:n:c:vhV", longs, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			if ((o->nsizes = parse_list(optarg, o->sizes, PB_MAX_LIST,
+						    1, 16L << 20)) < 0)
+				USAGE_ERR("invalid size list '%s': want up to %d sizes "
+					  "of 1..16777216 bytes, e.g. 4096,65536",
+					  optarg, PB_MAX_LIST);
+			break;
+		case 'w':
+			if ((o->nwriters = parse_list(optarg, o->writers, PB_MAX_LIST,
+						      1, 64)) < 0)
+				USAGE_ERR("invalid writers list '%s': want numbers "
+					  "1..64, e.g. 1,2,5", optarg);
+			break;
+		case 'r':
+			if ((o->nreaders = parse_list(optarg, o->readers, PB_MAX_LIST,
+						      1, 64)) < 0)
+				USAGE_ERR("invalid readers list '%s': want numbers "
+					  "1..64, e.g. 1,5,10", optarg);
+			break;
+		case 'd':
+			if ((o->duration = parse_seconds(optarg)) < 0)
+				USAGE_ERR("invalid duration '%s': want seconds > 0",
+					  optarg);
+			break;
+		case 'R':
+			if ((l = parse_long(optarg, 1, PB_MAX_REPS)) < 0)
+				USAGE_ERR("invalid reps '%s': want 1..%d", optarg,
+					  PB_MAX_REPS);
+			o->reps = l;
+			break;
+		case 'n':
+			if ((o->ops = parse_long(optarg, 1, 1L << 40)) < 0)
+				USAGE_ERR("invalid ops '%s': want a whole number > 0",
+					  optarg);
+			break;
+		case 'c':
+			if ((o->ncpus = parse_cpus(optarg, o->cpus, PB_MAX_CPUS)) < 0)
+				USAGE_ERR("invalid CPU list '%s': want CPUs this "
+					  "process may use, e.g. 0,1 or 0-3", optarg);
+			break;
+		case OPT_QUICK:
+			o->quick = true;
+			break;
+		case OPT_AB:
+			if (pb_ab_parse(optarg, &o->ab, err, n))
+				return PB_USAGE;
+			break;
+		case OPT_CSV:
+			o->csv = true;
+			break;
+		case OPT_TIER:
+			if ((v = tier_parse(optarg)) < 0)
+				USAGE_ERR("invalid tier '%s': want auto, tracepoint, "
+					  "function or syscall", optarg);
+			o->load.tier = v;
+			break;
+		case 'v':
+			o->load.verbose = true;
+			break;
+		case 'h':
+			fputs(usage, out);
+			return PB_EXIT_OK;
+		case 'V':
+			fprintf(out, "pipebench %s\n", PIPETRACE_VERSION);
+			return PB_EXIT_OK;
+		case ':':
+			USAGE_ERR("option '%s' needs a value", argv[optind - 1]);
+		default:
+			USAGE_ERR("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	for (; optind < argc; optind++) {
+		const char *w = argv[optind];
+		bool found = !strcmp(w, "all");
+
+		for (int i = 0; i < PB_NWL; i++)
+			if (found && !strcmp(w, "all"))
+				o->wl[i] = true;
+			else if (!strcmp(w, pb_wl_names[i]))
+				o->wl[i] = found = true;
+		if (!found)
+			USAGE_ERR("unknown workload '%s': want stream, mix, "
+				  "pingpong, uring, bw or all", w);
+		any_wl = true;
+	}
+	if (!any_wl)
+		for (int i = 0; i < PB_NWL; i++)
+			o->wl[i] = true;
+	if (o->ops && o->duration)
+		USAGE_ERR("--ops and --duration both end a repetition: give one");
+	if (!o->reps)
+		o->reps = o->quick ? 3 : 5;
+	if (!o->duration && !o->ops)
+		o->duration = o->quick ? 0.1 : 1;
+	if (!o->ncpus)
+		default_cpus(o);
+	strcpy(o->load.comm, PB_COMM);
+	return PB_RUN;
+}

@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pipebench output: the table (one line per point) and the CSV (one row
+ * per point, or per point and side with --ab). CSV columns are a contract:
+ * only appended, never renamed or reordered.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fmt.h"
+#include "pipebench.h"
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+struct pb_stats pb_stats_of(const double *v, int n)
+{
+	struct pb_stats st = { 0, 0, 0 };
+	double *s;
+
+	if (n <= 0 || !(s = malloc(n * sizeof(*s))))
+		return st;
+	memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), cmp_double);
+	st.min = s[0];
+	st.max = s[n - 1];
+	st.median = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+	free(s);
+	return st;
+}
+
+double pb_delta_pct(double a, double b)
+{
+	return a ? (b - a) / a * 100 : 0;
+}
+
+static double spread_pct(const struct pb_stats *s)
+{
+	return s->median ? (s->max - s->min) / 2 / s->median * 100 : 0;
+}
+
+double pb_noise_pct(const struct pb_stats *a, const struct pb_stats *b)
+{
+	double x = spread_pct(a), y = b ? spread_pct(b) : 0;
+
+	return x > y ? x : y;
+}
+
+bool pb_per_op(enum pb_wl wl)
+{
+	return wl == PB_PINGPONG || wl == PB_URING;
+}
+
+static struct pt_value metric(const struct pb_side *s, const char *csv)
+{
+	for (int i = 0; i < pt_nmetrics; i++)
+		if (!strcmp(pt_metrics[i].csv, csv))
+			return pt_metrics[i].get(&s->c, &s->env);
+	return (struct pt_value){ .q = PT_NA };
+}
+
+/* allocations under pipe->mutex per MB (10^6 bytes) written */
+static struct pt_value alloc_per_mb(const struct pb_side *s)
+{
+	struct pt_value v = metric(s, "alloc_locked");
+
+	if (v.q == PT_NA || !s->c.write_bytes)
+		return (struct pt_value){ .q = PT_NA };
+	return (struct pt_value){ .q = v.q, .type = PT_V_RATIO,
+				  .d = v.u / (s->c.write_bytes / 1e6) };
+}
+
+static const char *table_value(char *buf, size_t n, struct pt_value v, int width)
+{
+	size_t len;
+
+	fmt_table_value(buf, n, &v, width - (v.q == PT_DERIVED));
+	len = strlen(buf);
+	if (v.q == PT_DERIVED && len + 1 < n)
+		strcpy(buf + len, "*");
+	return buf;
+}
+
+static const char *point_name(const struct pb_point *p, char *buf, size_t n)
+{
+	if (p->variant[0])
+		snprintf(buf, n, "%s:%s", pb_wl_names[p->wl], p->variant);
+	else
+		snprintf(buf, n, "%s", pb_wl_names[p->wl]);
+	return buf;
+}
+
+static const char *knob_text(int v, char *buf, size_t n)
+{
+	if (v < 0)
+		snprintf(buf, n, "-");
+	else
+		snprintf(buf, n, "%d", v);
+	return buf;
+}
+
+static const char csv_head[] =
+	"workload,size,writers,readers,reps,mbps_median,mbps_min,mbps_max,"
+	"writes,write_bytes,reads,read_bytes,pool_hit_pct,alloc_locked,"
+	"copy_sections,eagain_read,eagain_write,tier,"
+	"variant,moved_bytes,ops,seconds,us_per_op_median,us_per_op_min,"
+	"us_per_op_max,alloc_locked_per_mb,sections_per_read,copy_buffers,"
+	"knob_prealloc_max,knob_prealloc_keep,knob_read_batch,"
+	"ab_knob,ab_value,ab_side,delta_pct,noise_pct,derived\n";
+
+void pb_out_begin(FILE *f, const struct pb_opts *o, enum pt_tier tier)
+{
+	struct pt_env env;
+	char a[16], b[16], c[16];
+
+	if (o->csv) {
+		fputs(csv_head, f);
+		fflush(f);
+		return;
+	}
+	env_read_knobs(&env);
+	fprintf(f, "pipebench %s  tier: %s  reps: %d x ", PIPETRACE_VERSION,
+		tier_name(tier), o->reps);
+	if (o->ops)
+		fprintf(f, "%ld ops", o->ops);
+	else
+		fprintf(f, "%.2f s", o->duration);
+	fprintf(f, "  CPUs:");
+	for (int i = 0; i < o->ncpus; i++)
+		fprintf(f, "%s%d", i ? "," : " ", o->cpus[i]);
+	if (!o->ncpus)
+		fprintf(f, " any");
+	fprintf(f, "\nknobs: pipe-prealloc-max=%s pipe-prealloc-keep=%s "
+		"pipe-read-batch=%s\n",
+		knob_text(env.knob_prealloc_max, a, sizeof(a)),
+		knob_text(env.knob_prealloc_keep, b, sizeof(b)),
+		knob_text(env.knob_read_batch, c, sizeof(c)));
+	if (o->ab.on) {
+		fprintf(f, "A/B over fs.%s: baseline %d, patched %d, alternating\n",
+			o->ab.knob, o->ab.value[0], o->ab.value[1]);
+		fprintf(f, "%-14s %7s %3s %3s %-5s %9s %9s %7s %6s  %-13s %-13s %-11s %-13s\n",
+			"WORKLOAD", "SIZE", "W", "R", "UNIT", "BASELINE", "PATCHED",
+			"DELTA%", "NOISE%", "HIT% A/B", "ALLOC_LK/MB", "SEC/RD A/B",
+			"EAGAIN A/B");
+	} else {
+		fprintf(f, "%-14s %7s %3s %3s %-5s %9s %9s %9s %6s %11s %6s %8s %8s\n",
+			"WORKLOAD", "SIZE", "W", "R", "UNIT", "MEDIAN", "MIN", "MAX",
+			"HIT%", "ALLOC_LK/MB", "SEC/RD", "EAGAIN_R", "EAGAIN_W");
+	}
+	fflush(f);
+}
+
+static struct pb_stats side_stats(const struct pb_point *p, const struct pb_side *s)
+{
+	return pb_stats_of(pb_per_op(p->wl) ? s->usop : s->mbps, s->n);
+}
+
+static struct pt_value eagains(const struct pb_side *s)
+{
+	struct pt_value r = metric(s, "eagain_read"), w = metric(s, "eagain_write");
+
+	if (r.q == PT_NA || w.q == PT_NA)
+		return (struct pt_value){ .q = PT_NA };
+	r.u += w.u;
+	return r;
+}
+
+static void table_point(FILE *f, const struct pb_opts *o, const struct pb_point *p,
+			const struct pb_side *sides, int nsides)
+{
+	const char *unit = pb_per_op(p->wl) ? "us/op" : "MB/s";
+	struct pb_stats a = side_stats(p, &sides[0]);
+	char name[32], v[5][24];
+
+	fprintf(f, "%-14s %7ld %3d %3d %-5s ", point_name(p, name, sizeof(name)),
+		p->size, p->writers, p->readers, unit);
+	if (nsides == 1) {
+		fprintf(f, "%9.2f %9.2f %9.2f %6s %11s %6s %8s %8s\n",
+			a.median, a.min, a.max,
+			table_value(v[0], 24, metric(&sides[0], "pool_hit_pct"), 6),
+			table_value(v[1], 24, alloc_per_mb(&sides[0]), 11),
+			table_value(v[2], 24, metric(&sides[0], "sections_per_read"), 6),
+			table_value(v[3], 24, metric(&sides[0], "eagain_read"), 8),
+			table_value(v[4], 24, metric(&sides[0], "eagain_write"), 8));
+		return;
+	}
+	{
+		struct pb_stats b = side_stats(p, &sides[1]);
+		/* delta in throughput terms: + is faster, also for us/op */
+		double d = pb_per_op(p->wl) ? pb_delta_pct(b.median, a.median)
+					    : pb_delta_pct(a.median, b.median);
+		double noise = pb_noise_pct(&a, &b);
+		char pair[4][40], x[24], y[24];
+		struct pt_value (*get)(const struct pb_side *) = alloc_per_mb;
+
+		snprintf(pair[0], 40, "%s/%s",
+			 table_value(x, 24, metric(&sides[0], "pool_hit_pct"), 6),
+			 table_value(y, 24, metric(&sides[1], "pool_hit_pct"), 6));
+		snprintf(pair[1], 40, "%s/%s", table_value(x, 24, get(&sides[0]), 6),
+			 table_value(y, 24, get(&sides[1]), 6));
+		snprintf(pair[2], 40, "%s/%s",
+			 table_value(x, 24, metric(&sides[0], "sections_per_read"), 5),
+			 table_value(y, 24, metric(&sides[1], "sections_per_read"), 5));
+		snprintf(pair[3], 40, "%s/%s", table_value(x, 24, eagains(&sides[0]), 6),
+			 table_value(y, 24, eagains(&sides[1]), 6));
+		fprintf(f, "%9.2f %9.2f %+6.1f%s %6.1f  %-13s %-13s %-11s %-13s\n",
+			a.median, b.median, d, fabs(d) <= noise ? "~" : " ", noise,
+			pair[0], pair[1], pair[2], pair[3]);
+	}
+	(void)o;
+}
+
+static void csv_value(FILE *f, struct pt_value v)
+{
+	char buf[48];
+
+	fmt_csv_value(buf, sizeof(buf), &v);
+	fprintf(f, ",%s", buf);
+}
+
+static void csv_point_side(FILE *f, const struct pb_opts *o, const struct pb_point *p,
+			   const struct pb_side *s, int side, double delta, double noise)
+{
+	struct pb_stats mb = pb_stats_of(s->mbps, s->n), us = pb_stats_of(s->usop, s->n);
+	static const char *const ordered[] = {
+		"writes", "write_bytes", "reads", "read_bytes", "pool_hit_pct",
+		"alloc_locked", "copy_sections", "eagain_read", "eagain_write",
+	};
+	const char *sep = "";
+
+	fprintf(f, "%s,%ld,%d,%d,%d,%.2f,%.2f,%.2f", pb_wl_names[p->wl], p->size,
+		p->writers, p->readers, s->n, mb.median, mb.min, mb.max);
+	for (size_t i = 0; i < sizeof(ordered) / sizeof(ordered[0]); i++)
+		csv_value(f, metric(s, ordered[i]));
+	fprintf(f, ",%s,%s,%lld,%lld,%.6f,%.3f,%.3f,%.3f", tier_name(s->env.tier),
+		p->variant, s->bytes, s->ops, s->seconds, us.median, us.min, us.max);
+	csv_value(f, alloc_per_mb(s));
+	csv_value(f, metric(s, "sections_per_read"));
+	csv_value(f, metric(s, "copy_buffers"));
+	csv_value(f, metric(s, "knob_prealloc_max"));
+	csv_value(f, metric(s, "knob_prealloc_keep"));
+	csv_value(f, metric(s, "knob_read_batch"));
+	if (o->ab.on)
+		fprintf(f, ",%s,%d,%s,%.2f,%.2f", o->ab.knob, s->knob_value,
+			side ? "patched" : "baseline", delta, noise);
+	else
+		fputs(",,,,,", f);
+	fputc(',', f);
+	for (int i = 0; i < pt_nmetrics; i++) {
+		if (pt_metrics[i].get(&s->c, &s->env).q != PT_DERIVED)
+			continue;
+		fprintf(f, "%s%s", sep, pt_metrics[i].csv);
+		sep = ";";
+	}
+	fputc('\n', f);
+}
+
+void pb_out_point(FILE *f, const struct pb_opts *o, const struct pb_point *p,
+		  const struct pb_side *sides, int nsides)
+{
+	double delta = 0, noise;
+	struct pb_stats a, b;
+
+	if (!o->csv) {
+		table_point(f, o, p, sides, nsides);
+		return;
+	}
+	/* the CSV's delta and noise are on MB/s for every workload */
+	a = pb_stats_of(sides[0].mbps, sides[0].n);
+	b = nsides > 1 ? pb_stats_of(sides[1].mbps, sides[1].n) : a;
+	if (nsides > 1)
+		delta = pb_delta_pct(a.median, b.median);
+	noise = pb_noise_pct(&a, nsides > 1 ? &b : NULL);
+	for (int s = 0; s < nsides; s++)
+		csv_point_side(f, o, p, &sides[s], s, delta, noise);
+}
+
+void pb_out_end(FILE *f, const struct pb_opts *o)
+{
+	if (o->csv)
+		return;
+	fputs("MB = 10^6 bytes through the pipe; us/op: per round trip (pingpong), "
+	      "per read (uring)\n"
+	      "ALLOC_LK/MB: pages allocated with pipe->mutex held per MB written; "
+	      "SEC/RD: user-access sections per read\n"
+	      "* derived, not measured directly; - not known on this tier\n", f);
+	if (o->ab.on)
+		fputs("DELTA%: patched vs baseline throughput, + = faster; NOISE%: half "
+		      "the larger min..max spread of the two sides; ~: within noise\n", f);
+}
