@@ -6,6 +6,7 @@
 #include "pipetop_view.h"
 
 #define NAME_MIN	20	/* the ends / process column, at least */
+#define NAME_MAX	48	/* value columns give way up to this */
 #define PIPE_W		10	/* inode number */
 #define HEAD_LINES	5	/* four header lines, then the column heading */
 
@@ -123,11 +124,32 @@ struct layout {
 	int width[TM_NCOLS];
 };
 
-static void lay_out(struct layout *l, const struct tv_state *st)
+/* The ends / process column: wide enough for the rows on screen. */
+static int name_want(const struct tv_state *st, const struct tm_model *m, int nrows)
+{
+	char buf[512];
+	int want = NAME_MIN;
+
+	for (int i = 0; st->have_data && i < nrows && (size_t)i < m->n; i++) {
+		int len;
+
+		if (st->mode == TM_PER_PIPE)
+			tm_ends_text(buf, sizeof(buf), m, &m->items[i], sizeof(buf) - 1);
+		else
+			snprintf(buf, sizeof(buf), "%.*s[%u]", PT_COMM_LEN,
+				 m->items[i].key.comm, m->items[i].key.tgid);
+		len = strlen(buf) + 1;
+		if (len > want)
+			want = len;
+	}
+	return want < NAME_MAX ? want : NAME_MAX;
+}
+
+static void lay_out(struct layout *l, const struct tv_state *st, int want)
 {
 	int avail = COLS, used = 0;
 
-	l->pipe_col = st->mode == TM_PER_PIPE && COLS >= NAME_MIN + PIPE_W + 30;
+	l->pipe_col = st->mode == TM_PER_PIPE && COLS >= want + PIPE_W + 30;
 	if (l->pipe_col)
 		avail -= PIPE_W + 1;
 	l->ncols = 0;
@@ -135,7 +157,7 @@ static void lay_out(struct layout *l, const struct tv_state *st)
 		int w = tm_cols[i].width, h = strlen(tm_cols[i].head) + 1;
 
 		l->width[i] = w > h ? w : h;
-		if (l->ncols == i && used + 1 + l->width[i] <= avail - NAME_MIN) {
+		if (l->ncols == i && used + 1 + l->width[i] <= avail - want) {
 			used += 1 + l->width[i];
 			l->ncols++;
 		}
@@ -272,11 +294,11 @@ void tv_draw(const struct tv_state *st, const struct tm_model *m)
 		return;
 	}
 	header(st, m);
-	lay_out(&l, st);
-	heading(st, &l);
 	nrows = LINES - HEAD_LINES - 1;
 	if (st->max_rows && st->max_rows < nrows)
 		nrows = st->max_rows;
+	lay_out(&l, st, name_want(st, m, nrows));
+	heading(st, &l);
 	if (st->have_data) {
 		for (int i = 0; i < nrows && (size_t)i < m->n; i++)
 			row(HEAD_LINES + i, st, m, &m->items[i], &l);

@@ -1,0 +1,291 @@
+#!/usr/bin/env bash
+# pipetop host tests: a real terminal through tmux. A known pipeline runs
+# (dd writing 64 KiB blocks into cat); pipetop must show its pipe with
+# dd -> cat and the rates, react to its keys, and leave the terminal as
+# it found it.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/host/lib.sh
+
+PIPETOP=${PIPETOP:-./pipetop}
+SOCK=$TMP/tmux.sock
+COLS=140
+ROWS=30
+DD=
+CAT=
+TOP=
+
+if [ "$(id -u)" != 0 ]; then
+	echo "tests/host/test_pipetop.sh: needs root (BPF)"; exit 1
+fi
+command -v tmux >/dev/null || { echo "tests/host/test_pipetop.sh: needs tmux"; exit 1; }
+
+TM() { tmux -S "$SOCK" "$@"; }
+
+stop_pipeline() {
+	[ -n "$DD" ] && kill "$DD" 2>/dev/null
+	[ -n "$CAT" ] && kill "$CAT" 2>/dev/null
+	wait 2>/dev/null
+	DD= CAT=
+}
+trap 'TM kill-server 2>/dev/null; stop_pipeline; rm -rf "$TMP"' EXIT
+
+# dd | cat, each with a known pid (the shells exec them)
+start_pipeline() {
+	rm -f "$TMP/dd.pid" "$TMP/cat.pid"
+	bash -c 'echo $$ >"$1/dd.pid"; exec dd if=/dev/zero bs=64k status=none' _ "$TMP" |
+		bash -c 'echo $$ >"$1/cat.pid"; exec cat >/dev/null' _ "$TMP" &
+	for _ in $(seq 100); do
+		[ -s "$TMP/dd.pid" ] && [ -s "$TMP/cat.pid" ] && break
+		sleep 0.05
+	done
+	DD=$(cat "$TMP/dd.pid") CAT=$(cat "$TMP/cat.pid")
+}
+
+screen() { TM capture-pane -p -t pt >"$TMP/screen" 2>/dev/null; }
+
+# wait_screen ERE [SECONDS]: until a line of the pane matches
+wait_screen() {
+	for _ in $(seq $((${2:-10} * 10))); do
+		screen
+		grep -qE "$1" "$TMP/screen" && return 0
+		sleep 0.1
+	done
+	echo "# screen never matched /$1/:" >&2
+	sed 's/^/#   /' "$TMP/screen" >&2
+	return 1
+}
+
+# wait_gone ERE: until no line matches
+wait_gone() {
+	for _ in $(seq 100); do
+		screen
+		grep -qE "$1" "$TMP/screen" || return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# start_top ARGS...: pipetop in a fresh COLSxROWS tmux session; the pane
+# records the tty mode before and after, and pipetop's exit status.
+start_top() {
+	TM kill-server 2>/dev/null
+	rm -f "$TMP/rc" "$TMP/stty.before" "$TMP/stty.after"
+	TM new-session -d -x $COLS -y $ROWS -s pt \
+		"stty -g >$TMP/stty.before; $PIPETOP $*; echo \$? >$TMP/rc; stty -g >$TMP/stty.after; exec sleep 600"
+	TOP=
+	for _ in $(seq 100); do
+		TOP=$(pgrep -P "$(TM display -p -t pt '#{pane_pid}')" -x pipetop) && break
+		sleep 0.05
+	done
+	wait_screen '^pipes: ' 20
+}
+
+# the BPF programs, maps and links pipetop holds open
+held() {
+	grep -hE '^(prog_id|map_id|link_id):' /proc/"$1"/fdinfo/* 2>/dev/null |
+		sort -u | tr -d '\t ' >"$TMP/held"
+	wc -l <"$TMP/held"
+}
+
+# how many of them the kernel still has (freed after an RCU grace period)
+still_held() {
+	local n
+	for _ in $(seq 50); do
+		n=0
+		while IFS=: read -r what id; do
+			case $what in
+			prog_id) bpftool prog show id "$id" >/dev/null 2>&1 && n=$((n + 1)) ;;
+			map_id) bpftool map show id "$id" >/dev/null 2>&1 && n=$((n + 1)) ;;
+			link_id) bpftool link show id "$id" >/dev/null 2>&1 && n=$((n + 1)) ;;
+			esac
+		done <"$TMP/held"
+		[ "$n" = 0 ] && break
+		sleep 0.2
+	done
+	echo "$n"
+}
+
+# wait_exit: pipetop's exit status once the pane has it
+wait_exit() {
+	for _ in $(seq 100); do
+		[ -s "$TMP/stty.after" ] && break
+		sleep 0.1
+	done
+	cat "$TMP/rc" 2>/dev/null || echo none
+}
+
+# restored WHAT: the terminal is as pipetop found it
+restored() {
+	expect "$1: exit status" "$(wait_exit)" 0
+	expect "$1: tty mode restored" "$(cat "$TMP/stty.after" 2>/dev/null)" "$(cat "$TMP/stty.before")"
+	expect "$1: alternate screen left" "$(TM display -p -t pt '#{alternate_on}')" 0
+	expect "$1: cursor visible" "$(TM display -p -t pt '#{cursor_flag}')" 1
+	expect "$1: BPF programs, maps and links released" "$(still_held)" 0
+}
+
+# field N of the line matching ERE in the last screen
+field() { awk -v n="$2" -v re="$1" '$0 ~ re { print $n; exit }' "$TMP/screen"; }
+
+# positive NUMBER[K|M|G...]: a rate above zero as the table prints it
+positive() {
+	[[ $1 =~ ^[0-9]+(\.[0-9]+)?[KMGTPE]?$ ]] &&
+		awk -v v="${1%[KMGTPE]}" 'BEGIN { exit !(v > 0) }'
+}
+
+expect_positive() {
+	if positive "$2"; then ok "$1 ($2)"; else not_ok "$1: got '$2', want > 0"; fi
+}
+
+t_pipeline() {
+	local row knob want
+	start_pipeline
+	start_top -i 0.5 -p "$DD" -p "$CAT" || { not_ok "pipeline: pipetop did not start"; return; }
+	expect "pipeline: holds BPF objects" "$([ "$(held "$TOP")" -gt 0 ] && echo yes)" yes
+	row="dd\\[$DD\\] -> cat\\[$CAT\\]"
+	if wait_screen "$row" 10; then ok "pipeline: dd[$DD] -> cat[$CAT] row"; else not_ok "pipeline: no dd -> cat row"; fi
+	# PIPE, writer, ->, reader, RD/s, WR/s, MB/s, AVG_WR, ...
+	expect_positive "pipeline: reads/s" "$(field "$row" 5)"
+	expect_positive "pipeline: writes/s" "$(field "$row" 6)"
+	expect_positive "pipeline: MB/s" "$(field "$row" 7)"
+	expect "pipeline: average write (dd bs=64k)" "$(field "$row" 8)" 65536
+	expect "pipeline: pipe inode" "$(field "$row" 1)" \
+		"$(stat -L -c %i /proc/"$DD"/fd/1)"
+	expect "pipeline: pipes and processes" "$(grep -oE 'pipes: [0-9]+  processes: [0-9]+' "$TMP/screen")" \
+		"pipes: 1  processes: 2"
+	expect "pipeline: header kernel" "$(grep -c "kernel: $(uname -r) " "$TMP/screen")" 1
+	expect "pipeline: header interval" "$(grep -c 'interval: 0.5s' "$TMP/screen")" 1
+	expect "pipeline: header tier" "$(grep -cE 'tier: (tracepoint|function|syscall) ' "$TMP/screen")" 1
+	for knob in pipe-prealloc-max pipe-prealloc-keep pipe-read-batch; do
+		want=$(cat /proc/sys/fs/$knob 2>/dev/null || echo -)
+		expect "pipeline: knob $knob" "$(grep -oE "fs\\.$knob [-0-9]+" "$TMP/screen")" "fs.$knob $want"
+	done
+	expect_positive "pipeline: total ops/s" "$(grep -oE 'ops/s [^ ]+' "$TMP/screen" | cut -d' ' -f2)"
+	expect_positive "pipeline: total MB/s" "$(grep -oE 'MB/s [^ ]+' "$TMP/screen" | cut -d' ' -f2)"
+
+	# s, Right and Left move the sort column
+	expect "sort: starts at MB/s" "$(grep -oE 'sort: [^ ]+' "$TMP/screen")" "sort: MB/s"
+	cp "$TMP/screen" "$TMP/before"
+	TM send-keys -t pt s
+	if wait_screen 'sort: avg write'; then ok "sort: s moves to avg write"; else not_ok "sort: s"; fi
+	expect "sort: the screen changed" "$(cmp -s "$TMP/before" "$TMP/screen" && echo same || echo changed)" changed
+	TM send-keys -t pt Right
+	if wait_screen 'sort: pool hit %'; then ok "sort: Right"; else not_ok "sort: Right"; fi
+	TM send-keys -t pt Left Left
+	if wait_screen 'sort: MB/s'; then ok "sort: Left twice"; else not_ok "sort: Left"; fi
+
+	# p: one row per process
+	TM send-keys -t pt p
+	if wait_screen 'view: per process'; then ok "per process: p toggles"; else not_ok "per process: p"; fi
+	wait_screen "^cat\\[$CAT\\] " >/dev/null
+	expect "per process: heading" "$(grep -c '^PROCESS ' "$TMP/screen")" 1
+	expect_positive "per process: dd writes/s" "$(field "^dd\\[$DD\\] " 3)"
+	expect "per process: dd reads/s" "$(field "^dd\\[$DD\\] " 2)" 0
+	expect_positive "per process: cat reads/s" "$(field "^cat\\[$CAT\\] " 2)"
+	expect "per process: cat writes/s (to /dev/null, no pipe)" "$(field "^cat\\[$CAT\\] " 3)" 0
+	expect "per process: no ends column" "$(grep -c ' -> ' "$TMP/screen")" 0
+
+	# f: filter by command name
+	TM send-keys -t pt f
+	wait_screen 'filter \(command name' >/dev/null
+	TM send-keys -t pt c a t Enter
+	if wait_screen 'filter: cat'; then ok "filter: f cat Enter"; else not_ok "filter: f"; fi
+	wait_screen "^cat\\[$CAT\\] " >/dev/null
+	expect "filter: dd row gone" "$(grep -c "^dd\\[" "$TMP/screen")" 0
+	expect "filter: cat row kept" "$(grep -c "^cat\\[$CAT\\] " "$TMP/screen")" 1
+	TM send-keys -t pt f BSpace BSpace BSpace Enter
+	if wait_screen 'filter: -'; then ok "filter: cleared"; else not_ok "filter: clear"; fi
+	TM send-keys -t pt p
+	if wait_screen 'view: per pipe'; then ok "per pipe: p toggles back"; else not_ok "per pipe: p back"; fi
+
+	# space pauses: the screen stays as it is over several intervals
+	TM send-keys -t pt Space
+	if wait_screen '\[PAUSED\]'; then ok "pause: space"; else not_ok "pause: space"; fi
+	sleep 0.3; screen; cp "$TMP/screen" "$TMP/paused"
+	sleep 1.6; screen
+	expect "pause: screen frozen over 3 intervals" "$(cmp -s "$TMP/paused" "$TMP/screen" && echo same || echo changed)" same
+	TM send-keys -t pt Space
+	if wait_gone '\[PAUSED\]'; then ok "pause: space resumes"; else not_ok "pause: resume"; fi
+
+	# + and - change the interval
+	TM send-keys -t pt +
+	if wait_screen 'interval: 1s'; then ok "interval: + to 1s"; else not_ok "interval: +"; fi
+	TM send-keys -t pt - -
+	if wait_screen 'interval: 0.2s'; then ok "interval: - - to 0.2s"; else not_ok "interval: -"; fi
+
+	# h: help overlay, any key closes it
+	TM send-keys -t pt h
+	if wait_screen 'pipetop keys'; then ok "help: h"; else not_ok "help: h"; fi
+	TM send-keys -t pt x
+	if wait_gone 'pipetop keys'; then ok "help: any key closes"; else not_ok "help: close"; fi
+
+	# resize: small terminals get a message, the table comes back
+	TM resize-window -t pt -x 30 -y 5
+	if wait_screen 'too small'; then ok "resize: small terminal says so"; else not_ok "resize: small"; fi
+	TM resize-window -t pt -x 100 -y 20
+	if wait_screen "$row"; then ok "resize: table back at 100x20"; else not_ok "resize: back"; fi
+	expect "resize: rows fit the width" "$(awk 'length > 100' "$TMP/screen" | wc -l)" 0
+	TM resize-window -t pt -x 55 -y 10
+	if wait_screen "^dd\\[$DD\\] -> cat\\[$CAT\\] "; then ok "resize: 55 columns, ends kept, pipe column dropped"; else not_ok "resize: 55 columns"; fi
+
+	TM send-keys -t pt q
+	restored "q"
+	stop_pipeline
+}
+
+t_signals() {
+	start_top -i 0.2 || { not_ok "SIGTERM: pipetop did not start"; return; }
+	held "$TOP" >/dev/null
+	kill -TERM "$TOP"
+	restored "SIGTERM"
+	start_top -i 0.2 || { not_ok "Ctrl-C: pipetop did not start"; return; }
+	held "$TOP" >/dev/null
+	TM send-keys -t pt C-c
+	restored "Ctrl-C"
+}
+
+t_rows() {
+	local n
+	start_pipeline
+	start_top -r 1 -n pipework || { not_ok "rows: pipetop did not start"; stop_pipeline; return; }
+	# three pipework streams: three pipes, one row shown
+	for _ in 1 2 3; do "$PIPEWORK" stream 4096 2000000 >/dev/null & done
+	wait_screen 'pipes: 3 ' >/dev/null
+	n=$(awk '/^PIPE /{t=1; next} t && /pipework\[/ {n++} END {print n+0}' "$TMP/screen")
+	expect "rows: -r 1 shows one of 3 pipes" "$n" 1
+	pkill -P $$ -x pipework
+	TM send-keys -t pt q
+	expect "rows: exit status" "$(wait_exit)" 0
+	stop_pipeline
+}
+
+t_not_a_terminal() {
+	local rc
+	"$PIPETOP" >"$TMP/out" 2>"$TMP/err"; rc=$?
+	expect "not a terminal: exit 1" "$rc" 1
+	expect "not a terminal: nothing on stdout" "$(wc -c <"$TMP/out")" 0
+	expect "not a terminal: points at pipestat -i" "$(grep -c "^pipetop: standard output is not a terminal; .*'pipestat -i 1'" "$TMP/err")" 1
+	"$PIPETOP" -i 2 2>&1 >/dev/null | grep -q "'pipestat -i 2'" && ok "not a terminal: /dev/null, with the interval" ||
+		not_ok "not a terminal: /dev/null"
+}
+
+t_bad_input() {
+	local rc msg
+	for args in "-i 0" "-i abc" "-r 0" "--tier nope" "-p 0" "-n 0123456789abcdefg" "--bogus" "extra"; do
+		# shellcheck disable=SC2086
+		msg=$("$PIPETOP" $args 2>&1 >/dev/null); rc=$?
+		expect "bad input '$args': exit 2" "$rc" 2
+		expect "bad input '$args': says why" "$(head -1 <<<"$msg" | grep -c '^pipetop: ')" 1
+	done
+	expect "--help: usage" "$("$PIPETOP" --help | head -1 | cut -c1-15)" "Usage: pipetop "
+	expect "--version" "$("$PIPETOP" --version)" "pipetop $(sed -n 's/^VERSION *:= *//p' Makefile)"
+	msg=$(script -qec "setpriv --reuid=65534 --regid=65534 --clear-groups $PIPETOP" /dev/null </dev/null 2>&1 | tr -d '\r'); rc=$?
+	expect "not root: one line" "$msg" "pipetop: needs root, or CAP_BPF and CAP_PERFMON (run with sudo)"
+}
+
+t_pipeline
+t_signals
+t_rows
+t_not_a_terminal
+t_bad_input
+summary
