@@ -27,6 +27,7 @@ endif
 # Each tier adds itself in mk/tier_<name>.mk (BPF_OBJS, and TIER_OBJS: its
 # loader glue, linked into every tool); each front end in mk/tool_<name>.mk
 # (TOOLS and its link rule).
+.DEFAULT_GOAL := all
 TOOLS      :=
 BPF_OBJS   :=
 TIER_OBJS  :=

@@ -89,6 +89,22 @@ int pt_session_open(struct pt_session *s, const struct pt_load_opts *o,
 	return -1;
 }
 
+int pt_session_size(struct bpf_object *obj, const struct pt_load_opts *o)
+{
+	/* a hash map's size is not part of its array-of-maps template */
+	struct bpf_map *maps[2] = {
+		bpf_object__find_map_by_name(obj, "counts0"),
+		bpf_object__find_map_by_name(obj, "counts1"),
+	};
+
+	if (!o->max_keys)
+		return 0;
+	for (int i = 0; i < 2; i++)
+		if (!maps[i] || bpf_map__set_max_entries(maps[i], o->max_keys))
+			return -EINVAL;
+	return 0;
+}
+
 int pt_session_bind(struct pt_session *s, const struct pt_load_opts *o)
 {
 	static const char *const names[2] = { "counts0", "counts1" };

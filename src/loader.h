@@ -20,6 +20,7 @@ struct pt_load_opts {
 	__u32 pids[PT_MAX_PIDS];	/* -p; none = every process */
 	int npids;
 	char comm[PT_COMM_LEN];		/* -n; "" = every command */
+	__u32 max_keys;			/* counter map size; 0 = the default */
 	bool verbose;
 };
 
@@ -67,5 +68,7 @@ void pt_session_close(struct pt_session *s);
 
 /* For tier glue: the parts of every BPF object that agg.bpf.h declares. */
 int pt_session_bind(struct pt_session *s, const struct pt_load_opts *o);
+/* For tier glue, before load: sizes the counter maps (--max-keys). */
+int pt_session_size(struct bpf_object *obj, const struct pt_load_opts *o);
 
 #endif

@@ -20,6 +20,8 @@ static const char usage[] =
 "  -k, --by KEY         one row per: total (default), pid, comm, pipe\n"
 "      --csv            CSV: one header, one row per key per interval\n"
 "      --tier TIER      auto (default), tracepoint, function or syscall\n"
+"      --max-keys N     in-kernel counter slots (default 16384); events\n"
+"                       that find it full are reported as untracked\n"
 "      --demo           run a built-in pipe workload and report on it\n"
 "  -v, --verbose        say why tiers were not used; libbpf warnings\n"
 "  -h, --help           this text\n"
@@ -69,7 +71,7 @@ static long parse_positive(const char *s, long max)
 int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		   char *err, size_t n)
 {
-	enum { OPT_CSV = 256, OPT_TIER, OPT_DEMO };
+	enum { OPT_CSV = 256, OPT_TIER, OPT_DEMO, OPT_MAX_KEYS };
 	static const struct option longs[] = {
 		{ "interval", required_argument, NULL, 'i' },
 		{ "count", required_argument, NULL, 'c' },
@@ -80,13 +82,14 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "tier", required_argument, NULL, OPT_TIER },
 		{ "demo", no_argument, NULL, OPT_DEMO },
+		{ "max-keys", required_argument, NULL, OPT_MAX_KEYS },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{}
 	};
 	int c, v;
-	long pid;
+	long num;
 
 	memset(o, 0, sizeof(*o));
 	o->load.tier = PT_TIER_AUTO;
@@ -108,11 +111,11 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 				USAGE_ERR("invalid duration '%s': want seconds > 0", optarg);
 			break;
 		case 'p':
-			if ((pid = parse_positive(optarg, 1L << 22)) < 0)
+			if ((num = parse_positive(optarg, 1L << 22)) < 0)
 				USAGE_ERR("invalid pid '%s'", optarg);
 			if (o->load.npids == PT_MAX_PIDS)
 				USAGE_ERR("too many -p: at most %d", PT_MAX_PIDS);
-			o->load.pids[o->load.npids++] = pid;
+			o->load.pids[o->load.npids++] = num;
 			break;
 		case 'n':
 			if (!*optarg || strlen(optarg) >= PT_COMM_LEN)
@@ -137,6 +140,11 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 			break;
 		case OPT_DEMO:
 			o->demo = true;
+			break;
+		case OPT_MAX_KEYS:
+			if ((num = parse_positive(optarg, 1L << 22)) < 0)
+				USAGE_ERR("invalid --max-keys '%s': 1 to %ld", optarg, 1L << 22);
+			o->load.max_keys = num;
 			break;
 		case 'v':
 			o->load.verbose = true;

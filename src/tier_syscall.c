@@ -45,6 +45,9 @@ static int open_tier(struct pt_session *s, const struct pt_load_opts *o)
 	s->obj = skel->obj;
 	skel->rodata->pipe_page_gfp = btf_pipe_page_gfp();
 	PT_SET_FILTERS(skel, o);
+	err = pt_session_size(s->obj, o);
+	if (err)
+		return err;
 	err = syscall_tier_bpf__load(skel);
 	if (err)
 		return err;

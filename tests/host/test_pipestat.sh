@@ -141,6 +141,19 @@ t_sigterm_last_interval() {
 	expect "sigterm: last interval printed" "$(csv_get "$TMP/out" eagain_read pid "$pid")" 77
 }
 
+# a full counter map: what did not fit is reported, exactly
+t_map_full() {
+	local rows
+	start_pipestat -k pid --csv -n pipework --max-keys 2 || { not_ok "map full: attach"; return; }
+	for _ in 1 2 3 4; do work eagain-read 100 >/dev/null; done
+	stop_pipestat
+	rows=$(($(wc -l <"$TMP/out") - 1))
+	expect "map full: two processes fit" "$rows" 2
+	expect "map full: the other two's 200 reads untracked" \
+		"$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "untracked") c = i; next } { print $c; exit }' "$TMP/out")" 200
+	expect "map full: said on stderr" "$(grep -c '200 events not tracked: counter map full' "$TMP/err")" 1
+}
+
 t_intervals() {
 	start_pipestat --csv -i 0.2 -c 3 || { not_ok "intervals: attach"; return; }
 	wait "$PS_PID"; PS_RC=$?; PS_PID=
@@ -185,7 +198,7 @@ t_closed_stdout() {
 
 t_bad_input() {
 	local rc msg
-	for args in "-i 0" "-i abc" "-c 3" "-k bogus" "--tier nope" "-p 0" "-n 0123456789abcdefg" "--bogus" "extra"; do
+	for args in "-i 0" "-i abc" "-c 3" "-k bogus" "--tier nope" "-p 0" "-n 0123456789abcdefg" "--max-keys 0" "--bogus" "extra"; do
 		# shellcheck disable=SC2086
 		msg=$("$PIPESTAT" $args 2>&1 >/dev/null); rc=$?
 		expect "bad input '$args': exit 2" "$rc" 2
@@ -216,6 +229,7 @@ t_jobserver
 t_pingpong
 t_pid_filter
 t_sigterm_last_interval
+t_map_full
 t_intervals
 t_no_leftovers
 t_closed_stdout
