@@ -8,7 +8,7 @@
 
 static const char usage[] =
 "Usage: pipestat [-i SEC [-c N]] [-d SEC] [-p PID]... [-n COMM] [-k KEY]\n"
-"                [--csv] [--tier TIER] [--demo] [-v]\n"
+"                [--csv] [--tier TIER] [--demo] [--max-keys N] [-v]\n"
 "Count what happens in Linux pipes (reads, writes, bytes, EAGAIN returns,\n"
 "pipe page allocations, pool hits, user-copy sections), per interval.\n"
 "\n"
