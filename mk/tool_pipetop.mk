@@ -14,3 +14,8 @@ $(OUT)/test_pipetop: tests/unit/test_pipetop.c tests/unit/unit.h \
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -Itests/unit $< $(OUT)/pipetop_model.o \
 		$(OUT)/pipetop_opts.o $(COMMON_OBJS) $(LDLIBS) -lm -o $@
+
+# make bench: tests/bench/pipetop_cost.sh keeps 10,000 pipes live with this
+$(OUT)/pipetop_pipes: tests/bench/pipetop_pipes.c | $(OUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $< -o $@
