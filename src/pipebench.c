@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pipebench: each reference workload runs in a child process named
- * PB_COMM; the loader (the same one pipestat uses) counts only that
+ * pbench-<pid> (so two pipebench runs do not count each other); the loader (the same one pipestat uses) counts only that
  * command, and its counters are drained around every repetition, so each
  * point's metrics are exactly what its repetitions did.
  */
@@ -85,7 +85,7 @@ static int run_rep(const struct pb_opts *o, const struct pb_point *p,
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
 		signal(SIGPIPE, SIG_DFL);
-		prctl(PR_SET_NAME, PB_COMM);
+		prctl(PR_SET_NAME, o->load.comm);
 		if (run_workload(o, p, shared))
 			_exit(errno > 0 && errno < 126 ? errno : 126);
 		_exit(0);
@@ -272,7 +272,7 @@ int main(int argc, char **argv)
 	if (rc == PB_EXIT_OK)
 		return 0;
 	if (rc == PB_USAGE) {
-		fprintf(stderr, "pipebench: %s\nTry 'pipebench --help'.\n", err);
+		fprintf(stderr, "pipebench: %s (see pipebench --help)\n", err);
 		return 2;
 	}
 	b.o = &o;
@@ -295,7 +295,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	fprintf(stderr, "pipebench: %s tier; counting command '%s'\n",
-		tier_name(b.s.tier), PB_COMM);
+		tier_name(b.s.tier), o.load.comm);
 	for (int s = 0; s < 2; s++)
 		rows_init(&b.rows[s], PT_BY_TOTAL);
 	rows_init(&b.scratch, PT_BY_TOTAL);

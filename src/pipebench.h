@@ -20,7 +20,8 @@ enum pb_wl { PB_STREAM, PB_MIX, PB_PINGPONG, PB_URING, PB_BW, PB_NWL };
 #define PB_MAX_LIST	16	/* --size, --writers, --readers entries */
 #define PB_MAX_CPUS	64
 #define PB_MAX_REPS	999
-#define PB_COMM		"pipebench-work"	/* the workload's command name */
+/* the workload's command name: "pbench-<pid of pipebench>", unique per run */
+#define PB_COMM_FMT	"pbench-%d"
 
 #define PB_URING_PIPES	128
 #define PB_URING_ROUNDS	256

@@ -6,6 +6,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "pipebench.h"
 
 const char *const pb_wl_names[PB_NWL] = {
@@ -82,13 +83,22 @@ static long parse_long(const char *s, long min, long max)
 	return v;
 }
 
+/* no empty entries: strtok_r would skip them */
+static bool list_ok(const char *s, size_t cap)
+{
+	size_t len = strlen(s);
+
+	return len && len < cap && s[0] != ',' && s[len - 1] != ',' &&
+	       !strstr(s, ",,");
+}
+
 /* "a,b,c" of numbers in min..max into v; count, or -1 */
 static int parse_list(const char *s, long *v, int cap, long min, long max)
 {
 	char buf[256], *tok, *save;
 	int n = 0;
 
-	if (strlen(s) >= sizeof(buf) || !*s || s[strlen(s) - 1] == ',')
+	if (!list_ok(s, sizeof(buf)))
 		return -1;
 	strcpy(buf, s);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
@@ -106,7 +116,7 @@ static int parse_cpus(const char *s, int *cpus, int cap)
 	cpu_set_t allowed;
 	int n = 0;
 
-	if (strlen(s) >= sizeof(buf) || !*s || s[strlen(s) - 1] == ',' ||
+	if (!list_ok(s, sizeof(buf)) ||
 	    sched_getaffinity(0, sizeof(allowed), &allowed))
 		return -1;
 	strcpy(buf, s);
@@ -271,6 +281,6 @@ int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
 		o->duration = o->quick ? 0.1 : 1;
 	if (!o->ncpus)
 		default_cpus(o);
-	strcpy(o->load.comm, PB_COMM);
+	snprintf(o->load.comm, sizeof(o->load.comm), PB_COMM_FMT, (int)getpid());
 	return PB_RUN;
 }

@@ -1,0 +1,214 @@
+#!/usr/bin/env bash
+# pipebench host tests: each workload's --quick run on the running kernel
+# (the syscall tier here), asserting figures that must add up between what
+# the workload says it did and what the loader counted; bad input; --ab.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/host/lib.sh
+
+PIPEBENCH=${PIPEBENCH:-./pipebench}
+if [ "$(id -u)" != 0 ]; then
+	echo "tests/host/test_pipebench.sh: needs root (BPF)"; exit 1
+fi
+
+# col FILE COLUMN [ROW]: one field of the CSV by header name (ROW: 1 = first data row)
+col() {
+	awk -F, -v c="$2" -v r="${3:-1}" '
+		NR == 1 { for (i = 1; i <= NF; i++) idx[$i] = i; next }
+		NR == r + 1 { print $idx[c]; exit }' "$1"
+}
+
+# bench NAME ARGS...: pipebench --csv ARGS into $TMP/NAME.csv; checks it ran
+bench() {
+	local name=$1; shift
+	"$PIPEBENCH" --csv "$@" >"$TMP/$name.csv" 2>"$TMP/$name.err"
+	local rc=$?
+	expect "$name: exit status" "$rc" 0
+	[ "$rc" = 0 ] || sed 's/^/# /' "$TMP/$name.err"
+}
+
+rows() { echo $(($(wc -l <"$1") - 1)); }
+
+t_header() {
+	bench header --quick bw
+	expect "csv: the issue's columns first, in order" \
+		"$(head -1 "$TMP/header.csv" | cut -d, -f1-18)" \
+		"workload,size,writers,readers,reps,mbps_median,mbps_min,mbps_max,writes,write_bytes,reads,read_bytes,pool_hit_pct,alloc_locked,copy_sections,eagain_read,eagain_write,tier"
+	expect "csv: tier" "$(col "$TMP/header.csv" tier)" syscall
+	expect "csv: reps" "$(col "$TMP/header.csv" reps)" 3
+}
+
+# per row: write_bytes == writes * size == bytes the workload moved
+stream_like() {
+	local what=$1 f=$2 r=$3 size writes wb moved
+	size=$(col "$f" size "$r"); writes=$(col "$f" writes "$r")
+	wb=$(col "$f" write_bytes "$r"); moved=$(col "$f" moved_bytes "$r")
+	[ -n "$writes" ] && [ "$writes" -gt 0 ] && ok "$what: writes > 0 ($writes)" ||
+		not_ok "$what: no writes counted"
+	expect "$what: write_bytes == writes * $size" "$wb" $((writes * size))
+	expect "$what: write_bytes == bytes the workload moved" "$wb" "$moved"
+	expect "$what: read_bytes == write_bytes" "$(col "$f" read_bytes "$r")" "$wb"
+	expect "$what: writes == the workload's writes" "$(col "$f" ops "$r")" "$writes"
+	# the median lies within min..max
+	awk -v a="$(col "$f" mbps_min "$r")" -v m="$(col "$f" mbps_median "$r")" \
+	    -v b="$(col "$f" mbps_max "$r")" 'BEGIN { exit !(a <= m && m <= b && a > 0) }' &&
+		ok "$what: 0 < min <= median <= max" || not_ok "$what: min/median/max out of order"
+}
+
+t_stream() {
+	local r=1 size
+	bench stream --quick stream
+	expect "stream: one row per default size" "$(cut -d, -f2 "$TMP/stream.csv" | tail -n +2 | tr '\n' ' ')" \
+		"4096 32768 65536 131072 "
+	for size in 4096 32768 65536 131072; do
+		stream_like "stream $size" "$TMP/stream.csv" $r
+		r=$((r + 1))
+	done
+}
+
+# exact counts: N writes of 64 KiB per rep, 2 reps
+t_stream_ops() {
+	local n=150 f=$TMP/ops.csv hits misses
+	bench ops -s 65536 -n $n -R 2 stream
+	expect "stream --ops: writes" "$(col "$f" writes)" $((2 * n))
+	expect "stream --ops: write_bytes" "$(col "$f" write_bytes)" $((2 * n * 65536))
+	expect "stream --ops: moved_bytes" "$(col "$f" moved_bytes)" $((2 * n * 65536))
+	# the reader's reads: at least one per 64 KiB, plus one EOF per rep
+	[ "$(col "$f" reads)" -ge $((2 * n + 2)) ] && ok "stream --ops: reads >= 2N + 2 EOFs" ||
+		not_ok "stream --ops: reads $(col "$f" reads) < $((2 * n + 2))"
+	expect "stream --ops: copy_buffers == 16 per write" "$(col "$f" copy_buffers)" $((2 * n * 16))
+	expect "stream --ops: no EAGAIN" "$(col "$f" eagain_read),$(col "$f" eagain_write)" "0,0"
+	expect "stream --ops: alloc_locked per MB matches" "$(col "$f" alloc_locked_per_mb)" \
+		"$(awk -v a="$(col "$f" alloc_locked)" -v b="$(col "$f" write_bytes)" 'BEGIN { printf "%.2f", a / (b / 1e6) }')"
+}
+
+t_mix() {
+	local r
+	bench mix --quick -w 1,2 -r 1,5 mix
+	expect "mix: 2x2 points" "$(rows "$TMP/mix.csv")" 4
+	expect "mix: writers x readers" "$(awk -F, 'NR>1 {printf "%sx%s ", $3, $4}' "$TMP/mix.csv")" \
+		"1x1 1x5 2x1 2x5 "
+	for r in 1 2 3 4; do
+		stream_like "mix row $r" "$TMP/mix.csv" $r
+	done
+}
+
+t_pingpong() {
+	local n=1000 f=$TMP/pp.csv
+	bench pp -n $n -R 1 pingpong
+	expect "pingpong: size" "$(col "$f" size)" 1
+	expect "pingpong: round trips" "$(col "$f" ops)" $n
+	expect "pingpong: writes (both ends)" "$(col "$f" writes)" $((2 * n))
+	expect "pingpong: write_bytes" "$(col "$f" write_bytes)" $((2 * n))
+	expect "pingpong: moved_bytes" "$(col "$f" moved_bytes)" $((2 * n))
+	# and the echo's EOF read at the end
+	expect "pingpong: reads" "$(col "$f" reads)" $((2 * n + 1))
+	expect "pingpong: read_bytes" "$(col "$f" read_bytes)" $((2 * n))
+	expect "pingpong: one section per 1-byte read" "$(col "$f" copy_sections)" $((2 * n))
+	bench pptime --quick pingpong
+	awk -v u="$(col "$TMP/pptime.csv" us_per_op_median)" 'BEGIN { exit !(u > 0) }' &&
+		ok "pingpong --quick: us/op > 0" || not_ok "pingpong --quick: no us/op"
+}
+
+t_uring() {
+	local f=$TMP/uring.csv reads=$((128 * 256)) r
+	bench uring -R 2 uring
+	expect "uring: empty and data" "$(awk -F, 'NR>1 {printf "%s ", $19}' "$f")" "empty data "
+	for r in 1 2; do
+		expect "uring row $r: reads done" "$(col "$f" ops $r)" $((2 * reads))
+		expect "uring row $r: bytes moved" "$(col "$f" moved_bytes $r)" $((2 * reads * 4096))
+		# the writes are write(2) calls: the loader sees every one
+		expect "uring row $r: writes" "$(col "$f" writes $r)" $((2 * reads))
+		expect "uring row $r: write_bytes" "$(col "$f" write_bytes $r)" $((2 * reads * 4096))
+	done
+}
+
+t_bw() {
+	bench bw --quick bw
+	expect "bw: size" "$(col "$TMP/bw.csv" size)" 65536
+	stream_like "bw" "$TMP/bw.csv" 1
+}
+
+t_table() {
+	"$PIPEBENCH" --quick stream -s 65536 >"$TMP/table" 2>"$TMP/table.err"
+	expect "table: exit status" "$?" 0
+	grep -q '^stream  *65536  *1  *1 MB/s ' "$TMP/table" && ok "table: stream 65536 line" ||
+		not_ok "table: no stream 65536 line"
+	grep -q 'tier: syscall' "$TMP/table" && ok "table: says the tier" || not_ok "table: no tier"
+}
+
+t_usage() {
+	local args
+	for args in "--reps 0" "--reps x" "--duration 0" "--duration -1" "--size 0" \
+		"--size 4096,,1" "--cpus 9999" "--cpus x" "--writers 0" "--readers 100" \
+		"--ops 0" "--ab pipe-read-batch" "--ab pipe-read-batch=0,2" \
+		"--ab nosuch=0,1" "--ab pipe-prealloc-max=0,9" "--ab pipe-prealloc-max=a,b" \
+		"--tier nosuch" "--bogus" "nosuchworkload" "-d 1 -n 5" "--reps"; do
+		# shellcheck disable=SC2086
+		"$PIPEBENCH" $args >"$TMP/u.out" 2>"$TMP/u.err"
+		expect "usage: '$args' exits 2" "$?" 2
+		expect "usage: '$args' says so in one line" "$(wc -l <"$TMP/u.err")" 1
+	done
+	"$PIPEBENCH" --help >"$TMP/u.out"; expect "--help exits 0" "$?" 0
+	grep -q -- '--ab KNOB=A,B' "$TMP/u.out" && ok "--help lists --ab" || not_ok "--help lacks --ab"
+	expect "--version" "$("$PIPEBENCH" --version)" "pipebench $(sed -n 's/^VERSION *:= *//p' Makefile)"
+}
+
+# --ab: refused without the knob; with a stand-in knob file, runs A and B
+# and puts the value back, also on SIGINT
+t_ab() {
+	local knobs=$TMP/knobs
+	if [ ! -e /proc/sys/fs/pipe-read-batch ]; then
+		"$PIPEBENCH" --quick --ab pipe-read-batch=0,1 bw >"$TMP/ab.out" 2>"$TMP/ab.err"
+		expect "ab without the knob: exit 1" "$?" 1
+		grep -q 'no fs.pipe-read-batch knob' "$TMP/ab.err" && ok "ab without the knob: says why" ||
+			not_ok "ab without the knob: $(cat "$TMP/ab.err")"
+	fi
+	mkdir -p "$knobs"; echo 1 >"$knobs/pipe-prealloc-max"
+	PIPEBENCH_KNOB_DIR=$knobs bench ab --quick --ab pipe-prealloc-max=0,8 bw
+	expect "ab: two rows, baseline then patched" \
+		"$(awk -F, 'NR>1 {printf "%s=%s:%s ", $32, $33, $34}' "$TMP/ab.csv")" \
+		"pipe-prealloc-max=0:baseline pipe-prealloc-max=8:patched "
+	expect "ab: knob restored" "$(cat "$knobs/pipe-prealloc-max")" 1
+	expect "ab: same reps each side" "$(col "$TMP/ab.csv" reps 1),$(col "$TMP/ab.csv" reps 2)" "3,3"
+	stream_like "ab baseline" "$TMP/ab.csv" 1
+	stream_like "ab patched" "$TMP/ab.csv" 2
+	# Ctrl-C in the middle of a long run
+	echo 3 >"$knobs/pipe-prealloc-max"
+	PIPEBENCH_KNOB_DIR=$knobs "$PIPEBENCH" --ab pipe-prealloc-max=0,8 -d 5 bw \
+		>"$TMP/abint.out" 2>"$TMP/abint.err" &
+	local pid=$! v
+	for _ in $(seq 100); do
+		v=$(cat "$knobs/pipe-prealloc-max")
+		[ "$v" != 3 ] && break
+		sleep 0.1
+	done
+	expect "ab: knob set during the run" "$v" 0
+	kill -INT $pid; wait $pid
+	expect "ab: SIGINT ends it by the signal" "$?" 130
+	expect "ab: knob restored after SIGINT" "$(cat "$knobs/pipe-prealloc-max")" 3
+	# killed workload processes are reaped by init: give it a moment
+	for _ in $(seq 50); do
+		pgrep -x "pbench-$pid" >/dev/null || break
+		sleep 0.1
+	done
+	expect "ab: no workload left behind" "$(pgrep -c -x "pbench-$pid")" 0
+	# a run that fails (an unknown tier) after the knob was taken restores it
+	echo 5 >"$knobs/pipe-prealloc-max"
+	PIPEBENCH_KNOB_DIR=$knobs "$PIPEBENCH" --tier function --ab pipe-prealloc-max=0,8 bw \
+		>"$TMP/aberr.out" 2>"$TMP/aberr.err"
+	expect "ab: error exit status" "$?" 1
+	expect "ab: knob restored after an error" "$(cat "$knobs/pipe-prealloc-max")" 5
+}
+
+t_header
+t_stream
+t_stream_ops
+t_mix
+t_pingpong
+t_uring
+t_bw
+t_table
+t_usage
+t_ab
+summary
