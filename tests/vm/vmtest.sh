@@ -67,5 +67,7 @@ for k in unpatched patched; do
 		fail=1
 	fi
 done
+# pipebench --ab on the patched kernel (tests/vm/guest-pipebench.sh, needs ./pipebench built)
+[ -n "$only" ] && [ "$only" != patched ] || "$VM_DIR/run-in-vm.sh" --kernel patched --timeout 900 "$VM_DIR/guest-pipebench.sh" || { log "pipebench A/B (patched): FAIL"; fail=1; }
 log "total $(stamp): $([ $fail = 0 ] && echo PASS || echo FAIL)"
 exit $fail
