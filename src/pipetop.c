@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -219,6 +220,14 @@ int main(int argc, char **argv)
 			"reports to a file or pipe use 'pipestat -i %g'\n", o.interval);
 		return 1;
 	}
+	if (!tv_term_known()) {
+		const char *term = getenv("TERM");
+
+		fprintf(stderr, "pipetop: cannot drive terminal type '%s'; for "
+			"plain reports use 'pipestat -i %g'\n", term ? term : "",
+			o.interval);
+		return 1;
+	}
 	if (!privs_enough(err, sizeof(err))) {
 		fprintf(stderr, "pipetop: %s\n", err);
 		return 1;
@@ -263,7 +272,11 @@ int main(int argc, char **argv)
 	t.last = now();
 
 	setlocale(LC_ALL, "");
-	tv_start();
+	if (tv_start()) {
+		pt_session_close(&t.s);
+		fprintf(stderr, "pipetop: cannot start the screen\n");
+		return 1;
+	}
 	rc = run(&t, sigfd);
 	if (rc)
 		snprintf(err, sizeof(err), "%s", strerror(errno));

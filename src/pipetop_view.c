@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* pipetop's screen. Everything is drawn from the model each time. */
 #include <curses.h>
+#include <term.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "pipetop_view.h"
 
 #define NAME_MIN	20	/* the ends / process column, at least */
@@ -10,9 +12,23 @@
 #define PIPE_W		10	/* inode number */
 #define HEAD_LINES	5	/* four header lines, then the column heading */
 
-void tv_start(void)
+static SCREEN *screen;
+
+bool tv_term_known(void)
 {
-	initscr();
+	int err;
+
+	if (setupterm(NULL, STDOUT_FILENO, &err) != OK)
+		return false;
+	del_curterm(cur_term);
+	return true;
+}
+
+int tv_start(void)
+{
+	screen = newterm(NULL, stdout, stdin);
+	if (!screen)
+		return -1;
 	cbreak();
 	noecho();
 	nonl();
@@ -20,12 +36,17 @@ void tv_start(void)
 	nodelay(stdscr, TRUE);
 	set_escdelay(25);
 	curs_set(0);
+	return 0;
 }
 
 void tv_end(void)
 {
+	if (!screen)
+		return;
 	curs_set(1);
 	endwin();
+	delscreen(screen);
+	screen = NULL;
 }
 
 /* A line at y, cut to the screen's width; attributes as given. */

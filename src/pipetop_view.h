@@ -23,7 +23,10 @@ struct tv_state {
 	struct pt_env env;
 };
 
-void tv_start(void);
+/* curses knows $TERM: checked before loading anything */
+bool tv_term_known(void);
+/* 0, or -1 when curses cannot drive this terminal ($TERM unknown) */
+int tv_start(void);
 void tv_end(void);
 void tv_draw(const struct tv_state *st, const struct tm_model *m);
 

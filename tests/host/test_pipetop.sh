@@ -245,18 +245,20 @@ t_signals() {
 }
 
 t_rows() {
-	local n
-	start_pipeline
-	start_top -r 1 -n pipework || { not_ok "rows: pipetop did not start"; stop_pipeline; return; }
+	local n ws=()
+	start_top -r 1 -n pipework || { not_ok "rows: pipetop did not start"; return; }
 	# three pipework streams: three pipes, one row shown
-	for _ in 1 2 3; do "$PIPEWORK" stream 4096 2000000 >/dev/null & done
+	for _ in 1 2 3; do
+		"$PIPEWORK" stream 4096 2000000 >/dev/null &
+		ws+=($!)
+	done
 	wait_screen 'pipes: 3 ' >/dev/null
 	n=$(awk '/^PIPE /{t=1; next} t && /pipework\[/ {n++} END {print n+0}' "$TMP/screen")
 	expect "rows: -r 1 shows one of 3 pipes" "$n" 1
-	pkill -P $$ -x pipework
+	kill "${ws[@]}" 2>/dev/null
+	wait "${ws[@]}" 2>/dev/null
 	TM send-keys -t pt q
 	expect "rows: exit status" "$(wait_exit)" 0
-	stop_pipeline
 }
 
 t_not_a_terminal() {
@@ -281,6 +283,8 @@ t_bad_input() {
 	expect "--version" "$("$PIPETOP" --version)" "pipetop $(sed -n 's/^VERSION *:= *//p' Makefile)"
 	msg=$(script -qec "setpriv --reuid=65534 --regid=65534 --clear-groups $PIPETOP" /dev/null </dev/null 2>&1 | tr -d '\r'); rc=$?
 	expect "not root: one line" "$msg" "pipetop: needs root, or CAP_BPF and CAP_PERFMON (run with sudo)"
+	msg=$(script -qec "TERM=no-such-term $PIPETOP" /dev/null </dev/null 2>&1 | tr -d '\r')
+	expect "unknown TERM: one line" "$msg" "pipetop: cannot drive terminal type 'no-such-term'; for plain reports use 'pipestat -i 1'"
 }
 
 t_pipeline
