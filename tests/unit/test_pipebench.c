@@ -2,6 +2,7 @@
 /* pipebench: options, --ab parsing, and the statistics it prints. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <unistd.h>
 #include "pipebench.h"
 #include "unit.h"
@@ -124,11 +125,116 @@ static void stats(void)
 	CHECK(pb_per_op(PB_PINGPONG) && pb_per_op(PB_URING) && !pb_per_op(PB_STREAM));
 }
 
+/* field n (0-based) of a CSV line */
+static const char *field(const char *line, int n, char *buf, size_t cap)
+{
+	const char *p = line;
+	size_t len;
+
+	for (int i = 0; i < n && p; i++)
+		p = strchr(p, ',') ? strchr(p, ',') + 1 : NULL;
+	if (!p)
+		return "(none)";
+	len = strcspn(p, ",\n");
+	snprintf(buf, cap, "%.*s", (int)len, p);
+	return buf;
+}
+
+static int column(const char *head, const char *name)
+{
+	char buf[64];
+
+	for (int i = 0; i < 64; i++)
+		if (!strcmp(field(head, i, buf, sizeof(buf)), name))
+			return i;
+	return -1;
+}
+
+/* issue 7's columns, first and in this order */
+static const char issue_cols[] =
+	"workload,size,writers,readers,reps,mbps_median,mbps_min,mbps_max,"
+	"writes,write_bytes,reads,read_bytes,pool_hit_pct,alloc_locked,"
+	"copy_sections,eagain_read,eagain_write,tier,";
+
+/* Values a tier cannot know are empty in CSV and '-' in the table, never 0. */
+static void output(void)
+{
+	struct pb_point p = { .wl = PB_STREAM, .size = 65536, .writers = 1,
+			      .readers = 1, .variant = "" };
+	static struct pb_side side;
+	char *buf = NULL, head[1024], row[1024], f[64];
+	size_t len = 0;
+	FILE *m;
+
+	side.knob_value = -1;
+	side.env = (struct pt_env){ .tier = PT_TIER_SYSCALL, .knob_prealloc_max = 8,
+				    .knob_prealloc_keep = 2, .knob_read_batch = 1 };
+	side.c.writes = 10;
+	side.c.write_bytes = 655360;
+	side.c.reads = 11;
+	side.c.read_bytes = 655360;
+	side.c.bufs_new = 160;
+	side.c.alloc_locked = 150;
+	side.c.read_bufs = 160;
+	side.c.read_sections = 160;
+	side.mbps[0] = 100;
+	side.mbps[1] = 300;
+	side.mbps[2] = 200;
+	side.usop[0] = side.usop[1] = side.usop[2] = 1;
+	side.n = 3;
+	side.bytes = 655360;
+	side.ops = 10;
+
+	CHECK(parse("--csv stream") == PB_RUN);
+	m = open_memstream(&buf, &len);
+	pb_out_begin(m, &o, PT_TIER_SYSCALL);
+	pb_out_point(m, &o, &p, &side, 1);
+	fclose(m);
+	CHECK(sscanf(buf, "%1023[^\n]\n%1023[^\n]", head, row) == 2);
+	CHECK(!strncmp(head, issue_cols, strlen(issue_cols)));
+	CHECK_STR(field(row, column(head, "mbps_median"), f, sizeof(f)), "200.00");
+	CHECK_STR(field(row, column(head, "mbps_min"), f, sizeof(f)), "100.00");
+	CHECK_STR(field(row, column(head, "write_bytes"), f, sizeof(f)), "655360");
+	CHECK_STR(field(row, column(head, "tier"), f, sizeof(f)), "syscall");
+	/* syscall tier with prefill and batching on: split and sections unknown */
+	CHECK_STR(field(row, column(head, "alloc_locked"), f, sizeof(f)), "");
+	CHECK_STR(field(row, column(head, "alloc_locked_per_mb"), f, sizeof(f)), "");
+	CHECK_STR(field(row, column(head, "copy_sections"), f, sizeof(f)), "");
+	CHECK_STR(field(row, column(head, "sections_per_read"), f, sizeof(f)), "");
+	CHECK_STR(field(row, column(head, "ab_side"), f, sizeof(f)), "");
+	free(buf);
+
+	/* the same counts on the tracepoint tier are all known */
+	side.env.tier = PT_TIER_TRACEPOINT;
+	side.c.pool_hits = 10;
+	buf = NULL;
+	m = open_memstream(&buf, &len);
+	pb_out_point(m, &o, &p, &side, 1);
+	fclose(m);
+	CHECK_STR(field(buf, column(head, "alloc_locked"), f, sizeof(f)), "150");
+	CHECK_STR(field(buf, column(head, "alloc_locked_per_mb"), f, sizeof(f)), "228.88");
+	CHECK_STR(field(buf, column(head, "copy_sections"), f, sizeof(f)), "160");
+	CHECK_STR(field(buf, column(head, "pool_hit_pct"), f, sizeof(f)), "6.25");
+	free(buf);
+
+	/* table: '-' where unknown */
+	side.env.tier = PT_TIER_SYSCALL;
+	CHECK(parse("stream") == PB_RUN);
+	buf = NULL;
+	m = open_memstream(&buf, &len);
+	pb_out_point(m, &o, &p, &side, 1);
+	fclose(m);
+	CHECK(!strncmp(buf, "stream ", 7));
+	CHECK(strstr(buf, " 200.00 ") && strstr(buf, " - ") && !strstr(buf, " 0.00 "));
+	free(buf);
+}
+
 int main(void)
 {
 	defaults();
 	lists();
 	ab();
 	stats();
+	output();
 	return unit_summary("test_pipebench");
 }
