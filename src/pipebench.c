@@ -81,6 +81,10 @@ static int run_rep(const struct pb_opts *o, const struct pb_point *p,
 	}
 	if (pid == 0) {
 		setpgid(0, 0);
+		/* and if pipebench is killed outright, so is the workload */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() == 1)
+			_exit(126);
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
 		signal(SIGHUP, SIG_DFL);
@@ -286,6 +290,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	signal(SIGPIPE, SIG_IGN);
+	pb_signals_init();
 	if (o.ab.on && pb_knob_begin(o.ab.knob, err, sizeof(err))) {
 		fprintf(stderr, "pipebench: refusing --ab: %s\n", err);
 		return 1;

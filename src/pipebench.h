@@ -105,9 +105,14 @@ const struct pb_knob_info *pb_knob_find(const char *name);
 /* "KNOB=A,B" into ab; -1 with a one-line err */
 int pb_ab_parse(const char *spec, struct pb_ab *ab, char *err, size_t n);
 /*
+ * SIGINT, SIGTERM, SIGHUP: kill the running workload, restore the knob if
+ * one was taken, then die by the signal.
+ */
+void pb_signals_init(void);
+/*
  * Checks that this kernel has the knob and it can be written, saves its
- * value and arranges for it to be restored at exit and on SIGINT, SIGTERM,
- * SIGHUP (after killing the running workload). -1 with err if not.
+ * value and arranges for it to be restored at exit and on those signals.
+ * -1 with err if not.
  */
 int pb_knob_begin(const char *knob, char *err, size_t n);
 int pb_knob_set(int value);

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The fs.pipe-* knobs for --ab: parse, set, and put the value back however
- * pipebench ends (normal exit, error exit, SIGINT/SIGTERM/SIGHUP).
+ * pipebench ends (normal exit, error exit, SIGINT/SIGTERM/SIGHUP); and the
+ * signal path, which also ends the running workload (its own process
+ * group, so a terminal's Ctrl-C does not reach it directly).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -139,10 +141,18 @@ int pb_knob_set(int value)
 	return write_value(buf, len);
 }
 
-int pb_knob_begin(const char *knob, char *err, size_t n)
+void pb_signals_init(void)
 {
 	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigfillset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+int pb_knob_begin(const char *knob, char *err, size_t n)
+{
 	FILE *f;
 	int v;
 	/* tests point this at a scratch directory on kernels without knobs */
@@ -168,9 +178,6 @@ int pb_knob_begin(const char *knob, char *err, size_t n)
 		return -1;
 	}
 	saved_len = snprintf(saved, sizeof(saved), "%d\n", v);
-	sigfillset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
 	armed = 1;
 	atexit(pb_knob_restore);
 	/* the value it had is written back: check that it can be */

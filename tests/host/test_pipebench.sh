@@ -201,7 +201,27 @@ t_ab() {
 	expect "ab: knob restored after an error" "$(cat "$knobs/pipe-prealloc-max")" 5
 }
 
+# Ctrl-C without --ab ends the workload too (it runs in its own group)
+t_sigint() {
+	"$PIPEBENCH" -n 100000000 -R 1 -s 65536 stream >"$TMP/int.out" 2>"$TMP/int.err" &
+	local pid=$!
+	for _ in $(seq 100); do
+		pgrep -x "pbench-$pid" >/dev/null && break
+		sleep 0.1
+	done
+	pgrep -x "pbench-$pid" >/dev/null && ok "sigint: workload running" ||
+		not_ok "sigint: workload never started"
+	kill -INT $pid; wait $pid
+	expect "sigint: pipebench ends by the signal" "$?" 130
+	for _ in $(seq 50); do
+		pgrep -x "pbench-$pid" >/dev/null || break
+		sleep 0.1
+	done
+	expect "sigint: no workload left behind" "$(pgrep -c -x "pbench-$pid")" 0
+}
+
 t_header
+t_sigint
 t_stream
 t_stream_ops
 t_mix
