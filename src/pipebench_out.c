@@ -142,7 +142,7 @@ void pb_out_begin(FILE *f, const struct pb_opts *o, enum pt_tier tier)
 	if (o->ab.on) {
 		fprintf(f, "A/B over fs.%s: baseline %d, patched %d, alternating\n",
 			o->ab.knob, o->ab.value[0], o->ab.value[1]);
-		fprintf(f, "%-14s %7s %3s %3s %-5s %9s %9s %7s %6s  %-13s %-13s %-11s %-13s\n",
+		fprintf(f, "%-14s %7s %3s %3s %-5s %9s %9s %7s %6s  %-13s %-13s %-11s %s\n",
 			"WORKLOAD", "SIZE", "W", "R", "UNIT", "BASELINE", "PATCHED",
 			"DELTA%", "NOISE%", "HIT% A/B", "ALLOC_LK/MB", "SEC/RD A/B",
 			"EAGAIN A/B");
@@ -207,7 +207,7 @@ static void table_point(FILE *f, const struct pb_opts *o, const struct pb_point 
 			 table_value(y, 24, metric(&sides[1], "sections_per_read"), 5));
 		snprintf(pair[3], 40, "%s/%s", table_value(x, 24, eagains(&sides[0]), 6),
 			 table_value(y, 24, eagains(&sides[1]), 6));
-		fprintf(f, "%9.2f %9.2f %+6.1f%s %6.1f  %-13s %-13s %-11s %-13s\n",
+		fprintf(f, "%9.2f %9.2f %+6.1f%s %6.1f  %-13s %-13s %-11s %s\n",
 			a.median, b.median, d, fabs(d) <= noise ? "~" : " ", noise,
 			pair[0], pair[1], pair[2], pair[3]);
 	}
