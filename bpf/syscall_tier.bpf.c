@@ -27,6 +27,14 @@ char LICENSE[] SEC("license") = "GPL";
 #define NR_preadv2	327
 #define NR_pwritev2	328
 
+/* io_uring opcodes (uapi) that read or write a file */
+#define IORING_OP_READV		1
+#define IORING_OP_WRITEV	2
+#define IORING_OP_READ_FIXED	4
+#define IORING_OP_WRITE_FIXED	5
+#define IORING_OP_READ		22
+#define IORING_OP_WRITE		23
+
 #define EAGAIN		11
 #define S_IFMT		00170000
 #define S_IFIFO		0010000
@@ -310,5 +318,81 @@ int BPF_PROG(pipe_page_alloc, struct page *page, unsigned int order,
 	/* only this task touches its state: counted at syscall exit */
 	if (st && st->op == PT_OP_WRITE)
 		st->pages++;
+	return 0;
+}
+
+/*
+ * io_uring pipe I/O never passes read(2)/write(2): its completions give
+ * ops and bytes, and a nowait attempt that found the pipe empty or full
+ * arms a poll instead of returning -EAGAIN to anyone: one EAGAIN each.
+ * No syscall window frames them, so they add no ring-derived figures.
+ */
+static __always_inline int uring_op(struct io_kiocb *req, struct pipe_end *end)
+{
+	struct file *file;
+	int op;
+
+	switch (req->opcode) {
+	case IORING_OP_READV: case IORING_OP_READ_FIXED: case IORING_OP_READ:
+		op = PT_OP_READ;
+		break;
+	case IORING_OP_WRITEV: case IORING_OP_WRITE_FIXED: case IORING_OP_WRITE:
+		op = PT_OP_WRITE;
+		break;
+	default:
+		return PT_OP_NONE;
+	}
+	if (!req->file || !current_wanted())
+		return PT_OP_NONE;
+	file = kernel_obj(req->file, struct file);
+	if ((file->f_inode->i_mode & S_IFMT) != S_IFIFO)
+		return PT_OP_NONE;
+	end->ino = file->f_inode->i_ino;
+	end->dev = file->f_inode->i_sb->s_dev;
+	return op;
+}
+
+SEC("tp_btf/io_uring_complete")
+int BPF_PROG(pipe_uring_complete, struct io_ring_ctx *ring, void *req_ptr)
+{
+	struct io_kiocb *req = kernel_obj(req_ptr, struct io_kiocb);
+	struct pipe_end end = {};
+	struct pt_counts *c;
+	int op = uring_op(req, &end);
+	int res = req->cqe.res;
+
+	if (op == PT_OP_NONE || !(c = end_counts(&end)))
+		return 0;
+	if (op == PT_OP_READ) {
+		count_add(c, reads, 1);
+		count_add(c, uring_reads, 1);
+		if (res > 0)
+			count_add(c, read_bytes, res);
+		else if (res == -EAGAIN)
+			count_add(c, eagain_read_nowait, 1);
+	} else {
+		count_add(c, writes, 1);
+		count_add(c, uring_writes, 1);
+		if (res > 0)
+			count_add(c, write_bytes, res);
+		else if (res == -EAGAIN)
+			count_add(c, eagain_write_nowait, 1);
+	}
+	return 0;
+}
+
+SEC("tp_btf/io_uring_poll_arm")
+int BPF_PROG(pipe_uring_poll_arm, struct io_kiocb *req, int mask, int events)
+{
+	struct pipe_end end = {};
+	struct pt_counts *c;
+	int op = uring_op(req, &end);
+
+	if (op == PT_OP_NONE || !(c = end_counts(&end)))
+		return 0;
+	if (op == PT_OP_READ)
+		count_add(c, eagain_read_nowait, 1);
+	else
+		count_add(c, eagain_write_nowait, 1);
 	return 0;
 }

@@ -46,6 +46,8 @@ struct pt_counts {
 	__u64 splice_out;	/* splice/tee/vmsplice calls out of a pipe */
 	__u64 splice_out_bytes;
 	__u64 eagain_splice;
+	__u64 uring_reads;	/* of reads/writes: io_uring completions */
+	__u64 uring_writes;
 };
 
 #endif /* PIPETRACE_H */

@@ -117,6 +117,22 @@ t_pingpong() {
 	expect "pingpong: copy_sections" "$(csv_get "$TMP/out" copy_sections pid "$pid")" $n
 }
 
+# io_uring reads never pass read(2): counted from the io_uring events
+t_uring() {
+	local comm
+	[ -x ./pipebench ] || { not_ok "uring: ./pipebench not built"; return; }
+	start_pipestat -k comm --csv || { not_ok "uring: attach"; return; }
+	./pipebench --csv -R 1 -n 1 uring >"$TMP/bench" 2>"$TMP/bench.err"
+	stop_pipestat
+	comm=$(sed -n "s/.*counting command '\(pbench-[0-9]*\)'.*/\1/p" "$TMP/bench.err")
+	# 128 pipes x 256 reads of 4 KiB, once on empty pipes, once on full
+	expect "uring: reads" "$(csv_get "$TMP/out" reads comm "$comm")" 65536
+	expect "uring: read_bytes" "$(csv_get "$TMP/out" read_bytes comm "$comm")" $((65536 * 4096))
+	expect "uring: one nowait EAGAIN per read of an empty pipe" \
+		"$(csv_get "$TMP/out" eagain_nowait comm "$comm")" 32768
+	expect "uring: writes (plain write(2))" "$(csv_get "$TMP/out" writes comm "$comm")" 65536
+}
+
 t_pid_filter() {
 	local target other tpid
 	coproc W { PIPEWORK_WAIT=1 exec "$PIPEWORK" eagain-read 321; }
@@ -227,6 +243,7 @@ t_stream
 t_fifo
 t_jobserver
 t_pingpong
+t_uring
 t_pid_filter
 t_sigterm_last_interval
 t_map_full
