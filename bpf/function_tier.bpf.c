@@ -5,18 +5,22 @@
  *
  * One pipe call = entry and exit of pipe_read()/pipe_write() (or
  * anon_pipe_read()/anon_pipe_write(): user space sets the attach target from
- * the kernel's BTF). Between the two, per-task state scopes the helpers:
+ * the kernel's BTF). Between the two, per-task state (a hash by thread id)
+ * scopes what happens inside the call:
  *
- *  - copy_page_to_iter() inside pipe_read(): one per pipe buffer copied,
- *    each its own user-access section (the only read copy path without
- *    the batched read of kernel-patch/ 0003);
- *  - copy_page_from_iter(page, 0, PAGE_SIZE, ...) inside pipe_write(): a
- *    new ring slot (merges into the last buffer copy less than a page);
- *  - kmem:mm_page_alloc, order 0, GFP_HIGHUSER | __GFP_ACCOUNT, inside
- *    pipe_write(): a pipe page allocated; pipe->mutex held or not is read
- *    from the mutex owner. A new slot whose page is not the one just
- *    allocated under the mutex came from the pipe's cache (tmp_page, or
- *    the pool of 0002): a pool hit.
+ *  - kmem:mm_page_alloc, order 0, exactly GFP_HIGHUSER | __GFP_ACCOUNT,
+ *    inside pipe_write(): a pipe page allocated; under pipe->mutex or not
+ *    is read from the mutex owner (exact);
+ *  - anon_pipe_buf_release() inside pipe_read(): a buffer the read used up.
+ *
+ * The user-copy helpers (copy_page_{to,from}_iter) live in lib/, built
+ * without ftrace: neither fentry nor kprobes can attach there. So the
+ * buffers a read copied are the buffers it used up plus one if the iterator
+ * advanced after the last of them (a partly read buffer), and the new slots
+ * of a write follow from its byte count: a write first merges
+ * len % PAGE_SIZE bytes into the last buffer when that buffer can take
+ * them (read at entry, without the lock), then fills whole pages. Both
+ * are derived; reads of buffers spliced in from files are not seen.
  *
  * Counts are kept in the task's state and added to the key at exit.
  * Both attach flavours share the bodies; user space loads one flavour.
@@ -35,6 +39,7 @@ char LICENSE[] SEC("license") = "GPL";
 #define IOCB_NOWAIT	0x8	/* = RWF_NOWAIT (include/linux/fs.h) */
 #define PAGE_SIZE	4096
 #define MUTEX_FLAGS	0x07
+#define PIPE_BUF_FLAG_CAN_MERGE	0x10
 
 /* GFP_HIGHUSER | __GFP_ACCOUNT on the running kernel, set by the loader */
 const volatile __u32 pipe_page_gfp = 0;
@@ -43,14 +48,14 @@ enum { SIDE_READ = 1, SIDE_WRITE = 2 };
 
 struct call_state {
 	struct pt_key key;
-	__u64 pipe;		/* write: its pipe, for the mutex owner */
-	__u64 last_alloc;	/* page allocated under the mutex, not yet used */
+	__u64 pipe;		/* its pipe, for the mutex owner */
+	__u64 iter;		/* read: the destination iov_iter */
+	__u64 left;		/* read: iter count after the last buffer used up */
 	__u8 side;
 	__u8 nonblock;
 	__u8 nowait;
-	__u32 bufs;		/* read: copy_page_to_iter calls */
-	__u32 bufs_new;		/* write: new slots */
-	__u32 pool_hits;
+	__u16 merge;		/* write: bytes it would merge into the last buffer */
+	__u32 bufs;		/* read: buffers used up */
 	__u32 alloc_locked;
 	__u32 alloc_unlocked;
 };
@@ -67,23 +72,56 @@ static __always_inline __u32 tid(void)
 	return (__u32)bpf_get_current_pid_tgid();
 }
 
+/*
+ * Bytes a write of len will merge into the pipe's last buffer (pipe_write():
+ * len % PAGE_SIZE, if the pipe is not empty and that buffer can merge and
+ * has room). Read without the lock: another writer or a reader may change
+ * it before this write gets the mutex.
+ */
+static __always_inline __u16 merge_bytes(struct pipe_inode_info *pipe, __u64 len)
+{
+	__u32 chars = len & (PAGE_SIZE - 1), head, tail, mask;
+	struct pipe_buffer *bufs, *buf;
+
+	if (!chars)
+		return 0;
+	head = BPF_CORE_READ(pipe, head);
+	tail = BPF_CORE_READ(pipe, tail);
+	if (head == tail)
+		return 0;
+	mask = BPF_CORE_READ(pipe, ring_size) - 1;
+	bufs = BPF_CORE_READ(pipe, bufs);
+	buf = (void *)bufs + ((head - 1) & mask) * bpf_core_type_size(struct pipe_buffer);
+	if (!(BPF_CORE_READ(buf, flags) & PIPE_BUF_FLAG_CAN_MERGE))
+		return 0;
+	if (BPF_CORE_READ(buf, offset) + BPF_CORE_READ(buf, len) + chars > PAGE_SIZE)
+		return 0;
+	return chars;
+}
+
 static __always_inline void call_enter(__u8 side, struct kiocb *iocb,
 				       struct iov_iter *iter)
 {
 	struct call_state st = {};
 	struct file *file;
 	__u32 id = tid();
+	__u64 len = BPF_CORE_READ(iter, count);
 
 	/* zero-length calls return at once (the tracepoints skip them too) */
-	if (!BPF_CORE_READ(iter, count))
+	if (!len)
 		return;
 	if (!pt_task_key(&st.key))
 		return;
 	file = BPF_CORE_READ(iocb, ki_filp);
 	pt_file_key(&st.key, file);
 	st.side = side;
-	if (side == SIDE_WRITE)
-		st.pipe = (__u64)BPF_CORE_READ(file, private_data);
+	st.pipe = (__u64)BPF_CORE_READ(file, private_data);
+	if (side == SIDE_READ) {
+		st.iter = (__u64)iter;
+		st.left = len;
+	} else {
+		st.merge = merge_bytes((struct pipe_inode_info *)st.pipe, len);
+	}
 	st.nonblock = !!(BPF_CORE_READ(file, f_flags) & O_NONBLOCK);
 	st.nowait = !st.nonblock && (BPF_CORE_READ(iocb, ki_flags) & IOCB_NOWAIT);
 	bpf_map_update_elem(&calls, &id, &st, BPF_ANY);
@@ -102,10 +140,16 @@ static __always_inline void call_exit(long ret)
 	if (!c)
 		goto out;
 	if (st->side == SIDE_READ) {
+		struct iov_iter *iter = (struct iov_iter *)st->iter;
+		__u32 bufs = st->bufs;
+
+		/* a buffer read in part after the last one used up */
+		if (BPF_CORE_READ(iter, count) < st->left)
+			bufs++;
 		count_add(c, reads, 1);
 		count_add(c, read_bytes, bytes);
-		count_add(c, read_bufs, st->bufs);
-		count_add(c, read_sections, st->bufs);
+		count_add(c, read_bufs, bufs);
+		count_add(c, read_sections, bufs);
 		if (ret == -EAGAIN) {
 			if (st->nowait)
 				count_add(c, eagain_read_nowait, 1);
@@ -115,12 +159,16 @@ static __always_inline void call_exit(long ret)
 			count_add(c, eagain_empty, 1);
 		}
 	} else {
+		__u64 merged = st->merge < bytes ? st->merge : bytes;
+		__u64 slots = (bytes - merged + PAGE_SIZE - 1) / PAGE_SIZE;
+
 		count_add(c, writes, 1);
 		count_add(c, write_bytes, bytes);
-		if (st->bufs_new)
-			count_add(c, bufs_new, st->bufs_new);
-		if (st->pool_hits)
-			count_add(c, pool_hits, st->pool_hits);
+		if (slots)
+			count_add(c, bufs_new, slots);
+		/* every page not allocated under the mutex came from tmp_page */
+		if (slots > st->alloc_locked)
+			count_add(c, pool_hits, slots - st->alloc_locked);
 		if (st->alloc_locked)
 			count_add(c, alloc_locked, st->alloc_locked);
 		if (st->alloc_unlocked)
@@ -146,28 +194,17 @@ static __always_inline struct call_state *call_of(__u8 side)
 	return st && st->side == side ? st : NULL;
 }
 
-static __always_inline void on_copy_to_iter(void)
+/* anon_pipe_buf_release() inside pipe_read(): a buffer used up */
+static __always_inline void on_buf_release(struct pipe_inode_info *pipe)
 {
 	struct call_state *st = call_of(SIDE_READ);
+	struct iov_iter *iter;
 
-	if (st)
-		st->bufs++;
-}
-
-static __always_inline void on_copy_from_iter(struct page *page, size_t offset,
-					      size_t bytes)
-{
-	struct call_state *st;
-
-	if (offset || bytes != PAGE_SIZE)
+	if (!st || st->pipe != (__u64)pipe)
 		return;
-	st = call_of(SIDE_WRITE);
-	if (!st)
-		return;
-	st->bufs_new++;
-	if ((__u64)page != st->last_alloc)
-		st->pool_hits++;
-	st->last_alloc = 0;
+	iter = (struct iov_iter *)st->iter;
+	st->bufs++;
+	st->left = BPF_CORE_READ(iter, count);
 }
 
 /* Does the current task hold pipe->mutex? (true if it cannot tell) */
@@ -195,7 +232,6 @@ int BPF_PROG(fn_page_alloc, struct page *page, unsigned int order,
 		return 0;
 	if (mutex_held(st)) {
 		st->alloc_locked++;
-		st->last_alloc = (__u64)page;
 	} else {
 		st->alloc_unlocked++;
 	}
@@ -231,19 +267,10 @@ int BPF_PROG(fx_write, struct kiocb *iocb, struct iov_iter *from, long ret)
 	return 0;
 }
 
-SEC("fentry/copy_page_to_iter")
-int BPF_PROG(fe_copy_to, struct page *page, size_t offset, size_t bytes,
-	     struct iov_iter *i)
+SEC("fentry/anon_pipe_buf_release")
+int BPF_PROG(fe_release, struct pipe_inode_info *pipe, struct pipe_buffer *buf)
 {
-	on_copy_to_iter();
-	return 0;
-}
-
-SEC("fentry/copy_page_from_iter")
-int BPF_PROG(fe_copy_from, struct page *page, size_t offset, size_t bytes,
-	     struct iov_iter *i)
-{
-	on_copy_from_iter(page, offset, bytes);
+	on_buf_release(pipe);
 	return 0;
 }
 
@@ -277,15 +304,8 @@ int BPF_KRETPROBE(kr_write, long ret)
 }
 
 SEC("kprobe")
-int BPF_KPROBE(kp_copy_to, struct page *page, size_t offset, size_t bytes)
+int BPF_KPROBE(kp_release, struct pipe_inode_info *pipe)
 {
-	on_copy_to_iter();
-	return 0;
-}
-
-SEC("kprobe")
-int BPF_KPROBE(kp_copy_from, struct page *page, size_t offset, size_t bytes)
-{
-	on_copy_from_iter(page, offset, bytes);
+	on_buf_release(pipe);
 	return 0;
 }

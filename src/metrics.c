@@ -38,6 +38,20 @@ static bool syscall_tier(const struct pt_env *e)
 	return e->tier == PT_TIER_SYSCALL;
 }
 
+static bool function_tier(const struct pt_env *e)
+{
+	return e->tier == PT_TIER_FUNCTION;
+}
+
+/*
+ * The function tier counts buffer copies at copy_page_to_iter(), one
+ * section each: the batched read (knob on) copies without it.
+ */
+static bool copies_unknown(const struct pt_env *e)
+{
+	return function_tier(e) && e->knob_read_batch > 0;
+}
+
 /*
  * The syscall tier counts every pipe page allocation during a write. Where
  * the kernel has no prefill path (no knob, or knob 0) they are all under
@@ -51,12 +65,17 @@ static bool split_unknown(const struct pt_env *e)
 /* Likewise one user-access section per buffer, unless batching is on. */
 static bool sections_unknown(const struct pt_env *e)
 {
-	return syscall_tier(e) && e->knob_read_batch > 0;
+	return (syscall_tier(e) && e->knob_read_batch > 0) || copies_unknown(e);
 }
 
+/*
+ * Pool hits and buffers copied: counted by the tracepoints; the syscall
+ * tier derives them from ring state, the function tier from byte counts
+ * and buffer releases (bpf/function_tier.bpf.c).
+ */
 static enum pt_quality ring_quality(const struct pt_env *e)
 {
-	return syscall_tier(e) ? PT_DERIVED : PT_EXACT;
+	return e->tier == PT_TIER_TRACEPOINT ? PT_EXACT : PT_DERIVED;
 }
 
 #define PLAIN(field)							\
@@ -70,17 +89,31 @@ PLAIN(reads)
 PLAIN(writes)
 PLAIN(read_bytes)
 PLAIN(write_bytes)
-PLAIN(splice_in)
-PLAIN(splice_in_bytes)
-PLAIN(splice_out)
-PLAIN(splice_out_bytes)
-PLAIN(eagain_splice)
 
+/* splice/tee/vmsplice are seen only at the syscalls (syscall tier) */
+#define SPLICE(field)							\
+static struct pt_value get_##field(const struct pt_counts *c,		\
+				   const struct pt_env *e)		\
+{									\
+	return syscall_tier(e) ? u64v(PT_EXACT, c->field) : na();	\
+}
+SPLICE(splice_in)
+SPLICE(splice_in_bytes)
+SPLICE(splice_out)
+SPLICE(splice_out_bytes)
+SPLICE(eagain_splice)
+
+/*
+ * The function tier infers the reason from the side: 6.12's pipe_read()
+ * returns -EAGAIN only when empty, pipe_write() only when full.
+ */
 #define REASON(field)							\
 static struct pt_value get_##field(const struct pt_counts *c,		\
 				   const struct pt_env *e)		\
 {									\
-	return syscall_tier(e) ? na() : u64v(PT_EXACT, c->field);	\
+	if (syscall_tier(e))						\
+		return na();						\
+	return u64v(function_tier(e) ? PT_DERIVED : PT_EXACT, c->field); \
 }
 REASON(eagain_empty)
 REASON(eagain_full)
@@ -131,15 +164,27 @@ static struct pt_value get_pool_hits(const struct pt_counts *c, const struct pt_
 	return u64v(ring_quality(e), pool_hits(c, e));
 }
 
+/*
+ * Misses: pages a new buffer did not get from the pipe's cache. The
+ * syscall and function tiers count the allocations; the tracepoint tier
+ * counts every new buffer and every cache hit (with prefill, a prefilled page served from the
+ * pool is a hit, as the kernel's pipe_page_get counts it).
+ */
+static __u64 pool_misses(const struct pt_counts *c, const struct pt_env *e)
+{
+	if (e->tier != PT_TIER_TRACEPOINT)
+		return pages_allocated(c);
+	return c->bufs_new > c->pool_hits ? c->bufs_new - c->pool_hits : 0;
+}
+
 static struct pt_value get_pool_misses(const struct pt_counts *c, const struct pt_env *e)
 {
-	(void)e;
-	return u64v(PT_EXACT, pages_allocated(c));
+	return u64v(PT_EXACT, pool_misses(c, e));
 }
 
 static struct pt_value get_pool_hit_pct(const struct pt_counts *c, const struct pt_env *e)
 {
-	__u64 hits = pool_hits(c, e), total = hits + pages_allocated(c);
+	__u64 hits = pool_hits(c, e), total = hits + pool_misses(c, e);
 
 	if (!total)
 		return na();
@@ -164,22 +209,27 @@ static struct pt_value get_copy_sections(const struct pt_counts *c, const struct
 
 static struct pt_value get_copy_buffers(const struct pt_counts *c, const struct pt_env *e)
 {
-	return u64v(ring_quality(e), c->read_bufs);
+	return copies_unknown(e) ? na() : u64v(ring_quality(e), c->read_bufs);
 }
 
+/* Only the pipe_prefill tracepoint (kernel-patch/ 0002) tells. */
 static struct pt_value get_prefill_dropped(const struct pt_counts *c, const struct pt_env *e)
 {
-	return syscall_tier(e) ? na() : u64v(PT_EXACT, c->prefill_dropped);
+	if (e->tier != PT_TIER_TRACEPOINT || e->knob_prealloc_max < 0)
+		return na();
+	return u64v(PT_EXACT, c->prefill_dropped);
 }
 
 static struct pt_value get_sections_per_read(const struct pt_counts *c, const struct pt_env *e)
 {
 	struct pt_value v = get_copy_sections(c, e);
+	/* io_uring reads have no copy figures in the syscall tier */
+	__u64 reads = c->reads - c->uring_reads;
 
-	if (v.q == PT_NA || !c->reads)
+	if (v.q == PT_NA || !reads)
 		return na();
 	return (struct pt_value){ .q = PT_DERIVED, .type = PT_V_RATIO,
-				  .d = (double)v.u / c->reads };
+				  .d = (double)v.u / reads };
 }
 
 static struct pt_value knob(int value)

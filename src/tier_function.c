@@ -19,7 +19,7 @@ static struct {
 	const char *read_fn, *write_fn;
 } fn;
 
-static const char *const helpers[] = { "copy_page_to_iter", "copy_page_from_iter" };
+static const char *const release_fn = "anon_pipe_buf_release";
 
 static bool kprobes_available(void)
 {
@@ -46,11 +46,9 @@ static int probe(char *why, size_t n)
 			 "anon_pipe_read/anon_pipe_write");
 		return -1;
 	}
-	for (size_t i = 0; i < sizeof(helpers) / sizeof(helpers[0]); i++) {
-		if (!btf_has_func(helpers[i])) {
-			snprintf(why, n, "kernel BTF has no %s()", helpers[i]);
-			return -1;
-		}
+	if (!btf_has_func(release_fn)) {
+		snprintf(why, n, "kernel BTF has no %s()", release_fn);
+		return -1;
 	}
 	if (!btf_has_tracepoint("mm_page_alloc")) {
 		snprintf(why, n, "kernel BTF lacks the kmem:mm_page_alloc tracepoint");
@@ -92,10 +90,8 @@ static int attach(struct function_tier_bpf *skel)
 		err = err ?: attach_kprobe(skel->progs.kr_read, &skel->links.kr_read, true, fn.read_fn);
 		err = err ?: attach_kprobe(skel->progs.kp_write, &skel->links.kp_write, false, fn.write_fn);
 		err = err ?: attach_kprobe(skel->progs.kr_write, &skel->links.kr_write, true, fn.write_fn);
-		err = err ?: attach_kprobe(skel->progs.kp_copy_to, &skel->links.kp_copy_to,
-					   false, helpers[0]);
-		err = err ?: attach_kprobe(skel->progs.kp_copy_from, &skel->links.kp_copy_from,
-					   false, helpers[1]);
+		err = err ?: attach_kprobe(skel->progs.kp_release, &skel->links.kp_release,
+					   false, release_fn);
 		if (err)
 			return err;
 		p = skel->progs.fn_page_alloc;
@@ -111,12 +107,12 @@ static int open_tier(struct pt_session *s, const struct pt_load_opts *o)
 	struct bpf_program *fentry[] = {
 		skel ? skel->progs.fe_read : NULL, skel ? skel->progs.fx_read : NULL,
 		skel ? skel->progs.fe_write : NULL, skel ? skel->progs.fx_write : NULL,
-		skel ? skel->progs.fe_copy_to : NULL, skel ? skel->progs.fe_copy_from : NULL,
+		skel ? skel->progs.fe_release : NULL,
 	};
 	struct bpf_program *kprobe[] = {
 		skel ? skel->progs.kp_read : NULL, skel ? skel->progs.kr_read : NULL,
 		skel ? skel->progs.kp_write : NULL, skel ? skel->progs.kr_write : NULL,
-		skel ? skel->progs.kp_copy_to : NULL, skel ? skel->progs.kp_copy_from : NULL,
+		skel ? skel->progs.kp_release : NULL,
 	};
 	int err;
 

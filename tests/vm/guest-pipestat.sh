@@ -1,0 +1,214 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# pipestat inside the test VM (run by vmtest.sh through run-in-vm.sh):
+#   guest-pipestat.sh PTWORK_BINARY
+# cwd: the repository top (the host root is the guest's root, so the
+# host-built ./pipestat and tests/host/pipework run unchanged).
+#
+# Checks the tier chosen (patched kernel: tracepoint; unpatched: function),
+# that --tier fails clearly where a tier cannot attach, and runs the same
+# known-answer workloads under the chosen tier and under --tier syscall,
+# asserting exact figures (with every knob setting where the kernel has the
+# knobs). Prints "ok - ..." / "not ok - ..." lines (the console log keeps
+# them); exit status 0 only if all passed.
+set -u
+PTWORK=${1:?usage: guest-pipestat.sh PTWORK_BINARY}
+cd "$(dirname "$0")/../.."
+. tests/host/lib.sh
+KERNEL=${PIPETRACE_KERNEL:-unknown}
+
+case "$KERNEL" in
+patched) BEST=tracepoint;;
+unpatched) BEST=function;;
+*) echo "not ok - unknown kernel flavour '$KERNEL'"; exit 1;;
+esac
+KNOBS=0
+[ -e /proc/sys/fs/pipe-prealloc-max ] && KNOBS=1
+
+# knobs MAX KEEP BATCH (no-op on a kernel without them)
+knobs() {
+	[ $KNOBS = 1 ] || return 0
+	echo "$1" >/proc/sys/fs/pipe-prealloc-max
+	echo "$2" >/proc/sys/fs/pipe-prealloc-keep
+	echo "$3" >/proc/sys/fs/pipe-read-batch
+}
+
+# col COLUMN MATCH_COLUMN MATCH_VALUE: the raw field(s) of matching rows,
+# joined by spaces ("" for an empty field: a metric the tier cannot know)
+col() {
+	awk -F, -v col="$1" -v mcol="$2" -v mval="$3" '
+		NR == 1 { for (i = 1; i <= NF; i++) idx[$i] = i; next }
+		$idx[mcol] == mval { printf "%s%s", sep, $idx[col]; sep = " " }
+		END { print "" }' "$TMP/out"
+}
+sum() { csv_get "$TMP/out" "$@"; }
+
+exact_tier() { [ "$1" != syscall ]; }
+
+# --- tier choice ---------------------------------------------------------
+t_choice() {
+	local out pid
+	start_pipestat -v -k pid --csv -n pipework || { not_ok "auto: attach"; return; }
+	out=$(work eagain-read 10); pid=$(pid_of "$out")
+	stop_pipestat
+	expect "auto: exit status" "$PS_RC" 0
+	expect "auto: tier announced on stderr" \
+		"$(sed -n 's/^pipestat: \([a-z]*\) tier (.*/\1/p' "$TMP/err")" $BEST
+	expect "auto: tier column" "$(col tier pid "$pid")" $BEST
+	if [ $BEST = function ]; then
+		expect "auto: why not tracepoint" \
+			"$(grep -c '^tracepoint tier not used: kernel has no pipe:\* tracepoints' "$TMP/err")" 1
+		expect "auto: function tier uses fentry/fexit" \
+			"$(grep -c '^pipestat: function tier via fentry/fexit on pipe_read/pipe_write' "$TMP/err")" 1
+		"$PIPESTAT" --tier tracepoint -d 1 >/dev/null 2>"$TMP/forced"
+		expect "--tier tracepoint fails" $? 1
+		expect "--tier tracepoint says why" "$(cat "$TMP/forced")" \
+			"pipestat: tracepoint tier: kernel has no pipe:* tracepoints (see kernel-patch/)"
+	fi
+	local t
+	for t in tracepoint function syscall; do
+		[ $BEST = function ] && [ $t = tracepoint ] && continue
+		start_pipestat --tier $t --csv -n pipework || { not_ok "--tier $t: attach"; continue; }
+		work eagain-read 3 >/dev/null
+		stop_pipestat
+		expect "--tier $t: attaches, tier column" "$(col tier key_type total)" $t
+	done
+}
+
+# --- known answers -------------------------------------------------------
+t_eagain_read() { # tier
+	local t=$1 n=200 out pid
+	start_pipestat --tier $t -k pid --csv -n pipework || { not_ok "$t eagain-read: attach"; return; }
+	out=$(work eagain-read $n); pid=$(pid_of "$out")
+	stop_pipestat
+	expect "$t eagain-read: workload" "$out" "pid=$pid eagain-read=$n"
+	expect "$t eagain-read: reads" "$(sum reads pid "$pid")" $n
+	expect "$t eagain-read: eagain_read" "$(sum eagain_read pid "$pid")" $n
+	expect "$t eagain-read: eagain_nonblock" "$(sum eagain_nonblock pid "$pid")" $n
+	expect "$t eagain-read: eagain_nowait" "$(sum eagain_nowait pid "$pid")" 0
+	expect "$t eagain-read: read_bytes" "$(sum read_bytes pid "$pid")" 0
+	if exact_tier $t; then
+		expect "$t eagain-read: eagain_empty" "$(col eagain_empty pid "$pid")" $n
+		expect "$t eagain-read: eagain_full" "$(col eagain_full pid "$pid")" 0
+	else
+		expect "$t eagain-read: eagain_empty unknown" "$(col eagain_empty pid "$pid")" ""
+	fi
+}
+
+t_nowait_read() { # tier
+	local t=$1 n=100 out pid
+	start_pipestat --tier $t -k pid --csv -n pipework || { not_ok "$t nowait-read: attach"; return; }
+	out=$(work nowait-read $n); pid=$(pid_of "$out")
+	stop_pipestat
+	expect "$t nowait-read: eagain_read" "$(sum eagain_read pid "$pid")" $n
+	expect "$t nowait-read: eagain_nowait" "$(sum eagain_nowait pid "$pid")" $n
+	expect "$t nowait-read: eagain_nonblock" "$(sum eagain_nonblock pid "$pid")" 0
+	exact_tier $t && expect "$t nowait-read: eagain_empty" "$(col eagain_empty pid "$pid")" $n
+}
+
+t_eagain_write() { # tier max
+	local t=$1 max=$2 n=100 out pid hits misses
+	start_pipestat --tier $t -k pid --csv -n pipework || { not_ok "$t eagain-write: attach"; return; }
+	out=$(work eagain-write $n); pid=$(pid_of "$out")
+	stop_pipestat
+	expect "$t eagain-write: eagain_write" "$(sum eagain_write pid "$pid")" $n
+	expect "$t eagain-write: writes" "$(sum writes pid "$pid")" $((n + 1))
+	expect "$t eagain-write: write_bytes" "$(sum write_bytes pid "$pid")" 65536
+	hits=$(sum pool_hits pid "$pid"); misses=$(sum pool_misses pid "$pid")
+	expect "$t eagain-write: pool_hits + pool_misses == 16" $((hits + misses)) 16
+	if exact_tier $t; then
+		expect "$t eagain-write: eagain_full" "$(col eagain_full pid "$pid")" $n
+		# a fresh pipe: every page allocated, under the mutex unless prefilled
+		if [ "$max" -gt 0 ]; then
+			expect "$t eagain-write (prealloc $max): alloc_locked" "$(col alloc_locked pid "$pid")" 0
+			expect "$t eagain-write (prealloc $max): alloc_unlocked" "$(col alloc_unlocked pid "$pid")" 16
+		else
+			expect "$t eagain-write: alloc_locked" "$(col alloc_locked pid "$pid")" 16
+			expect "$t eagain-write: alloc_unlocked" "$(col alloc_unlocked pid "$pid")" 0
+		fi
+	elif [ "$max" -le 0 ]; then
+		expect "$t eagain-write: alloc_locked" "$(col alloc_locked pid "$pid")" 16
+	fi
+}
+
+t_stream() { # tier max
+	local t=$1 max=$2 n=64 out pid hits misses locked
+	start_pipestat --tier $t -k pid --csv -n pipework || { not_ok "$t stream: attach"; return; }
+	out=$(work stream 65536 $n); pid=$(pid_of "$out")
+	stop_pipestat
+	local what="$t stream (prealloc ${max})"
+	expect "$what: workload moved" "$out" "pid=$pid stream=$((n * 65536))"
+	expect "$what: writes" "$(sum writes pid "$pid")" $n
+	expect "$what: write_bytes" "$(sum write_bytes pid "$pid")" $((n * 65536))
+	hits=$(sum pool_hits pid "$pid"); misses=$(sum pool_misses pid "$pid")
+	expect "$what: pool_hits + pool_misses == 16N" $((hits + misses)) $((16 * n))
+	locked=$(col alloc_locked pid "$pid")
+	if [ "$max" -gt 0 ]; then
+		if exact_tier $t; then
+			expect "$what: alloc_locked == 0" "$locked" 0
+		else
+			expect "$what: alloc_locked unknown" "$locked" ""
+		fi
+	else
+		expect "$what: alloc_locked == pool_misses" "$locked" "$misses"
+	fi
+	expect "$what: reader read_bytes" "$(awk -F, -v p="$pid" 'NR>1 && $6=="pipework" && $5!=p {s+=$10} END {print s+0}' "$TMP/out")" $((n * 65536))
+	expect "$what: reader copy_buffers" "$(awk -F, -v p="$pid" 'NR>1 && $6=="pipework" && $5!=p {s+=$20} END {print s+0}' "$TMP/out")" $((16 * n))
+}
+
+t_fullread() { # tier batch
+	local t=$1 batch=$2 k=8 secs
+	start_pipestat --tier $t --csv -n ptwork || { not_ok "$t fullread: attach"; return; }
+	for _ in $(seq $k); do "$PTWORK" fullread >/dev/null || not_ok "$t fullread: ptwork"; done
+	stop_pipestat
+	local what="$t fullread x$k (batch $batch)"
+	expect "$what: reads" "$(sum reads key_type total)" $k
+	expect "$what: read_bytes" "$(sum read_bytes key_type total)" $((k * 65536))
+	expect "$what: copy_buffers" "$(sum copy_buffers key_type total)" $((16 * k))
+	secs=$(col copy_sections key_type total)
+	if [ "$batch" -gt 0 ]; then
+		if [ $t = tracepoint ]; then
+			expect "$what: copy_sections == reads" "$secs" $k
+		else
+			expect "$what: copy_sections unknown with batching on" "$secs" ""
+		fi
+	else
+		expect "$what: copy_sections == 16 per read" "$secs" $((16 * k))
+	fi
+}
+
+t_uring() { # tier
+	local t=$1 n=16
+	start_pipestat --tier $t --csv -n ptwork || { not_ok "$t uring: attach"; return; }
+	"$PTWORK" uring $n >/dev/null || not_ok "$t uring: ptwork"
+	stop_pipestat
+	expect "$t uring: eagain_nowait" "$(sum eagain_nowait key_type total)" $n
+	expect "$t uring: eagain_read" "$(sum eagain_read key_type total)" $n
+	expect "$t uring: eagain_empty" "$(col eagain_empty key_type total)" $n
+}
+
+suite() { # tier max batch
+	local t=$1
+	t_eagain_read $t
+	t_nowait_read $t
+	t_eagain_write $t "$2"
+	t_stream $t "$2"
+	t_fullread $t "$3"
+	exact_tier $t && t_uring $t
+}
+
+echo "# pipestat in the $KERNEL kernel ($(uname -r)), knobs: $KNOBS"
+t_choice
+if [ $KNOBS = 1 ]; then
+	for t in $BEST syscall; do
+		knobs 0 0 0; suite $t 0 0
+		knobs 8 2 1; suite $t 8 1
+	done
+	# the function tier on the patched kernel with the 6.12 behaviour
+	knobs 0 0 0; suite function 0 0
+	knobs 8 2 1
+else
+	suite $BEST -1 -1
+	suite syscall -1 -1
+fi
+summary
