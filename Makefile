@@ -105,6 +105,7 @@ $(OUT)/benchwork: tests/bench/benchwork.c $(OUT)/workload.o
 bench: all $(OUT)/benchwork
 	$(Q)tests/bench/bench.sh
 	$(Q)tests/bench/pipetop_cost.sh
+	$(Q)tests/bench/prog_cost.sh
 
 clean:
 	$(call msg,CLEAN)

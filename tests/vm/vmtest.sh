@@ -7,7 +7,10 @@
 #     the unpatched and the patched 6.12 test kernels;
 #  3. checks the patches (checkpatch, W=1, tracing-off build);
 #  4. builds the workload binary (tests/vm/ptwork.c, static);
-#  5. boots each kernel under qemu and runs tests/vm/guest-tests.sh in it.
+#  5. boots each kernel under qemu and runs tests/vm/guest-tests.sh in it;
+#  6. boots each kernel again and runs tests/vm/guest-pipestat.sh: the
+#     host-built ./pipestat (make all) on its known-answer workloads, tier
+#     chosen (patched: tracepoint, unpatched: function) and --tier syscall.
 # Exit status 0 only if everything passed.
 #
 # Options: --skip-checks (skip step 3), --kernel patched|unpatched (only one).
@@ -69,5 +72,23 @@ for k in unpatched patched; do
 done
 # pipebench --ab on the patched kernel (tests/vm/guest-pipebench.sh, needs ./pipebench built)
 [ -n "$only" ] && [ "$only" != patched ] || "$VM_DIR/run-in-vm.sh" --kernel patched --timeout 900 "$VM_DIR/guest-pipebench.sh" || { log "pipebench A/B (patched): FAIL"; fail=1; }
+# pipestat itself (built on the host, run from the host root over 9p)
+if [ -x "$REPO/pipestat" ] && [ -x "$REPO/tests/host/pipework" ]; then
+	for k in unpatched patched; do
+		[ -z "$only" ] || [ "$only" = "$k" ] || continue
+		res=$(mktemp -d "$CACHE/runs/$(date +%Y%m%d-%H%M%S)-pipestat-$k.XXXX")
+		if (cd "$REPO" && "$VM_DIR/run-in-vm.sh" --kernel "$k" --results "$res" \
+			--timeout 900 "$VM_DIR/guest-pipestat.sh" "$CACHE/bin/ptwork"); then
+			log "$k kernel, pipestat: PASS ($(grep -ac '^ok' "$res/console.log") checks) at $(stamp)"
+		else
+			log "$k kernel, pipestat: FAIL (console log in $res)"
+			grep -a '^not ok' "$res/console.log" >&2 || true
+			fail=1
+		fi
+	done
+else
+	log "pipestat tests: ./pipestat or tests/host/pipework not built (make all): FAIL"
+	fail=1
+fi
 log "total $(stamp): $([ $fail = 0 ] && echo PASS || echo FAIL)"
 exit $fail
