@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
@@ -54,7 +55,11 @@ static int probe(char *why, size_t n)
 		snprintf(why, n, "kernel BTF lacks the kmem:mm_page_alloc tracepoint");
 		return -1;
 	}
-	err = btf_fentry_attach_errno(fn.read_fn);
+	/* PIPESTAT_NO_FENTRY=1: take the kprobe path (tests of the fallback) */
+	if (getenv("PIPESTAT_NO_FENTRY"))
+		err = EPERM;
+	else
+		err = btf_fentry_attach_errno(fn.read_fn);
 	if (!err) {
 		fn.mode = FN_FENTRY;
 		return 0;

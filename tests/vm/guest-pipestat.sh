@@ -211,4 +211,16 @@ else
 	suite $BEST -1 -1
 	suite syscall -1 -1
 fi
+# the function tier's kprobe fallback (as on kernels that refuse fentry)
+export PIPESTAT_NO_FENTRY=1
+start_pipestat -v --tier function --csv -n pipework && stop_pipestat
+expect "kprobe fallback: announced" \
+	"$(grep -c '^pipestat: function tier via kprobes on pipe_read/pipe_write' "$TMP/err")" 1
+knobs 0 0 0
+t_eagain_read function
+t_eagain_write function 0
+t_stream function 0
+t_fullread function 0
+knobs 8 2 1
+unset PIPESTAT_NO_FENTRY
 summary
