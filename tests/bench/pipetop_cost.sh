@@ -4,7 +4,8 @@
 # terminal for SECS seconds (default 20). Reports pipetop's user and system
 # CPU % of one core over that time and its peak RSS, against the targets
 # (user < 2% of one core, RSS < 50 MiB). Exit 1 if a target is missed.
-# PIPES, WORKERS (default 4), PERIOD_MS (default 500), SECS.
+# PIPES, WORKERS (default 4), PERIOD_MS (default 500), SECS; PAIR=1: a
+# writer and a separate reader process per pipe (2 keys per pipe).
 set -eu
 cd "$(dirname "$0")/../.."
 PIPES=${PIPES:-10000}
@@ -19,7 +20,7 @@ trap 'tmux -S "$SOCK" kill-server 2>/dev/null; [ -n "$HELPER" ] && kill "$HELPER
 command -v tmux >/dev/null || { echo "pipetop_cost: needs tmux" >&2; exit 1; }
 [ -x build/pipetop_pipes ] && [ -x pipetop ] || make --no-print-directory pipetop build/pipetop_pipes
 
-build/pipetop_pipes "$PIPES" "$WORKERS" "$PERIOD_MS" >"$TMP/ready" &
+build/pipetop_pipes "$PIPES" "$WORKERS" "$PERIOD_MS" ${PAIR:+pair} >"$TMP/ready" &
 HELPER=$!
 until grep -q ready "$TMP/ready"; do
 	kill -0 $HELPER 2>/dev/null || { echo "pipetop_cost: helper failed" >&2; exit 1; }
@@ -62,7 +63,7 @@ tmux -S "$SOCK" send-keys -t cost q
 
 user=$(echo "($u1 - $u0) / $TCK / ($t1 - $t0) * 100" | bc -l)
 sys=$(echo "($s1 - $s0) / $TCK / ($t1 - $t0) * 100" | bc -l)
-echo "pipetop cost: $PIPES live pipes ($WORKERS processes, each pipe written and read every ${PERIOD_MS} ms), -i 1, $(printf %.0f "$(echo "$t1 - $t0" | bc -l)") s"
+echo "pipetop cost: $PIPES live pipes ($WORKERS processes${PAIR:+ writing, $WORKERS reading}, each pipe written and read every ${PERIOD_MS} ms), -i 1, $(printf %.0f "$(echo "$t1 - $t0" | bc -l)") s"
 printf '  pipes on screen (most): %s%s\n' "$seen" "$([ "$untracked" -gt 0 ] && echo '  (UNTRACKED events shown)')"
 printf '  user CPU: %5.2f%% of one core  (target < 2%%)\n' "$user"
 printf '  sys CPU:  %5.2f%% of one core  (draining the counters: kernel side)\n' "$sys"
