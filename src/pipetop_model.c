@@ -165,6 +165,10 @@ void tm_format(char *buf, size_t n, const struct pt_value *v, enum tm_kind kind,
 		snprintf(buf, n, "%.2f", d);
 		return;
 	case TM_K_RATE:
+		if (d > 0 && d < 0.995) {
+			snprintf(buf, n, "%.2f", d);
+			return;
+		}
 		if (d > 0 && d < 99.95 && d != floor(d)) {
 			snprintf(buf, n, "%.1f", d);
 			return;
@@ -298,12 +302,20 @@ int tm_build(struct tm_model *m, const struct pt_rows *raw, enum tm_mode mode,
 	return 0;
 }
 
+static __u64 ops(const struct pt_counts *c)
+{
+	return c->reads + c->writes + c->splice_in + c->splice_out;
+}
+
+/* Ties (all those 0.00 MB/s) go busiest first by calls. */
 static int item_cmp(const void *a, const void *b)
 {
 	const struct tm_item *x = a, *y = b;
 
 	if (x->sortv != y->sortv)
 		return x->sortv < y->sortv ? 1 : -1;
+	if (ops(&x->c) != ops(&y->c))
+		return ops(&x->c) < ops(&y->c) ? 1 : -1;
 	return memcmp(&x->key, &y->key, sizeof(x->key));
 }
 

@@ -98,7 +98,7 @@ static void header(const struct tv_state *st, const struct tm_model *m)
 	put(1, 0, line, 0);
 
 	if (!st->have_data) {
-		snprintf(line, sizeof(line), "totals: collecting for %gs ...",
+		snprintf(line, sizeof(line), "all: collecting for %gs ...",
 			 st->interval);
 		put(2, 0, line, 0);
 	} else {
@@ -121,8 +121,8 @@ static void header(const struct tv_state *st, const struct tm_model *m)
 			tm_format(f, sizeof(f), &r, TM_K_RATE, 7);
 		}
 		snprintf(line, sizeof(line),
-			 "totals: ops/s %s  MB/s %s  pool hit %% %s  alloc_locked/s %s  "
-			 "sections/read %s  EAGAIN/s %s", a, b, c, d, e, f);
+			 "all: ops/s %s  MB/s %s  hit%% %s  alloc_lk/s %s  "
+			 "sec/rd %s  EAGAIN/s %s", a, b, c, d, e, f);
 		put(2, 0, line, 0);
 	}
 	snprintf(line, sizeof(line), "pipes: %zu  processes: %zu  view: %s  "
@@ -149,7 +149,7 @@ struct layout {
 static int name_want(const struct tv_state *st, const struct tm_model *m, int nrows)
 {
 	char buf[512];
-	int want = NAME_MIN;
+	int want = NAME_MIN, cap;
 
 	for (int i = 0; st->have_data && i < nrows && (size_t)i < m->n; i++) {
 		int len;
@@ -163,7 +163,11 @@ static int name_want(const struct tv_state *st, const struct tm_model *m, int nr
 		if (len > want)
 			want = len;
 	}
-	return want < NAME_MAX ? want : NAME_MAX;
+	/* at most 2/5 of the width (and NAME_MAX): value columns matter too */
+	cap = COLS * 2 / 5 > NAME_MAX ? NAME_MAX : COLS * 2 / 5;
+	if (cap < NAME_MIN)
+		cap = NAME_MIN;
+	return want < cap ? want : cap;
 }
 
 static void lay_out(struct layout *l, const struct tv_state *st, int want)

@@ -216,6 +216,9 @@ static void model_pipes(void)
 	tm_sort(&m, TM_RPS, &env, 1);
 	CHECK(m.items[0].key.ino == 100 && m.items[1].key.ino == 200 &&
 	      m.items[2].key.ino == 300);
+	tm_sort(&m, TM_AVGWR, &env, 1);
+	CHECK(m.items[0].key.ino == 100 && m.items[1].key.ino == 300 &&
+	      m.items[2].key.ino == 200);
 	tm_sort(&m, TM_SECRD, &env, 1);
 	CHECK(m.items[2].key.ino == 300);	/* "-" */
 	CHECK(m.items[0].key.ino == 100);	/* 8 per read, then 1 */
@@ -255,6 +258,15 @@ static void model_procs(void)
 	CHECK(m.n == 3);
 	tm_sort(&m, TM_RPS, &env, 1);
 	CHECK(m.items[0].key.tgid == 5 && m.items[2].key.tgid == 3);
+	/* ties (no read EAGAINs anywhere) go busiest first by calls */
+	CHECK(tm_build(&m, &raw, TM_PER_PROC, "") == 0);
+	tm_sort(&m, TM_EAGR, &env, 1);
+	{
+		const __u32 want[] = { 11, 10, 1, 5, 4, 3 };
+
+		for (int i = 0; i < 6; i++)
+			CHECK(m.items[i].key.tgid == want[i]);
+	}
 	tm_free(&m);
 	rows_free(&raw);
 }
@@ -266,7 +278,13 @@ static void format(void)
 
 	v.d = 0.5;
 	tm_format(buf, sizeof(buf), &v, TM_K_RATE, 8);
-	CHECK_STR(buf, "0.5");
+	CHECK_STR(buf, "0.50");
+	v.d = 0.0375;
+	tm_format(buf, sizeof(buf), &v, TM_K_RATE, 8);
+	CHECK_STR(buf, "0.04");
+	v.d = 2.5;
+	tm_format(buf, sizeof(buf), &v, TM_K_RATE, 8);
+	CHECK_STR(buf, "2.5");
 	v.d = 0;
 	tm_format(buf, sizeof(buf), &v, TM_K_RATE, 8);
 	CHECK_STR(buf, "0");
