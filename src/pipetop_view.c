@@ -174,7 +174,8 @@ static void lay_out(struct layout *l, const struct tv_state *st, int want)
 {
 	int avail = COLS, used = 0;
 
-	l->pipe_col = st->mode == TM_PER_PIPE && COLS >= want + PIPE_W + 30;
+	l->pipe_col = st->mode == TM_PER_PIPE && COLS >= 100 &&
+		      COLS >= want + PIPE_W + 40;
 	if (l->pipe_col)
 		avail -= PIPE_W + 1;
 	l->ncols = 0;
