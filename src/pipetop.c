@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/utsname.h>
 #include "btf_probe.h"
@@ -34,7 +35,18 @@ struct top {
 	struct tm_model m;
 	struct tv_state st;
 	double last;		/* last drain, monotonic */
+	double cpu_last;	/* own user + system seconds at the last drain */
 };
+
+static double own_cpu(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+	       ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
 
 static int rebuild(struct top *t)
 {
@@ -48,17 +60,21 @@ static int rebuild(struct top *t)
 static int refresh_data(struct top *t)
 {
 	struct pt_rows *into = t->st.paused ? &t->discard : &t->raw;
-	double n = now();
+	double n = now(), cpu;
 	__u64 untracked;
 
 	rows_clear(into);
 	if (pt_session_drain(&t->s, into, &untracked))
 		return -1;
+	cpu = own_cpu();
 	if (t->st.paused) {
 		t->last = n;
+		t->cpu_last = cpu;
 		return 0;
 	}
 	t->st.secs = n - t->last;
+	t->st.self_cpu = t->st.secs > 0 ? 100 * (cpu - t->cpu_last) / t->st.secs : 0;
+	t->cpu_last = cpu;
 	t->last = n;
 	t->st.env.untracked = untracked;
 	env_read_knobs(&t->st.env);
@@ -270,6 +286,7 @@ int main(int argc, char **argv)
 	snprintf(t.st.kernel, sizeof(t.st.kernel), "%s",
 		 uname(&u) ? "?" : u.release);
 	t.last = now();
+	t.cpu_last = own_cpu();
 
 	setlocale(LC_ALL, "");
 	if (tv_start()) {

@@ -135,6 +135,11 @@ static void header(const struct tv_state *st, const struct tm_model *m)
 		snprintf(line + l, sizeof(line) - l, "  UNTRACKED: %llu (map full)",
 			 (unsigned long long)st->env.untracked);
 	}
+	if (st->have_data) {
+		size_t l = strlen(line);
+
+		snprintf(line + l, sizeof(line) - l, "  self: %.1f%% cpu", st->self_cpu);
+	}
 	put(3, 0, line, 0);
 }
 

@@ -18,6 +18,7 @@ struct tv_state {
 	char edit[PT_COMM_LEN];
 	double interval;		/* refresh, seconds */
 	double secs;			/* length of the interval shown */
+	double self_cpu;		/* pipetop's own CPU %, last interval */
 	int max_rows;			/* -r; 0 = what fits */
 	char kernel[65];
 	struct pt_env env;

@@ -160,6 +160,7 @@ t_pipeline() {
 		want=$(cat /proc/sys/fs/$knob 2>/dev/null || echo -)
 		expect "pipeline: knob $knob" "$(grep -oE "fs\\.$knob [-0-9]+" "$TMP/screen")" "fs.$knob $want"
 	done
+	expect "pipeline: own cost shown" "$(grep -cE 'self: [0-9]+\.[0-9]% cpu' "$TMP/screen")" 1
 	expect_positive "pipeline: total ops/s" "$(grep -oE 'ops/s [^ ]+' "$TMP/screen" | cut -d' ' -f2)"
 	expect_positive "pipeline: total MB/s" "$(grep -oE 'MB/s [^ ]+' "$TMP/screen" | cut -d' ' -f2)"
 
