@@ -343,63 +343,65 @@ static int end_name(char *buf, size_t n, const struct pt_row *r, int max)
 }
 
 /*
- * One side's processes in at most budget characters; returns the length.
- * budget < 0: no limit.
+ * One side's processes in at most budget characters (budget < 0: what buf
+ * holds); returns the length. v holds the k busiest of total processes.
  */
 static int side_text(char *buf, size_t n, const struct pt_row *const *v, int k,
-		     int budget)
+		     int total, int budget)
 {
 	char ent[48], more[16];
 	int len = 0, i;
 
+	if (budget < 0 || budget > (int)n - 1)
+		budget = n - 1;
 	buf[0] = '\0';
-	if (!k)
-		return snprintf(buf, n, "?");
+	if (!total)
+		return snprintf(buf, n, "%.*s", budget, "?");
 	for (i = 0; i < k; i++) {
 		int elen = (i ? 1 : 0) + end_name(ent, sizeof(ent), v[i], -1);
-		int rest = k - i - 1;
+		int rest = total - i - 1;
 		int mlen = rest ? snprintf(more, sizeof(more), "+%d", rest) : 0;
 
-		if (budget >= 0 && len + elen + mlen > budget)
+		if (len + elen + mlen > budget)
 			break;
 		len += snprintf(buf + len, n - len, "%s%s", i ? "," : "", ent);
 	}
-	if (i == k)
+	if (i == total)
 		return len;
 	if (!i) {
-		int mlen = k > 1 ? snprintf(more, sizeof(more), "+%d", k - 1) : 0;
+		int mlen = total > 1 ? snprintf(more, sizeof(more), "+%d", total - 1) : 0;
 		int room = budget - mlen;
 
 		if (room < 3) {
 			room = budget;
 			mlen = 0;
 		}
-		len = end_name(ent, sizeof(ent), v[0], room);
+		end_name(ent, sizeof(ent), v[0], room);
 		len = snprintf(buf, n, "%.*s", room > 0 ? room : 0, ent);
 		if (mlen)
 			len += snprintf(buf + len, n - len, "%s", more);
 		return len;
 	}
-	return len + snprintf(buf + len, n - len, "+%d", k - i);
+	return len + snprintf(buf + len, n - len, "+%d", total - i);
 }
 
 void tm_ends_text(char *buf, size_t n, const struct tm_model *m,
 		  const struct tm_item *it, int width)
 {
-	const struct pt_row *w[64], *r[64];
-	int nw = 0, nr = 0, lw, lr, bw, br, avail = width - 4;
+	const struct pt_row *w[TM_ENDS_LISTED], *r[TM_ENDS_LISTED];
+	int nw = 0, nr = 0, tw = 0, tr = 0, lw, lr, bw, br, avail = width - 4;
 	char sw[512], sr[512];
 
 	for (__u32 i = 0; i < it->nends; i++) {
 		const struct pt_row *e = m->ends[it->first + i];
 
-		if (tm_is_writer(&e->c) && nw < 64)
+		if (tm_is_writer(&e->c) && tw++ < TM_ENDS_LISTED)
 			w[nw++] = e;
-		if (tm_is_reader(&e->c) && nr < 64)
+		if (tm_is_reader(&e->c) && tr++ < TM_ENDS_LISTED)
 			r[nr++] = e;
 	}
-	lw = side_text(sw, sizeof(sw), w, nw, -1);
-	lr = side_text(sr, sizeof(sr), r, nr, -1);
+	lw = side_text(sw, sizeof(sw), w, nw, tw, -1);
+	lr = side_text(sr, sizeof(sr), r, nr, tr, -1);
 	if (lw + lr > avail && avail >= 2) {
 		int half = avail / 2;
 
@@ -413,8 +415,8 @@ void tm_ends_text(char *buf, size_t n, const struct tm_model *m,
 			bw = half;
 			br = avail - half;
 		}
-		side_text(sw, sizeof(sw), w, nw, bw);
-		side_text(sr, sizeof(sr), r, nr, br);
+		side_text(sw, sizeof(sw), w, nw, tw, bw);
+		side_text(sr, sizeof(sr), r, nr, tr, br);
 	}
 	snprintf(buf, n, "%s -> %s", sw, sr);
 	if (width >= 0 && (size_t)width < n)

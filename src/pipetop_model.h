@@ -81,6 +81,7 @@ void tm_format(char *buf, size_t n, const struct pt_value *v, enum tm_kind kind,
 /* A process of a pipe writes into it / reads from it. */
 bool tm_is_writer(const struct pt_counts *c);
 bool tm_is_reader(const struct pt_counts *c);
+#define TM_ENDS_LISTED	32	/* per side; the rest only counted, as "+N" */
 /*
  * "writer[pid],... -> reader[pid],..." in at most width characters (n >
  * width): busiest first, "+N" for those left out, "?" for a side not seen.

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* pipetop: option parsing and the model (grouping, values, ends, sort). */
 #include <stdio.h>
+#include <stdlib.h>
 #include "pipetop_model.h"
 #include "pipetop_opts.h"
 #include "unit.h"
@@ -271,6 +272,47 @@ static void model_procs(void)
 	rows_free(&raw);
 }
 
+/* make -j100: one writer, 100 readers, more than the text can list */
+static void many_ends(void)
+{
+	struct pt_counts mw = { .writes = 100, .write_bytes = 100 };
+	struct pt_rows raw;
+	struct tm_model m;
+	char buf[512], want[64];
+	const char *plus;
+
+	rows_init(&raw, PT_BY_PIPE_PID);
+	add(&raw, 1, "make", 7, &mw);
+	for (__u64 i = 0; i < 100; i++) {
+		struct pt_counts cr = { .reads = 1 + i, .read_bytes = 1 + i };
+
+		add(&raw, 1000 + i, "a-long-compiler", 7, &cr);
+	}
+	tm_init(&m);
+	CHECK(tm_build(&m, &raw, TM_PER_PIPE, "") == 0);
+	CHECK(m.n == 1 && m.items[0].nends == 101);
+	tm_ends_text(buf, sizeof(buf), &m, &m.items[0], 80);
+	CHECK(strlen(buf) <= 80);
+	/* busiest reader first, then "+N" for the rest of the 100 */
+	CHECK(!strncmp(buf, "make[1] -> a-long-compiler[1099],a-long-compiler[1098]", 54));
+	/* 69 characters for the readers: three names of 21, then +97 */
+	CHECK_STR(strrchr(buf, ','), ",a-long-compiler[1097]+97");
+	tm_ends_text(buf, sizeof(buf), &m, &m.items[0], sizeof(buf) - 1);
+	CHECK(strlen(buf) <= sizeof(buf) - 1);
+	plus = strrchr(buf, '+');
+	/* as many as fit in 511 characters, the count of the others exact */
+	{
+		int listed = 0;
+
+		for (const char *p = buf; (p = strstr(p, "a-long-compiler[")); p++)
+			listed++;
+		snprintf(want, sizeof(want), "+%d", 100 - listed);
+		CHECK(plus && !strcmp(plus, want));
+	}
+	tm_free(&m);
+	rows_free(&raw);
+}
+
 static void format(void)
 {
 	struct pt_value v = { .q = PT_EXACT, .type = PT_V_RATIO };
@@ -325,6 +367,7 @@ int main(void)
 	opts();
 	model_pipes();
 	model_procs();
+	many_ends();
 	format();
 	interval_steps();
 	return unit_summary("test_pipetop");
