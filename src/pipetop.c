@@ -181,9 +181,10 @@ static int keys(struct top *t)
 /* Returns 0 after q or a signal to end, -1 on error (errno set). */
 static int run(struct top *t, int sigfd)
 {
+	/* keys only from a terminal: /dev/null would read as EOF forever */
 	struct pollfd pfd[2] = {
 		{ .fd = sigfd, .events = POLLIN },
-		{ .fd = STDIN_FILENO, .events = POLLIN },
+		{ .fd = isatty(STDIN_FILENO) ? STDIN_FILENO : -1, .events = POLLIN },
 	};
 
 	tv_draw(&t->st, &t->m);

@@ -245,6 +245,18 @@ t_signals() {
 	restored "Ctrl-C"
 }
 
+# no keyboard (stdin not a terminal): no busy loop; SIGTERM still ends it
+t_no_keyboard() {
+	local ticks
+	start_top -i 0.2 "</dev/null" || { not_ok "no keyboard: pipetop did not start"; return; }
+	held "$TOP" >/dev/null
+	sleep 3
+	ticks=$(awk '{ print $14 + $15 }' /proc/"$TOP"/stat)
+	expect "no keyboard: under 0.5 s of CPU in 3 s" "$([ "$ticks" -lt $(($(getconf CLK_TCK) / 2)) ] && echo yes || echo "no: $ticks ticks")" yes
+	kill -TERM "$TOP"
+	restored "no keyboard"
+}
+
 t_rows() {
 	local n ws=()
 	start_top -r 1 -n pipework || { not_ok "rows: pipetop did not start"; return; }
@@ -290,6 +302,7 @@ t_bad_input() {
 
 t_pipeline
 t_signals
+t_no_keyboard
 t_rows
 t_not_a_terminal
 t_bad_input
