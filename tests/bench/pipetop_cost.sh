@@ -5,7 +5,8 @@
 # CPU % of one core over that time and its peak RSS, against the targets
 # (user < 2% of one core, RSS < 50 MiB). Exit 1 if a target is missed.
 # PIPES, WORKERS (default 4), PERIOD_MS (default 500), SECS; PAIR=1: a
-# writer and a separate reader process per pipe (2 keys per pipe).
+# writer and a separate reader process per pipe (2 keys per pipe);
+# VIEW=proc: measure the per-process view (key p).
 set -eu
 cd "$(dirname "$0")/../.."
 PIPES=${PIPES:-10000}
@@ -43,6 +44,7 @@ for _ in $(seq 100); do
 	[ "${n:-0}" -ge "$PIPES" ] && break
 	sleep 0.2
 done
+[ "${VIEW:-}" = proc ] && tmux -S "$SOCK" send-keys -t cost p
 sleep 2
 
 TCK=$(getconf CLK_TCK)
@@ -63,7 +65,7 @@ tmux -S "$SOCK" send-keys -t cost q
 
 user=$(echo "($u1 - $u0) / $TCK / ($t1 - $t0) * 100" | bc -l)
 sys=$(echo "($s1 - $s0) / $TCK / ($t1 - $t0) * 100" | bc -l)
-echo "pipetop cost: $PIPES live pipes ($WORKERS processes${PAIR:+ writing, $WORKERS reading}, each pipe written and read every ${PERIOD_MS} ms), -i 1, $(printf %.0f "$(echo "$t1 - $t0" | bc -l)") s"
+echo "pipetop cost: $PIPES live pipes ($WORKERS processes${PAIR:+ writing, $WORKERS reading}, each pipe written and read every ${PERIOD_MS} ms), -i 1, ${VIEW:-pipe} view, $(printf %.0f "$(echo "$t1 - $t0" | bc -l)") s"
 printf '  pipes on screen (most): %s%s\n' "$seen" "$([ "$untracked" -gt 0 ] && echo '  (UNTRACKED events shown)')"
 printf '  user CPU: %5.2f%% of one core  (target < 2%%)\n' "$user"
 printf '  sys CPU:  %5.2f%% of one core  (draining the counters: kernel side)\n' "$sys"
