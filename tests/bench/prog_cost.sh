@@ -91,8 +91,9 @@ if [ -z "${PIPETRACE_IN_VM:-}" ] && [ "${PROG_COST_VM:-1}" != 0 ] &&
 		res=$(mktemp -d "$CACHE/runs/$(date +%Y%m%d-%H%M%S)-progcost-$k.XXXX")
 		if tests/vm/run-in-vm.sh --kernel "$k" --results "$res" \
 			--timeout 600 tests/bench/prog_cost.sh $((N / 10)) >/dev/null 2>&1; then
+			# the script's lines only, not the guest kernel's messages
 			sed -n '/^BPF program cost per call/,/^PIPETRACE-VM-EXIT/p' "$res/console.log" |
-				grep -v '^PIPETRACE-VM-EXIT' | tr -d '\r'
+				tr -d '\r' | grep -E '^(BPF program cost|  )'
 		else
 			echo "(VM run on the $k kernel failed: $res/console.log)"
 		fi
