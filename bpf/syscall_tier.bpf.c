@@ -21,6 +21,7 @@ char LICENSE[] SEC("license") = "GPL";
 #define NR_write	1
 #define NR_readv	19
 #define NR_writev	20
+#define NR_sendfile	40
 #define NR_splice	275
 #define NR_tee		276
 #define NR_vmsplice	278
@@ -134,7 +135,7 @@ int BPF_PROG(pipe_sys_enter, struct pt_regs *regs, long id)
 	case NR_write: case NR_writev: case NR_pwritev2:
 		s.op = PT_OP_WRITE;
 		break;
-	case NR_splice: case NR_tee: case NR_vmsplice:
+	case NR_splice: case NR_tee: case NR_vmsplice: case NR_sendfile:
 		s.op = PT_OP_SPLICE;
 		break;
 	default:
@@ -166,10 +167,15 @@ int BPF_PROG(pipe_sys_enter, struct pt_regs *regs, long id)
 		s.nonblock = file_nonblock(file) ||
 			     (regs->dx & SPLICE_F_NONBLOCK);
 	} else {
-		/* splice(in, off, out, off, len, flags); tee(in, out, len, flags) */
-		long out_fd = id == NR_splice ? regs->dx : regs->si;
-		long flags = id == NR_splice ? regs->r9 : regs->r10;
-		struct file *in = pipe_end_of(&s.src, regs->di);
+		/*
+		 * splice(in, off, out, off, len, flags); tee(in, out, len,
+		 * flags); sendfile(out, in, off, len) into a pipe splices too
+		 */
+		bool sendfile = id == NR_sendfile;
+		long in_fd = sendfile ? regs->si : regs->di;
+		long out_fd = id == NR_splice ? regs->dx : sendfile ? regs->di : regs->si;
+		long flags = id == NR_splice ? regs->r9 : sendfile ? 0 : regs->r10;
+		struct file *in = pipe_end_of(&s.src, in_fd);
 		struct file *out = pipe_end_of(&s.dst, out_fd);
 		bool any = false;
 
@@ -286,7 +292,8 @@ int BPF_PROG(pipe_sys_exit, struct pt_regs *regs, long ret)
 
 	if (id != NR_read && id != NR_write && id != NR_readv &&
 	    id != NR_writev && id != NR_preadv2 && id != NR_pwritev2 &&
-	    id != NR_splice && id != NR_tee && id != NR_vmsplice)
+	    id != NR_splice && id != NR_tee && id != NR_vmsplice &&
+	    id != NR_sendfile)
 		return 0;
 	st = bpf_task_storage_get(&op_states, bpf_get_current_task_btf(), NULL, 0);
 	if (!st || st->op == PT_OP_NONE)

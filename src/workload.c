@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/sendfile.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include "workload.h"
@@ -214,6 +215,41 @@ long wl_jobserver(int readers, long tokens)
 	for (int i = 0; i < readers; i++)
 		failed |= wait_child(pids[i]);
 	return failed ? -1 : tokens;
+}
+
+long wl_splice(long n)
+{
+	char path[] = "/tmp/pipework-splice.XXXXXX";
+	static char page[4096];
+	int file = mkstemp(path), null = open("/dev/null", O_WRONLY);
+	long moved = 0;
+	int p[2] = { -1, -1 };
+
+	if (file >= 0)
+		unlink(path);
+	if (file < 0 || null < 0 || write(file, page, sizeof(page)) != sizeof(page) ||
+	    pipe(p))
+		goto out;
+	for (long i = 0; i < n; i++) {
+		off_t off = 0;
+		ssize_t r;
+
+		if (sendfile(p[1], file, &off, sizeof(page)) != sizeof(page))
+			goto out;
+		r = splice(p[0], NULL, null, NULL, sizeof(page), 0);
+		if (r != sizeof(page))
+			goto out;
+		moved += r;
+	}
+out:
+	for (int fd = 0; fd < 2; fd++)
+		if (p[fd] >= 0)
+			close(p[fd]);
+	if (file >= 0)
+		close(file);
+	if (null >= 0)
+		close(null);
+	return moved == (long)sizeof(page) * n ? moved : -1;
 }
 
 long wl_pingpong(long n)

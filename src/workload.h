@@ -27,6 +27,11 @@ long wl_stream(size_t size, long n, const char *fifo);
  * "reader pid=P tokens=N". Returns tokens written.
  */
 long wl_jobserver(int readers, long tokens);
+/*
+ * n rounds of sendfile() of 4096 bytes of a temporary file into a pipe,
+ * then splice() of them out to /dev/null: returns bytes spliced out
+ */
+long wl_splice(long n);
 /* n 1-byte round trips between this process and a child: returns n */
 long wl_pingpong(long n);
 

@@ -9,6 +9,7 @@
  *   pipework stream SIZE N [FIFO]  N writes of SIZE drained by a child
  *   pipework pingpong N          N one-byte round trips
  *   pipework jobserver R T       R blocked 1-byte readers, T tokens
+ *   pipework splice N            N sendfile()s of 4 KiB into a pipe, spliced out
  *
  * With PIPEWORK_WAIT=1 it prints "ready pid=P" and waits for a line on
  * stdin first, so a test can start tracing with -p P before it runs.
@@ -58,6 +59,8 @@ int main(int argc, char **argv)
 		r = wl_stream(arg(argv[2]), arg(argv[3]), argc > 4 ? argv[4] : NULL);
 	else if (!strcmp(w, "jobserver") && argc >= 4)
 		r = wl_jobserver(arg(argv[2]), arg(argv[3]));
+	else if (!strcmp(w, "splice"))
+		r = wl_splice(arg(argv[2]));
 	else if (!strcmp(w, "pingpong"))
 		r = wl_pingpong(arg(argv[2]));
 	else {

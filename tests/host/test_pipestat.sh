@@ -117,6 +117,20 @@ t_pingpong() {
 	expect "pingpong: copy_sections" "$(csv_get "$TMP/out" copy_sections pid "$pid")" $n
 }
 
+# sendfile and splice move pages, not copies: their own columns
+t_splice() {
+	local n=300 out pid
+	start_pipestat -k pid --csv -n pipework || { not_ok "splice: attach"; return; }
+	out=$(work splice $n); pid=$(pid_of "$out")
+	stop_pipestat
+	expect "splice: workload moved" "$out" "pid=$pid splice=$((n * 4096))"
+	expect "splice: splice_in" "$(csv_get "$TMP/out" splice_in pid "$pid")" $n
+	expect "splice: splice_in_bytes" "$(csv_get "$TMP/out" splice_in_bytes pid "$pid")" $((n * 4096))
+	expect "splice: splice_out" "$(csv_get "$TMP/out" splice_out pid "$pid")" $n
+	expect "splice: splice_out_bytes" "$(csv_get "$TMP/out" splice_out_bytes pid "$pid")" $((n * 4096))
+	expect "splice: not reads or writes" "$(csv_get "$TMP/out" reads pid "$pid")/$(csv_get "$TMP/out" writes pid "$pid")" 0/0
+}
+
 # io_uring reads never pass read(2): counted from the io_uring events
 t_uring() {
 	local comm
@@ -177,30 +191,41 @@ t_intervals() {
 	expect "intervals: 3 total rows" "$(grep -c ',syscall,total,' "$TMP/out")" 3
 }
 
-# pipetrace objects still in the kernel: programs and maps by name
-ours() {
-	{ bpftool prog show; bpftool map show; } 2>/dev/null |
-		grep -cE 'name (pipe_sys_enter|pipe_sys_exit|pipe_page_alloc|counts[01]?|ring_claims|op_states) '
+# the BPF programs, maps and links a process holds: "prog 12" lines
+held_ids() {
+	grep -hE '^(prog_id|map_id|link_id):' /proc/"$1"/fdinfo/* 2>/dev/null |
+		sed 's/_id:[[:space:]]*/ /' | sort -u
 }
 
-# the kernel frees a closed program after an RCU grace period: poll
-ours_settled() {
+# which of those ids still exist; the kernel frees a closed program after
+# an RCU grace period, so poll
+still_there() {
+	local left
 	for _ in $(seq 50); do
-		[ "$(ours)" = 0 ] && break
+		left=$(while read -r kind id; do
+			case $kind in
+			prog) bpftool prog show id "$id" >/dev/null 2>&1 && echo "prog $id" ;;
+			map) bpftool map show id "$id" >/dev/null 2>&1 && echo "map $id" ;;
+			link) bpftool link show id "$id" >/dev/null 2>&1 && echo "link $id" ;;
+			esac
+		done <"$1")
+		[ -z "$left" ] && break
 		sleep 0.2
 	done
-	ours
+	echo "$left" | grep -c .
 }
 
 t_no_leftovers() {
-	expect "leftovers: none before" "$(ours_settled)" 0
-	start_pipestat -i 0.1 || { not_ok "leftovers: attach"; return; }
-	expect "leftovers: 3 programs and 5 maps while running" "$(ours)" 8
-	stop_pipestat
-	expect "leftovers: nothing left after SIGINT" "$(ours_settled)" 0
-	start_pipestat -i 0.1 || { not_ok "leftovers: attach"; return; }
-	stop_pipestat TERM
-	expect "leftovers: nothing left after SIGTERM" "$(ours_settled)" 0
+	local sig
+	for sig in INT TERM; do
+		start_pipestat -i 0.1 || { not_ok "leftovers: attach"; return; }
+		held_ids "$PS_PID" >"$TMP/ids"
+		# 5 syscall-tier programs with their links, and the maps
+		expect "leftovers ($sig): programs held while running" "$(grep -c '^prog' "$TMP/ids")" 5
+		expect "leftovers ($sig): links held while running" "$(grep -c '^link' "$TMP/ids")" 5
+		stop_pipestat $sig
+		expect "leftovers ($sig): none of them left" "$(still_there "$TMP/ids")" 0
+	done
 }
 
 t_closed_stdout() {
@@ -243,6 +268,7 @@ t_stream
 t_fifo
 t_jobserver
 t_pingpong
+t_splice
 t_uring
 t_pid_filter
 t_sigterm_last_interval
