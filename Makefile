@@ -35,7 +35,7 @@ include $(sort $(wildcard mk/tier_*.mk))
 SKELS      := $(patsubst %,$(OUT)/%.skel.h,$(BPF_OBJS))
 
 # user-space objects shared by every front end
-COMMON     := loader btf_probe metrics rows out_table out_csv fmt privs workload
+COMMON     := loader btf_probe metrics rows out_table out_csv fmt privs workload cli
 COMMON_OBJS := $(patsubst %,$(OUT)/%.o,$(COMMON) $(TIER_OBJS))
 include $(sort $(wildcard mk/tool_*.mk))
 

@@ -15,9 +15,8 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
-#include "btf_probe.h"
+#include "cli.h"
 #include "pipebench.h"
-#include "privs.h"
 
 static const long default_sizes[] = { 4096, 32768, 65536, 131072 };
 static const long default_writers[] = { 1, 2, 5 };
@@ -280,15 +279,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	b.o = &o;
-	if (!privs_enough(err, sizeof(err))) {
-		fprintf(stderr, "pipebench: %s\n", err);
+	if (!cli_can_trace("pipebench"))
 		return 1;
-	}
-	if (!btf_has_vmlinux()) {
-		fprintf(stderr, "pipebench: kernel BTF (/sys/kernel/btf/vmlinux) is "
-			"missing: needs a kernel built with CONFIG_DEBUG_INFO_BTF\n");
-		return 1;
-	}
 	signal(SIGPIPE, SIG_IGN);
 	pb_signals_init();
 	if (o.ab.on && pb_knob_begin(o.ab.knob, err, sizeof(err))) {

@@ -2,11 +2,11 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
-#include <math.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "cli.h"
 #include "pipebench.h"
 
 const char *const pb_wl_names[PB_NWL] = {
@@ -59,30 +59,6 @@ static const char usage[] =
 "  pipebench --ab pipe-read-batch=0,1 stream\n"
 "  pipebench --ab pipe-prealloc-max=0,8 -s 32768,65536 stream --csv\n";
 
-static double parse_seconds(const char *s)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > 1e6)
-		return -1;
-	return v;
-}
-
-static long parse_long(const char *s, long min, long max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max)
-		return -1;
-	return v;
-}
-
 /* no empty entries: strtok_r would skip them */
 static bool list_ok(const char *s, size_t cap)
 {
@@ -102,7 +78,7 @@ static int parse_list(const char *s, long *v, int cap, long min, long max)
 		return -1;
 	strcpy(buf, s);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (n == cap || (v[n] = parse_long(tok, min, max)) < 0)
+		if (n == cap || (v[n] = cli_long(tok, min, max)) < 0)
 			return -1;
 		n++;
 	}
@@ -126,8 +102,8 @@ static int parse_cpus(const char *s, int *cpus, int cap)
 
 		if (dash)
 			*dash = '\0';
-		lo = parse_long(tok, 0, CPU_SETSIZE - 1);
-		hi = dash ? parse_long(dash + 1, 0, CPU_SETSIZE - 1) : lo;
+		lo = cli_long(tok, 0, CPU_SETSIZE - 1);
+		hi = dash ? cli_long(dash + 1, 0, CPU_SETSIZE - 1) : lo;
 		if (lo < 0 || hi < lo)
 			return -1;
 		for (long c = lo; c <= hi; c++) {
@@ -175,7 +151,7 @@ int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
 		{}
 	};
 	bool any_wl = false;
-	int c, v;
+	int c;
 	long l;
 
 	memset(o, 0, sizeof(*o));
@@ -205,18 +181,18 @@ int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
 					  "1..64, e.g. 1,5,10", optarg);
 			break;
 		case 'd':
-			if ((o->duration = parse_seconds(optarg)) < 0)
+			if ((o->duration = cli_seconds(optarg, 1e6)) < 0)
 				USAGE_ERR("invalid duration '%s': want seconds > 0",
 					  optarg);
 			break;
 		case 'R':
-			if ((l = parse_long(optarg, 1, PB_MAX_REPS)) < 0)
+			if ((l = cli_long(optarg, 1, PB_MAX_REPS)) < 0)
 				USAGE_ERR("invalid reps '%s': want 1..%d", optarg,
 					  PB_MAX_REPS);
 			o->reps = l;
 			break;
 		case 'n':
-			if ((o->ops = parse_long(optarg, 1, 1L << 40)) < 0)
+			if ((o->ops = cli_long(optarg, 1, 1L << 40)) < 0)
 				USAGE_ERR("invalid ops '%s': want a whole number > 0",
 					  optarg);
 			break;
@@ -236,10 +212,8 @@ int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
 			o->csv = true;
 			break;
 		case OPT_TIER:
-			if ((v = tier_parse(optarg)) < 0)
-				USAGE_ERR("invalid tier '%s': want auto, tracepoint, "
-					  "function or syscall", optarg);
-			o->load.tier = v;
+			if (!cli_set_tier(&o->load, optarg, err, n))
+				return PB_USAGE;
 			break;
 		case 'v':
 			o->load.verbose = true;

@@ -7,12 +7,11 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
-#include "btf_probe.h"
+#include "cli.h"
 #include "demo.h"
 #include "loader.h"
 #include "out.h"
 #include "pipestat_opts.h"
-#include "privs.h"
 
 static double now(clockid_t clk)
 {
@@ -135,15 +134,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pipestat: %s\nTry 'pipestat --help'.\n", err);
 		return 2;
 	}
-	if (!privs_enough(err, sizeof(err))) {
-		fprintf(stderr, "pipestat: %s\n", err);
+	if (!cli_can_trace("pipestat"))
 		return 1;
-	}
-	if (!btf_has_vmlinux()) {
-		fprintf(stderr, "pipestat: kernel BTF (/sys/kernel/btf/vmlinux) is "
-			"missing: needs a kernel built with CONFIG_DEBUG_INFO_BTF\n");
-		return 1;
-	}
 
 	/*
 	 * Signals are taken synchronously in wait_until. A shell starts

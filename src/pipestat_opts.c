@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <errno.h>
 #include <getopt.h>
-#include <math.h>
-#include <stdlib.h>
 #include <string.h>
+#include "cli.h"
 #include "pipestat_opts.h"
 
 static const char usage[] =
@@ -47,30 +45,6 @@ static const char usage[] =
 "  pipestat -p 1234 -p 1235 -c 5 -i 2\n"
 "  pipestat --demo                try it on a built-in workload\n";
 
-double parse_seconds(const char *s)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > 1e7)
-		return -1;
-	return v;
-}
-
-static long parse_positive(const char *s, long max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v <= 0 || v > max)
-		return -1;
-	return v;
-}
-
 #define USAGE_ERR(...) do { snprintf(err, n, __VA_ARGS__); return OPTS_USAGE; } while (0)
 
 int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
@@ -104,29 +78,24 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 	while ((c = getopt_long(argc, argv, ":i:c:d:p:n:k:vhV", longs, NULL)) != -1) {
 		switch (c) {
 		case 'i':
-			if ((o->interval = parse_seconds(optarg)) < 0)
+			if ((o->interval = cli_seconds(optarg, 1e7)) < 0)
 				USAGE_ERR("invalid interval '%s': want seconds > 0", optarg);
 			break;
 		case 'c':
-			if ((o->count = parse_positive(optarg, 1L << 30)) < 0)
+			if ((o->count = cli_long(optarg, 1, 1L << 30)) < 0)
 				USAGE_ERR("invalid count '%s': want a whole number > 0", optarg);
 			break;
 		case 'd':
-			if ((o->duration = parse_seconds(optarg)) < 0)
+			if ((o->duration = cli_seconds(optarg, 1e7)) < 0)
 				USAGE_ERR("invalid duration '%s': want seconds > 0", optarg);
 			break;
 		case 'p':
-			if ((num = parse_positive(optarg, 1L << 22)) < 0)
-				USAGE_ERR("invalid pid '%s'", optarg);
-			if (o->load.npids == PT_MAX_PIDS)
-				USAGE_ERR("too many -p: at most %d", PT_MAX_PIDS);
-			o->load.pids[o->load.npids++] = num;
+			if (!cli_add_pid(&o->load, optarg, err, n))
+				return OPTS_USAGE;
 			break;
 		case 'n':
-			if (!*optarg || strlen(optarg) >= PT_COMM_LEN)
-				USAGE_ERR("invalid comm '%s': 1 to %d characters",
-					  optarg, PT_COMM_LEN - 1);
-			strcpy(o->load.comm, optarg);
+			if (!cli_set_comm(&o->load, optarg, err, n))
+				return OPTS_USAGE;
 			break;
 		case 'k':
 			if ((v = by_parse(optarg)) < 0 || v == PT_BY_PIPE_PID)
@@ -138,16 +107,14 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 			o->csv = true;
 			break;
 		case OPT_TIER:
-			if ((v = tier_parse(optarg)) < 0)
-				USAGE_ERR("invalid tier '%s': want auto, tracepoint, "
-					  "function or syscall", optarg);
-			o->load.tier = v;
+			if (!cli_set_tier(&o->load, optarg, err, n))
+				return OPTS_USAGE;
 			break;
 		case OPT_DEMO:
 			o->demo = true;
 			break;
 		case OPT_MAX_KEYS:
-			if ((num = parse_positive(optarg, 1L << 22)) < 0)
+			if ((num = cli_long(optarg, 1, 1L << 22)) < 0)
 				USAGE_ERR("invalid --max-keys '%s': 1 to %ld", optarg, 1L << 22);
 			o->load.max_keys = num;
 			break;

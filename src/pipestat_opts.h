@@ -25,7 +25,5 @@ enum { OPTS_RUN, OPTS_EXIT_OK, OPTS_USAGE };
  */
 int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		   char *err, size_t n);
-/* Positive seconds, as in -i 0.5; -1 on anything else. */
-double parse_seconds(const char *s);
 
 #endif

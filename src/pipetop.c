@@ -14,11 +14,10 @@
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/utsname.h>
-#include "btf_probe.h"
+#include "cli.h"
 #include "loader.h"
 #include "pipetop_opts.h"
 #include "pipetop_view.h"
-#include "privs.h"
 
 static double now(void)
 {
@@ -245,15 +244,8 @@ int main(int argc, char **argv)
 			o.interval);
 		return 1;
 	}
-	if (!privs_enough(err, sizeof(err))) {
-		fprintf(stderr, "pipetop: %s\n", err);
+	if (!cli_can_trace("pipetop"))
 		return 1;
-	}
-	if (!btf_has_vmlinux()) {
-		fprintf(stderr, "pipetop: kernel BTF (/sys/kernel/btf/vmlinux) is "
-			"missing: needs a kernel built with CONFIG_DEBUG_INFO_BTF\n");
-		return 1;
-	}
 
 	/* Ends of the run come as reads on a signalfd, never as handlers. */
 	signal(SIGINT, SIG_DFL);

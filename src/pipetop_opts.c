@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <errno.h>
 #include <getopt.h>
-#include <math.h>
-#include <stdlib.h>
 #include <string.h>
+#include "cli.h"
 #include "pipetop_opts.h"
 
 static const char usage[] =
@@ -33,27 +31,9 @@ static const char usage[] =
 
 static double parse_interval(const char *s)
 {
-	char *end;
-	double v;
+	double v = cli_seconds(s, PIPETOP_MAX_INTERVAL);
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !isfinite(v) ||
-	    v < PIPETOP_MIN_INTERVAL || v > PIPETOP_MAX_INTERVAL)
-		return -1;
-	return v;
-}
-
-static long parse_positive(const char *s, long max)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v <= 0 || v > max)
-		return -1;
-	return v;
+	return v < PIPETOP_MIN_INTERVAL ? -1 : v;
 }
 
 #define USAGE_ERR(...) do { snprintf(err, n, __VA_ARGS__); return PIPETOP_USAGE; } while (0)
@@ -72,8 +52,8 @@ int pipetop_parse(int argc, char **argv, struct pipetop_opts *o, FILE *out,
 		{ "version", no_argument, NULL, 'V' },
 		{}
 	};
-	long pid, rows;
-	int c, t;
+	long rows;
+	int c;
 
 	memset(o, 0, sizeof(*o));
 	o->load.tier = PT_TIER_AUTO;
@@ -88,29 +68,22 @@ int pipetop_parse(int argc, char **argv, struct pipetop_opts *o, FILE *out,
 					  optarg, PIPETOP_MIN_INTERVAL, PIPETOP_MAX_INTERVAL);
 			break;
 		case 'p':
-			if ((pid = parse_positive(optarg, 1L << 22)) < 0)
-				USAGE_ERR("invalid pid '%s'", optarg);
-			if (o->load.npids == PT_MAX_PIDS)
-				USAGE_ERR("too many -p: at most %d", PT_MAX_PIDS);
-			o->load.pids[o->load.npids++] = pid;
+			if (!cli_add_pid(&o->load, optarg, err, n))
+				return PIPETOP_USAGE;
 			break;
 		case 'n':
-			if (!*optarg || strlen(optarg) >= PT_COMM_LEN)
-				USAGE_ERR("invalid comm '%s': 1 to %d characters",
-					  optarg, PT_COMM_LEN - 1);
-			strcpy(o->load.comm, optarg);
+			if (!cli_set_comm(&o->load, optarg, err, n))
+				return PIPETOP_USAGE;
 			break;
 		case 'r':
-			if ((rows = parse_positive(optarg, 100000)) < 0)
+			if ((rows = cli_long(optarg, 1, 100000)) < 0)
 				USAGE_ERR("invalid rows '%s': want a whole number > 0",
 					  optarg);
 			o->rows = rows;
 			break;
 		case OPT_TIER:
-			if ((t = tier_parse(optarg)) < 0)
-				USAGE_ERR("invalid tier '%s': want auto, tracepoint, "
-					  "function or syscall", optarg);
-			o->load.tier = t;
+			if (!cli_set_tier(&o->load, optarg, err, n))
+				return PIPETOP_USAGE;
 			break;
 		case 'h':
 			fputs(usage, out);

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "btf_probe.h"
+#include "cli.h"
+#include "privs.h"
+
+double cli_seconds(const char *s, double max)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !isfinite(v) || v <= 0 || v > max)
+		return -1;
+	return v;
+}
+
+long cli_long(const char *s, long min, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		return -1;
+	return v;
+}
+
+bool cli_add_pid(struct pt_load_opts *o, const char *arg, char *err, size_t n)
+{
+	long pid = cli_long(arg, 1, 1L << 22);
+
+	if (pid < 0) {
+		snprintf(err, n, "invalid pid '%s'", arg);
+		return false;
+	}
+	if (o->npids == PT_MAX_PIDS) {
+		snprintf(err, n, "too many -p: at most %d", PT_MAX_PIDS);
+		return false;
+	}
+	o->pids[o->npids++] = pid;
+	return true;
+}
+
+bool cli_set_comm(struct pt_load_opts *o, const char *arg, char *err, size_t n)
+{
+	if (!*arg || strlen(arg) >= PT_COMM_LEN) {
+		snprintf(err, n, "invalid comm '%s': 1 to %d characters", arg,
+			 PT_COMM_LEN - 1);
+		return false;
+	}
+	strcpy(o->comm, arg);
+	return true;
+}
+
+bool cli_set_tier(struct pt_load_opts *o, const char *arg, char *err, size_t n)
+{
+	int t = tier_parse(arg);
+
+	if (t < 0) {
+		snprintf(err, n, "invalid tier '%s': want auto, tracepoint, "
+			 "function or syscall", arg);
+		return false;
+	}
+	o->tier = t;
+	return true;
+}
+
+bool cli_can_trace(const char *prog)
+{
+	char why[128];
+
+	if (!privs_enough(why, sizeof(why))) {
+		fprintf(stderr, "%s: %s\n", prog, why);
+		return false;
+	}
+	if (!btf_has_vmlinux()) {
+		fprintf(stderr, "%s: kernel BTF (/sys/kernel/btf/vmlinux) is missing: "
+			"needs a kernel built with CONFIG_DEBUG_INFO_BTF\n", prog);
+		return false;
+	}
+	return true;
+}
