@@ -166,14 +166,18 @@ static struct pt_value get_pool_hits(const struct pt_counts *c, const struct pt_
 
 /*
  * Misses: pages a new buffer did not get from the pipe's cache. The
- * syscall and function tiers count the allocations; the tracepoint tier
- * counts every new buffer and every cache hit (with prefill, a prefilled page served from the
- * pool is a hit, as the kernel's pipe_page_get counts it).
+ * syscall tier counts the allocations (all under the mutex without
+ * prefill), the function tier those under the mutex; the tracepoint tier
+ * counts every new buffer and every cache hit (with prefill, a prefilled
+ * page served from the pool is a hit, as the kernel's pipe_page_get counts
+ * it).
  */
 static __u64 pool_misses(const struct pt_counts *c, const struct pt_env *e)
 {
-	if (e->tier != PT_TIER_TRACEPOINT)
+	if (syscall_tier(e))
 		return pages_allocated(c);
+	if (function_tier(e))
+		return c->alloc_locked;
 	return c->bufs_new > c->pool_hits ? c->bufs_new - c->pool_hits : 0;
 }
 
