@@ -210,6 +210,22 @@ t_pingpong() { # tier batch
 	fi
 }
 
+# make's jobserver: blocked 1-byte readers, each copies exactly its tokens
+t_jobserver() { # tier batch
+	local t=$1 batch=$2 tokens=600 out pid n
+	[ $t = function ] && [ "$batch" -gt 0 ] && return 0
+	start_pipestat --tier $t -k pid --csv -n pipework || { not_ok "$t jobserver: attach"; return; }
+	out=$(work jobserver 6 $tokens)
+	stop_pipestat
+	for pid in $(sed -n 's/^reader pid=\([0-9]*\) .*/\1/p' <<<"$out"); do
+		n=$(sed -n "s/^reader pid=$pid tokens=//p" <<<"$out")
+		expect "$t jobserver: reader $pid read_bytes" "$(sum read_bytes pid "$pid")" "$n"
+		expect "$t jobserver: reader $pid copy_buffers" "$(sum copy_buffers pid "$pid")" "$n"
+	done
+	expect "$t jobserver: copy_buffers over all readers" "$(sum copy_buffers comm pipework)" $tokens
+	expect "$t jobserver: writer writes" "$(sum writes pid "$(pid_of "$out")")" $tokens
+}
+
 suite() { # tier max batch
 	local t=$1
 	t_eagain_read $t
@@ -218,6 +234,7 @@ suite() { # tier max batch
 	t_stream $t "$2"
 	t_fullread $t "$3"
 	t_pingpong $t "$3"
+	t_jobserver $t "$3"
 	exact_tier $t && t_uring $t
 }
 
@@ -245,6 +262,7 @@ t_eagain_read function
 t_eagain_write function 0
 t_stream function 0
 t_fullread function 0
+t_jobserver function 0
 knobs 8 2 1
 unset PIPESTAT_NO_FENTRY
 summary
