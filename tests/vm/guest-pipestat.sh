@@ -226,6 +226,21 @@ t_jobserver() { # tier batch
 	expect "$t jobserver: writer writes" "$(sum writes pid "$(pid_of "$out")")" $tokens
 }
 
+# a FIFO keyed by its own inode
+t_fifo() { # tier batch
+	local t=$1 batch=$2 n=32 ino
+	[ $t = function ] && [ "$batch" -gt 0 ] && return 0
+	rm -f "$TMP/fifo"
+	start_pipestat --tier $t -k pipe --csv -n pipework || { not_ok "$t fifo: attach"; return; }
+	"$PIPEWORK" stream 65536 $n "$TMP/fifo" >/dev/null || not_ok "$t fifo: pipework"
+	stop_pipestat
+	ino=$(stat -c %i "$TMP/fifo")
+	expect "$t fifo by pipe: writes" "$(sum writes pipe_ino "$ino")" $n
+	expect "$t fifo by pipe: write_bytes" "$(sum write_bytes pipe_ino "$ino")" $((n * 65536))
+	expect "$t fifo by pipe: reads (and EOF)" "$(sum reads pipe_ino "$ino")" $((n + 1))
+	expect "$t fifo by pipe: copy_buffers" "$(sum copy_buffers pipe_ino "$ino")" $((16 * n))
+}
+
 suite() { # tier max batch
 	local t=$1
 	t_eagain_read $t
@@ -235,6 +250,7 @@ suite() { # tier max batch
 	t_fullread $t "$3"
 	t_pingpong $t "$3"
 	t_jobserver $t "$3"
+	t_fifo $t "$3"
 	exact_tier $t && t_uring $t
 }
 
