@@ -161,7 +161,8 @@ static __u64 pool_hits(const struct pt_counts *c, const struct pt_env *e)
 
 static struct pt_value get_pool_hits(const struct pt_counts *c, const struct pt_env *e)
 {
-	return u64v(ring_quality(e), pool_hits(c, e));
+	/* with prefill, allocations feed the pool: no longer misses */
+	return split_unknown(e) ? na() : u64v(ring_quality(e), pool_hits(c, e));
 }
 
 /*
@@ -183,14 +184,14 @@ static __u64 pool_misses(const struct pt_counts *c, const struct pt_env *e)
 
 static struct pt_value get_pool_misses(const struct pt_counts *c, const struct pt_env *e)
 {
-	return u64v(PT_EXACT, pool_misses(c, e));
+	return split_unknown(e) ? na() : u64v(PT_EXACT, pool_misses(c, e));
 }
 
 static struct pt_value get_pool_hit_pct(const struct pt_counts *c, const struct pt_env *e)
 {
 	__u64 hits = pool_hits(c, e), total = hits + pool_misses(c, e);
 
-	if (!total)
+	if (!total || split_unknown(e))
 		return na();
 	return (struct pt_value){ .q = ring_quality(e), .type = PT_V_PCT,
 				  .d = 100.0 * hits / total };

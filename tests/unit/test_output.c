@@ -107,7 +107,9 @@ static void syscall_tier_row(void)
 	env.knob_prealloc_max = 8;
 	env.knob_read_batch = 1;
 	csv = render(out_csv_report, &r);
-	CHECK_STR(field(csv, 15), "8");		/* allocations: still known */
+	CHECK_STR(field(csv, 14), "");		/* pool_hits: allocations feed the pool */
+	CHECK_STR(field(csv, 15), "");		/* pool_misses */
+	CHECK_STR(field(csv, 16), "");		/* pool_hit_pct */
 	CHECK_STR(field(csv, 17), "");		/* alloc_locked */
 	CHECK_STR(field(csv, 18), "");		/* alloc_unlocked */
 	CHECK_STR(field(csv, 19), "");		/* copy_sections: batching on */
