@@ -17,9 +17,11 @@ mount -t sysfs sysfs /sys
 mount -t devtmpfs devtmpfs /dev
 
 res=
+cwd=
 for a in $(cat /proc/cmdline); do
 	case "$a" in
 	pipetrace.results=*) res=${a#pipetrace.results=} ;;
+	pipetrace.cwd=*) cwd=${a#pipetrace.cwd=} ;;
 	esac
 done
 
@@ -49,6 +51,11 @@ m -t bpf bpf /newroot/sys/fs/bpf
 m -t tmpfs -o mode=1777 tmpfs /newroot/dev/shm
 [ -n "$res" ] || { echo "PIPETRACE-VM-ERROR: no pipetrace.results="; finish 125; }
 m -t 9p -o trans=virtio,version=9p2000.L,msize=524288 results "/newroot$res"
+# the caller's working directory under /tmp, hidden by the tmpfs above
+if [ -n "$cwd" ]; then
+	mkdir -p "/newroot$cwd"
+	m -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose,msize=524288 cwd "/newroot$cwd"
+fi
 
 echo "PIPETRACE-VM-START"
 chroot /newroot /usr/bin/env -i \
