@@ -82,11 +82,6 @@ case "$results" in *[[:space:]]*) die "results path must not contain spaces";; e
 logf=${logf:-$results/console.log}
 rm -f "$results/exit-status"
 
-# The guest's /tmp is its own tmpfs: a script under the host's /tmp would
-# not be visible there, so run a copy from the results dir.
-case "$script" in
-/tmp/*) cp "$script" "$results/$(basename "$script")"; script=$results/$(basename "$script");;
-esac
 
 # A caller working under /tmp (a CI clone, say) would find its cwd gone
 # in the guest: share it, read-only, at the same path.
@@ -98,6 +93,19 @@ case "$PWD" in
 	extra="$extra pipetrace.cwd=$PWD"
 	;;
 esac
+
+# The guest's /tmp is its own tmpfs: a script under the host's /tmp and
+# outside the shared working directory runs as a copy in the results dir.
+script=$(readlink -f "$script")
+visible=1
+case "$script" in /tmp/*) visible=0;; esac
+if [ ${#cwd_share[@]} -gt 0 ]; then
+	case "$script" in "$PWD"/*) visible=1;; esac
+fi
+if [ $visible = 0 ]; then
+	cp "$script" "$results/"
+	script=$results/$(basename "$script")
+fi
 
 # the job the guest runs (chrooted in the host root)
 {
