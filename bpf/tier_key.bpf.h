@@ -2,7 +2,7 @@
 /*
  * Keys for the tracepoint and function tiers: the current task (filtered by
  * -p/-n) plus the pipe's inode, taken from the struct file of the call.
- * Uses only the filter globals of agg.bpf.h.
+ * Filtered as every tier is (agg.bpf.h).
  */
 #ifndef TIER_KEY_BPF_H
 #define TIER_KEY_BPF_H
@@ -13,14 +13,9 @@
 /* Fills the task part of key; false if -p/-n leave the current task out. */
 static __always_inline bool pt_task_key(struct pt_key *key)
 {
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
-
-	if (filter_pids && !bpf_map_lookup_elem(&pid_filter, &tgid))
+	if (!current_wanted())
 		return false;
-	key->tgid = tgid;
-	bpf_get_current_comm(key->comm, sizeof(key->comm));
-	if (filter_comm && !comm_matches(key->comm))
-		return false;
+	key_for_current(key);
 	return true;
 }
 

@@ -49,15 +49,27 @@ struct pt_tier_ops {
 extern const struct pt_tier_ops tier_syscall_ops;
 
 /*
- * For tier glue, between open and load: the filters every BPF object has
- * (agg.bpf.h's rodata), from the options; this process is left out.
+ * For tier glue, after its own set-up of the opened skeleton (rodata,
+ * autoload): what every BPF object shares (agg.bpf.h), the filters from
+ * the options with this process left out, the counter map size; then
+ * load and bind. 0 or a negative errno; attaching is the glue's.
  */
-#define PT_SET_FILTERS(skel, o) do {					\
+#define PT_LOAD_SKEL(s, o, skel, load) ({				\
+	int err_;							\
 	(skel)->rodata->self_tgid = getpid();				\
 	(skel)->rodata->filter_pids = (o)->npids > 0;			\
 	(skel)->rodata->filter_comm = (o)->comm[0] != '\0';		\
 	memcpy((char *)(skel)->rodata->comm_filter, (o)->comm, PT_COMM_LEN); \
-} while (0)
+	err_ = pt_session_size((s)->obj, o);				\
+	if (!err_)							\
+		err_ = load(skel);					\
+	if (!err_) {							\
+		(s)->epoch = &(skel)->bss->epoch;			\
+		(s)->keys_dropped = &(skel)->bss->keys_dropped;		\
+		err_ = pt_session_bind(s, o);				\
+	}								\
+	err_;								\
+})
 
 /* Returns 0, or -1 with a one-line reason in err. */
 int pt_session_open(struct pt_session *s, const struct pt_load_opts *o,

@@ -143,15 +143,7 @@ static int open_tier(struct pt_session *s, const struct pt_load_opts *o)
 			fn.mode == FN_FENTRY ? "fentry/fexit" : "kprobes",
 			fn.read_fn, fn.write_fn);
 	skel->rodata->pipe_page_gfp = btf_pipe_page_gfp();
-	skel->rodata->filter_pids = o->npids > 0;
-	skel->rodata->filter_comm = o->comm[0] != '\0';
-	memcpy((char *)skel->rodata->comm_filter, o->comm, PT_COMM_LEN);
-	err = function_tier_bpf__load(skel);
-	if (err)
-		return err;
-	s->epoch = &skel->bss->epoch;
-	s->keys_dropped = &skel->bss->keys_dropped;
-	err = pt_session_bind(s, o);
+	err = PT_LOAD_SKEL(s, o, skel, function_tier_bpf__load);
 	if (err)
 		return err;
 	return attach(skel);

@@ -44,16 +44,7 @@ static int open_tier(struct pt_session *s, const struct pt_load_opts *o)
 	s->destroy = destroy;
 	s->obj = skel->obj;
 	skel->rodata->pipe_page_gfp = btf_pipe_page_gfp();
-	PT_SET_FILTERS(skel, o);
-	err = pt_session_size(s->obj, o);
-	if (err)
-		return err;
-	err = syscall_tier_bpf__load(skel);
-	if (err)
-		return err;
-	s->epoch = &skel->bss->epoch;
-	s->keys_dropped = &skel->bss->keys_dropped;
-	err = pt_session_bind(s, o);
+	err = PT_LOAD_SKEL(s, o, skel, syscall_tier_bpf__load);
 	if (err)
 		return err;
 	return syscall_tier_bpf__attach(skel);

@@ -47,15 +47,7 @@ static int open_tier(struct pt_session *s, const struct pt_load_opts *o)
 	/* one program per event; off where this kernel lacks the event */
 	bpf_program__set_autoload(skel->progs.pt_prefill,
 				  btf_has_tracepoint("pipe_prefill"));
-	skel->rodata->filter_pids = o->npids > 0;
-	skel->rodata->filter_comm = o->comm[0] != '\0';
-	memcpy((char *)skel->rodata->comm_filter, o->comm, PT_COMM_LEN);
-	err = tracepoint_tier_bpf__load(skel);
-	if (err)
-		return err;
-	s->epoch = &skel->bss->epoch;
-	s->keys_dropped = &skel->bss->keys_dropped;
-	err = pt_session_bind(s, o);
+	err = PT_LOAD_SKEL(s, o, skel, tracepoint_tier_bpf__load);
 	if (err)
 		return err;
 	return tracepoint_tier_bpf__attach(skel);
