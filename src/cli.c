@@ -72,6 +72,18 @@ bool cli_set_tier(struct pt_load_opts *o, const char *arg, char *err, size_t n)
 	return true;
 }
 
+bool cli_set_max_keys(struct pt_load_opts *o, const char *arg, char *err, size_t n)
+{
+	long keys = cli_long(arg, 1, 1L << 22);
+
+	if (keys < 0) {
+		snprintf(err, n, "invalid --max-keys '%s': 1 to %ld", arg, 1L << 22);
+		return false;
+	}
+	o->max_keys = keys;
+	return true;
+}
+
 bool cli_can_trace(const char *prog)
 {
 	char why[128];

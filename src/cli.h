@@ -18,6 +18,8 @@ long cli_long(const char *s, long min, long max);
 bool cli_add_pid(struct pt_load_opts *o, const char *arg, char *err, size_t n);
 bool cli_set_comm(struct pt_load_opts *o, const char *arg, char *err, size_t n);
 bool cli_set_tier(struct pt_load_opts *o, const char *arg, char *err, size_t n);
+/* --max-keys: the in-kernel counter map's size */
+bool cli_set_max_keys(struct pt_load_opts *o, const char *arg, char *err, size_t n);
 /*
  * Root (or CAP_BPF + CAP_PERFMON) and kernel BTF: false after one line on
  * stderr, "prog: what is missing".

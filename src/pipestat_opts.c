@@ -71,7 +71,6 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		{}
 	};
 	int c, v;
-	long num;
 
 	memset(o, 0, sizeof(*o));
 	o->load.tier = PT_TIER_AUTO;
@@ -117,9 +116,8 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 			o->demo = true;
 			break;
 		case OPT_MAX_KEYS:
-			if ((num = cli_long(optarg, 1, 1L << 22)) < 0)
-				USAGE_ERR("invalid --max-keys '%s': 1 to %ld", optarg, 1L << 22);
-			o->load.max_keys = num;
+			if (!cli_set_max_keys(&o->load, optarg, err, n))
+				return OPTS_USAGE;
 			break;
 		case 'v':
 			o->load.verbose = true;

@@ -6,6 +6,7 @@
 
 static const char usage[] =
 "Usage: pipetop [-i SEC] [-p PID]... [-n COMM] [-r ROWS] [--tier TIER]\n"
+"               [--max-keys N]\n"
 "Live view of Linux pipes: one row per pipe with its writer and reader\n"
 "processes, or one row per process, with rates and the pipe signals (pool\n"
 "hits, page allocations under the pipe mutex, user-copy sections, EAGAIN).\n"
@@ -15,6 +16,8 @@ static const char usage[] =
 "  -n, --comm NAME      only processes with this command name\n"
 "  -r, --rows N         show at most N table rows (default: what fits)\n"
 "      --tier TIER      auto (default), tracepoint, function or syscall\n"
+"      --max-keys N     in-kernel counter slots, one per (pipe, process)\n"
+"                       (default 16384); beyond: UNTRACKED in the header\n"
 "  -h, --help           this text\n"
 "  -V, --version        the version\n"
 "\n"
@@ -41,13 +44,14 @@ static double parse_interval(const char *s)
 int pipetop_parse(int argc, char **argv, struct pipetop_opts *o, FILE *out,
 		  char *err, size_t n)
 {
-	enum { OPT_TIER = 256 };
+	enum { OPT_TIER = 256, OPT_MAX_KEYS };
 	static const struct option longs[] = {
 		{ "interval", required_argument, NULL, 'i' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "comm", required_argument, NULL, 'n' },
 		{ "rows", required_argument, NULL, 'r' },
 		{ "tier", required_argument, NULL, OPT_TIER },
+		{ "max-keys", required_argument, NULL, OPT_MAX_KEYS },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{}
@@ -83,6 +87,10 @@ int pipetop_parse(int argc, char **argv, struct pipetop_opts *o, FILE *out,
 			break;
 		case OPT_TIER:
 			if (!cli_set_tier(&o->load, optarg, err, n))
+				return PIPETOP_USAGE;
+			break;
+		case OPT_MAX_KEYS:
+			if (!cli_set_max_keys(&o->load, optarg, err, n))
 				return PIPETOP_USAGE;
 			break;
 		case 'h':

@@ -45,6 +45,7 @@ static void values(void)
 	CHECK(o.load.npids == 2 && o.load.pids[0] == 1 && o.load.pids[1] == 22);
 	CHECK(parse("-n 123456789012345", &o, err) == OPTS_RUN);	/* 15: fits */
 	CHECK(parse("--demo -k pipe", &o, err) == OPTS_RUN && o.demo);
+	CHECK(parse("--max-keys 100", &o, err) == OPTS_RUN && o.load.max_keys == 100);
 	CHECK(parse("--help", &o, err) == OPTS_EXIT_OK);
 	CHECK(parse("-V", &o, err) == OPTS_EXIT_OK);
 }
@@ -76,6 +77,8 @@ static void errors(void)
 	CHECK(parse("stray", &o, err) == OPTS_USAGE);
 	CHECK_STR(err, "unexpected argument 'stray'");
 	CHECK(parse("--demo -p 5", &o, err) == OPTS_USAGE);
+	CHECK(parse("--max-keys 4194305", &o, err) == OPTS_USAGE);
+	CHECK_STR(err, "invalid --max-keys '4194305': 1 to 4194304");
 }
 
 static void too_many_pids(void)

@@ -55,6 +55,10 @@ static void opts(void)
 	CHECK(parse("-n 0123456789abcdef", &o, err, text) == PIPETOP_USAGE);
 	CHECK(parse("-n 0123456789abcde", &o, err, text) == PIPETOP_RUN);
 	CHECK(parse("--tier nope", &o, err, text) == PIPETOP_USAGE);
+	CHECK(parse("--max-keys 32768", &o, err, text) == PIPETOP_RUN);
+	CHECK(o.load.max_keys == 32768);
+	CHECK(parse("--max-keys 0", &o, err, text) == PIPETOP_USAGE);
+	CHECK_STR(err, "invalid --max-keys '0': 1 to 4194304");
 	CHECK(parse("-k pid", &o, err, text) == PIPETOP_USAGE);
 	CHECK_STR(err, "unknown option '-k'");
 	CHECK(parse("-i", &o, err, text) == PIPETOP_USAGE);
