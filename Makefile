@@ -10,9 +10,9 @@ ARCH       := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
 VERSION    := 0.1.0
 
 CFLAGS     ?= -O2 -g
-CFLAGS     += -std=gnu11 -Wall -Wextra -Werror -Iinclude -I$(OUT) -Isrc \
+override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Iinclude -I$(OUT) -Isrc \
 	      -DPIPETRACE_VERSION='"$(VERSION)"'
-LDLIBS     := -lbpf -lelf -lz
+LDLIBS     ?= -lbpf -lelf -lz
 BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Iinclude -I$(OUT) \
 	      -Wall -Werror
 
@@ -42,7 +42,7 @@ include $(sort $(wildcard mk/tool_*.mk))
 TEST_PROGS := tests/host/pipework
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUT)/%,$(wildcard tests/unit/test_*.c))
 
-.PHONY: all clean check unit hostcheck bench vmtest deps demo test
+.PHONY: all clean check unit unit-asan hostcheck bench vmtest deps demo test
 all: $(TOOLS) $(TEST_PROGS)
 
 deps:
@@ -82,7 +82,12 @@ unit: $(UNIT_TESTS)
 hostcheck: all
 	$(Q)set -e; for t in tests/host/test_*.sh; do echo "== $$t"; $$t; done
 
-check: unit hostcheck
+# the unit tests again under AddressSanitizer and UBSan, in their own tree
+unit-asan:
+	$(Q)$(MAKE) --no-print-directory OUT=$(OUT)/asan \
+		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" unit
+
+check: unit unit-asan hostcheck
 
 # The README's two commands: each installs what it needs first.
 demo:
