@@ -281,7 +281,7 @@ const struct pt_metric pt_metrics[] = {
 	{ "copy_sections",	"SECTIONS",	8, get_copy_sections },
 	{ "copy_buffers",	"",		0, get_copy_buffers },
 	{ "prefill_dropped",	"",		0, get_prefill_dropped },
-	{ "sections_per_read",	"SEC/RD",	6, get_sections_per_read },
+	{ "sections_per_read",	"SEC/RD",	7, get_sections_per_read },
 	{ "eagain_nonblock",	"",		0, get_eagain_nonblock },
 	{ "eagain_nowait",	"",		0, get_eagain_nowait },
 	{ "eagain_empty",	"",		0, get_eagain_empty },
@@ -299,6 +299,15 @@ const struct pt_metric pt_metrics[] = {
 	{ "untracked",		"",		0, get_untracked },
 };
 const int pt_nmetrics = sizeof(pt_metrics) / sizeof(pt_metrics[0]);
+
+void counts_every_signal(struct pt_counts *c)
+{
+	__u64 *u = (__u64 *)c;
+
+	for (size_t j = 0; j < sizeof(*c) / sizeof(*u); j++)
+		u[j] = 1;
+	c->uring_reads = c->uring_writes = 0;
+}
 
 static int read_knob(const char *name)
 {

@@ -45,6 +45,13 @@ struct pt_metric {
 extern const struct pt_metric pt_metrics[];
 extern const int pt_nmetrics;
 
+/*
+ * Counts where every signal happened once, through read(2) and write(2):
+ * whether a column is derived or unknown depends on the tier and knobs,
+ * not on a row's counts, so front ends ask with these.
+ */
+void counts_every_signal(struct pt_counts *c);
+
 /* Reads the pipe knobs under /proc/sys/fs into env (-1 where absent). */
 void env_read_knobs(struct pt_env *env);
 

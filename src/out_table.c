@@ -20,15 +20,12 @@ static bool has_pipe(enum pt_by by)
 	return by == PT_BY_PIPE || by == PT_BY_PIPE_PID;
 }
 
-/* Derived-ness depends on the tier and knobs, not on a row's counts. */
 static enum pt_quality column_quality(int i, const struct pt_env *env)
 {
-	struct pt_counts ones;
-	__u64 *u = (__u64 *)&ones;
+	struct pt_counts every;
 
-	for (size_t j = 0; j < sizeof(ones) / sizeof(*u); j++)
-		u[j] = 1;
-	return pt_metrics[i].get(&ones, env).q;
+	counts_every_signal(&every);
+	return pt_metrics[i].get(&every, env).q;
 }
 
 static void heading(FILE *f, const struct pt_report *r)

@@ -127,18 +127,12 @@ struct pt_value tm_value(const struct pt_counts *c, int col,
 	return (struct pt_value){ .q = PT_NA };
 }
 
-/*
- * Whether a column is derived depends on the tier and knobs, not on the
- * counts: ask with every counter at 1. sections/read is a ratio of a
- * derived count on the syscall tier only.
- */
+/* sections/read is a ratio of a derived count on the syscall tier only */
 enum pt_quality tm_col_quality(int col, const struct pt_env *env)
 {
 	struct pt_counts ones;
-	__u64 *u = (__u64 *)&ones;
 
-	for (size_t j = 0; j < sizeof(ones) / sizeof(*u); j++)
-		u[j] = 1;
+	counts_every_signal(&ones);
 	if (col == TM_SECRD) {
 		struct pt_value s = plain("copy_sections", &ones, env);
 

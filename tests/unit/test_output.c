@@ -99,6 +99,7 @@ static void syscall_tier_row(void)
 	table = render(out_table_report, &r);
 	CHECK(strstr(table, "tier: syscall") != NULL);
 	CHECK(strstr(table, "HITS*") != NULL && strstr(table, "READS*") == NULL);
+	CHECK(strstr(table, "SEC/RD*") != NULL);	/* derived, in the syscall tier */
 	CHECK(strstr(table, " 131072 ") != NULL);
 	free(csv);
 	free(table);
