@@ -1,48 +1,39 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Timed reference workloads for make bench:
- *   benchwork pingpong N        prints microseconds per round trip
- *   benchwork stream SIZE N     prints MB/s of N writes of SIZE bytes
+ * Timed reference workloads for make bench, both ends pinned:
+ *   benchwork pingpong N CPU_A CPU_B      microseconds per 1-byte round trip
+ *   benchwork stream SIZE N CPU_A CPU_B   MB/s of N writes of SIZE bytes
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "workload.h"
-
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 int main(int argc, char **argv)
 {
-	double t0, t;
-	long n;
+	struct wl_timed t = { .size = 1 };
+	struct wl_result r;
+	bool ping = argc == 5 && !strcmp(argv[1], "pingpong");
+	bool stream = argc == 6 && !strcmp(argv[1], "stream");
 
-	if (argc == 3 && !strcmp(argv[1], "pingpong")) {
-		n = atol(argv[2]);
-		t0 = now();
-		if (n <= 0 || wl_pingpong(n) != n)
-			return 1;
-		t = now() - t0;
-		printf("%.3f\n", t * 1e6 / n);
-		return 0;
+	if (!ping && !stream) {
+		fprintf(stderr, "usage: benchwork pingpong N CPU_A CPU_B | "
+			"stream SIZE N CPU_A CPU_B\n");
+		return 2;
 	}
-	if (argc == 4 && !strcmp(argv[1], "stream")) {
-		long size = atol(argv[2]);
-
-		n = atol(argv[3]);
-		t0 = now();
-		if (size <= 0 || n <= 0 || wl_stream(size, n, NULL) != size * n)
-			return 1;
-		t = now() - t0;
-		printf("%.1f\n", size * (double)n / t / 1e6);
-		return 0;
-	}
-	fprintf(stderr, "usage: benchwork pingpong N | stream SIZE N\n");
-	return 2;
+	if (stream)
+		t.size = atol(argv[2]);
+	t.max_ops = atol(argv[argc - 3]);
+	t.cpu_a = atoi(argv[argc - 2]);
+	t.cpu_b = atoi(argv[argc - 1]);
+	if (!t.size || t.max_ops <= 0)
+		return 2;
+	if (ping ? wl_pingpong_timed(&t, &r) : wl_stream_timed(&t, &r))
+		return 1;
+	if (ping)
+		printf("%.3f\n", r.seconds * 1e6 / r.ops);
+	else
+		printf("%.1f\n", r.bytes / r.seconds / 1e6);
+	return 0;
 }
