@@ -48,6 +48,12 @@ for r in $(seq "$ROUNDS"); do
 	echo "$HWM" >>"$TMP/rss"
 done
 
+# every round must have given a figure on both sides
+for f in pp.off pp.on xpp.off xpp.on st.off st.on; do
+	n=$(grep -c '^[0-9.][0-9.]*$' "$TMP/$f")
+	[ "$n" -eq "$ROUNDS" ] || { echo "bench: $f has $n figures, want $ROUNDS" >&2; exit 1; }
+done
+
 pp_off=$(median <"$TMP/pp.off"); pp_on=$(median <"$TMP/pp.on")
 st_off=$(median <"$TMP/st.off"); st_on=$(median <"$TMP/st.on")
 xpp_off=$(median <"$TMP/xpp.off"); xpp_on=$(median <"$TMP/xpp.on")
