@@ -50,10 +50,11 @@ trace_run() { # name events... -- command...
 	check_eq "$name: no events lost (entries-in-buffer == entries-written)" "${1:-?}" "${2:-!}"
 }
 ino_of() { sed -n 's/^ino=//p' "$W/$1.out" | head -1; }
-# count lines of EVENT in trace NAME matching all of the given field=value
-count() { # name event [field=value ...]
-	local name=$1 ev=$2; shift 2
-	awk -v ev="$ev:" -v conds="$*" '
+# fold lines of EVENT in trace NAME that match all of the given
+# field=value: OP is count (lines), sum or max (of FIELD, 0 if none)
+fold_events() { # op name event field [field=value ...]
+	local op=$1 name=$2 ev=$3 f=$4; shift 4
+	awk -v op="$op" -v ev="$ev:" -v f="$f=" -v conds="$*" '
 		BEGIN { nc = split(conds, c, " ") }
 		$0 ~ /^#/ { next }
 		{
@@ -65,10 +66,21 @@ count() { # name event [field=value ...]
 				for (i = 1; i <= NF; i++) if ($i == c[j]) { hit = 1; break }
 				if (!hit) next
 			}
-			cnt++
+			n++
+			for (i = 1; i <= NF; i++) {
+				if (index($i, f) != 1) continue
+				v = substr($i, length(f) + 1) + 0
+				sum += v
+				if (v > m) m = v
+			}
 		}
-		END { print cnt + 0 }' "$W/$name.trace"
+		END { print (op == "count" ? n : op == "sum" ? sum : m) + 0 }' "$W/$name.trace"
 }
+# count lines of EVENT in trace NAME matching all of the given field=value
+count() { local name=$1 ev=$2; shift 2; fold_events count "$name" "$ev" "" "$@"; }
+# sum / largest of FIELD over lines of EVENT in trace NAME matching the conditions
+sumf() { fold_events sum "$@"; }
+maxf() { fold_events max "$@"; }
 # pipe=<hashed ptr> values seen in copy/eagain events for inode INO
 pipes_of_ino() { # name ino
 	awk -v ino="ino=$2" '
@@ -80,47 +92,6 @@ pipes_of_ino() { # name ino
 			}
 			if (m && p != "") print p
 		}' "$W/$1.trace" | sort -u
-}
-# sum of FIELD over lines of EVENT in trace NAME matching the conditions
-sumf() { # name event field [field=value ...]
-	local name=$1 ev=$2 f=$3; shift 3
-	awk -v ev="$ev:" -v f="$f=" -v conds="$*" '
-		BEGIN { nc = split(conds, c, " ") }
-		$0 ~ /^#/ { next }
-		{
-			found = 0
-			for (i = 1; i <= NF; i++) if ($i == ev) { found = 1; break }
-			if (!found) next
-			for (j = 1; j <= nc; j++) {
-				hit = 0
-				for (i = 1; i <= NF; i++) if ($i == c[j]) { hit = 1; break }
-				if (!hit) next
-			}
-			for (i = 1; i <= NF; i++)
-				if (index($i, f) == 1) sum += substr($i, length(f) + 1)
-		}
-		END { print sum + 0 }' "$W/$name.trace"
-}
-# largest FIELD over lines of EVENT (side=read/write trims only if given)
-maxf() { # name event field [field=value ...]
-	local name=$1 ev=$2 f=$3; shift 3
-	awk -v ev="$ev:" -v f="$f=" -v conds="$*" '
-		BEGIN { nc = split(conds, c, " "); m = 0 }
-		$0 ~ /^#/ { next }
-		{
-			found = 0
-			for (i = 1; i <= NF; i++) if ($i == ev) { found = 1; break }
-			if (!found) next
-			for (j = 1; j <= nc; j++) {
-				hit = 0
-				for (i = 1; i <= NF; i++) if ($i == c[j]) { hit = 1; break }
-				if (!hit) next
-			}
-			for (i = 1; i <= NF; i++)
-				if (index($i, f) == 1 && substr($i, length(f) + 1) + 0 > m)
-					m = substr($i, length(f) + 1) + 0
-		}
-		END { print m }' "$W/$name.trace"
 }
 
 # pipe knobs (patches 0002/0003); absent on a kernel without them
