@@ -77,11 +77,6 @@ int btf_fentry_attach_errno(const char *func)
 	return err;
 }
 
-bool btf_has_pipe_tracepoints(void)
-{
-	return btf_has_tracepoint("pipe_copy");
-}
-
 /* Value of enumerator name in any enum of the kernel's BTF, or -1. */
 static long enum_value(const char *name)
 {

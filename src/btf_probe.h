@@ -9,7 +9,6 @@
 bool btf_has_vmlinux(void);
 /* The tracepoint exists with BTF: a btf_trace_<event> typedef. */
 bool btf_has_tracepoint(const char *event);
-bool btf_has_pipe_tracepoints(void);
 /* The kernel has a function of that name (BTF_KIND_FUNC). */
 bool btf_has_func(const char *name);
 /* 0 if an fentry program can be loaded and attached on func, else errno. */

@@ -8,13 +8,9 @@
 #include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "btf_probe.h"
 #include "loader.h"
 
-extern const struct pt_tier_ops tier_tracepoint_ops;
-extern const struct pt_tier_ops tier_function_ops;
-
-/* Best first; NULL: this build has no programs for the tier yet. */
+/* Best first */
 static const struct pt_tier_ops *const tiers[PT_TIER_COUNT] = {
 	[PT_TIER_TRACEPOINT] = &tier_tracepoint_ops,
 	[PT_TIER_FUNCTION] = &tier_function_ops,
@@ -30,25 +26,12 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	return vfprintf(stderr, fmt, args);
 }
 
-/* Why a tier this build lacks cannot run: the kernel's side first. */
-static void missing_tier(enum pt_tier t, char *why, size_t n)
-{
-	if (t == PT_TIER_TRACEPOINT && !btf_has_pipe_tracepoints())
-		snprintf(why, n, "kernel has no pipe:* tracepoints (see kernel-patch/)");
-	else
-		snprintf(why, n, "not supported by this pipetrace build yet");
-}
-
 static int try_tier(struct pt_session *s, const struct pt_load_opts *o,
 		    enum pt_tier t, char *why, size_t n)
 {
 	const struct pt_tier_ops *ops = tiers[t];
 	int err;
 
-	if (!ops) {
-		missing_tier(t, why, n);
-		return -1;
-	}
 	if (ops->probe(why, n))
 		return -1;
 	memset(s, 0, sizeof(*s));

@@ -46,6 +46,8 @@ struct pt_tier_ops {
 	int (*open)(struct pt_session *s, const struct pt_load_opts *o);
 };
 
+extern const struct pt_tier_ops tier_tracepoint_ops;
+extern const struct pt_tier_ops tier_function_ops;
 extern const struct pt_tier_ops tier_syscall_ops;
 
 /*
