@@ -122,26 +122,29 @@ static __always_inline struct pt_counts *end_counts(const struct pipe_end *end)
 	return counts_of(&key);
 }
 
+/* What a system call does to a pipe, if it is one of ours. */
+static __always_inline enum op_kind op_of(long id)
+{
+	switch (id) {
+	case NR_read: case NR_readv: case NR_preadv2:
+		return PT_OP_READ;
+	case NR_write: case NR_writev: case NR_pwritev2:
+		return PT_OP_WRITE;
+	case NR_splice: case NR_tee: case NR_vmsplice: case NR_sendfile:
+		return PT_OP_SPLICE;
+	default:
+		return PT_OP_NONE;
+	}
+}
+
 SEC("tp_btf/sys_enter")
 int BPF_PROG(pipe_sys_enter, struct pt_regs *regs, long id)
 {
 	struct op_state *st, s = {};
 	struct file *file;
 
-	switch (id) {
-	case NR_read: case NR_readv: case NR_preadv2:
-		s.op = PT_OP_READ;
-		break;
-	case NR_write: case NR_writev: case NR_pwritev2:
-		s.op = PT_OP_WRITE;
-		break;
-	case NR_splice: case NR_tee: case NR_vmsplice: case NR_sendfile:
-		s.op = PT_OP_SPLICE;
-		break;
-	default:
-		return 0;
-	}
-	if (!current_wanted())
+	s.op = op_of(id);
+	if (s.op == PT_OP_NONE || !current_wanted())
 		return 0;
 
 	if (s.op == PT_OP_READ || s.op == PT_OP_WRITE) {
@@ -288,12 +291,7 @@ SEC("tp_btf/sys_exit")
 int BPF_PROG(pipe_sys_exit, struct pt_regs *regs, long ret)
 {
 	struct op_state *st;
-	long id = regs->orig_ax;
-
-	if (id != NR_read && id != NR_write && id != NR_readv &&
-	    id != NR_writev && id != NR_preadv2 && id != NR_pwritev2 &&
-	    id != NR_splice && id != NR_tee && id != NR_vmsplice &&
-	    id != NR_sendfile)
+	if (op_of(regs->orig_ax) == PT_OP_NONE)
 		return 0;
 	st = bpf_task_storage_get(&op_states, bpf_get_current_task_btf(), NULL, 0);
 	if (!st || st->op == PT_OP_NONE)
