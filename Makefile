@@ -24,20 +24,31 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-# Each tier adds itself in mk/tier_<name>.mk (BPF_OBJS, and TIER_OBJS: its
-# loader glue, linked into every tool); each front end in mk/tool_<name>.mk
-# (TOOLS and its link rule).
+# Layout (docs/ARCHITECTURE.md): src/core is plain C (no libbpf), src/session
+# loads and drains the BPF objects, one folder per front end.
 .DEFAULT_GOAL := all
-TOOLS      :=
-BPF_OBJS   :=
-TIER_OBJS  :=
-include $(sort $(wildcard mk/tier_*.mk))
-SKELS      := $(patsubst %,$(OUT)/%.skel.h,$(BPF_OBJS))
+TIERS      := tracepoint function syscall
+TOOLS      := pipestat pipetop pipebench
+SKELS      := $(patsubst %,$(OUT)/%_tier.skel.h,$(TIERS))
+objs        = $(patsubst src/%.c,$(OUT)/%.o,$(wildcard $(1)))
+CORE_OBJS  := $(call objs,src/core/*.c)
+SESSION_OBJS := $(call objs,src/session/*.c)
+PIPESTAT_OBJS := $(call objs,src/pipestat/*.c)
+PIPETOP_OBJS := $(call objs,src/pipetop/*.c)
+PIPEBENCH_OBJS := $(call objs,src/pipebench/*.c)
+CURSES_LIBS ?= $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
 
-# user-space objects shared by every front end
-COMMON     := loader btf_probe metrics rows out_table out_csv fmt privs workload cli
-COMMON_OBJS := $(patsubst %,$(OUT)/%.o,$(COMMON) $(TIER_OBJS))
-include $(sort $(wildcard mk/tool_*.mk))
+pipestat: $(PIPESTAT_OBJS) $(SESSION_OBJS) $(CORE_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+
+pipetop: $(PIPETOP_OBJS) $(SESSION_OBJS) $(CORE_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $^ $(CURSES_LIBS) $(LDLIBS) -lm -o $@
+
+pipebench: $(PIPEBENCH_OBJS) $(SESSION_OBJS) $(CORE_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -luring -lm -o $@
 
 TEST_PROGS := tests/host/pipework
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUT)/%,$(wildcard tests/unit/test_*.c))
@@ -63,17 +74,28 @@ $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 	$(call msg,GEN-SKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< > $@
 
-$(OUT)/%.o: src/%.c src/*.h include/pipetrace.h $(SKELS) | $(OUT)
+# only the session layer includes skeletons
+$(SESSION_OBJS): $(SKELS)
+$(OUT)/%.o: src/%.c src/*/*.h include/pipetrace.h
 	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
-tests/host/pipework: tests/host/pipework.c $(OUT)/workload.o
+tests/host/pipework: tests/host/pipework.c $(OUT)/core/workload.o
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $^ -o $@
 
-$(OUT)/test_%: tests/unit/test_%.c tests/unit/unit.h $(OUT)/pipestat_opts.o $(COMMON_OBJS)
+# unit tests link the core and a front end's plain-C parts: no libbpf, no
+# skeletons, no BTF needed
+UNIT_LIBS  := -lm
+$(OUT)/test_rows $(OUT)/test_output: $(CORE_OBJS)
+$(OUT)/test_opts: $(OUT)/pipestat/opts.o $(CORE_OBJS)
+$(OUT)/test_pipetop: $(OUT)/pipetop/model.o $(OUT)/pipetop/opts.o $(CORE_OBJS)
+$(OUT)/test_pipebench: $(filter-out $(OUT)/pipebench/main.o,$(PIPEBENCH_OBJS)) $(CORE_OBJS)
+$(OUT)/test_pipebench: UNIT_LIBS += -luring
+$(OUT)/test_%: tests/unit/test_%.c tests/unit/unit.h
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -Itests/unit $< $(OUT)/pipestat_opts.o $(COMMON_OBJS) $(LDLIBS) -o $@
+	$(Q)$(CC) $(CFLAGS) -Itests/unit $(filter %.c %.o,$^) $(UNIT_LIBS) -o $@
 
 unit: $(UNIT_TESTS)
 	$(Q)set -e; for t in $(UNIT_TESTS); do $$t; done
@@ -103,9 +125,14 @@ test:
 vmtest: all
 	$(Q)tests/vm/vmtest.sh
 
-$(OUT)/benchwork: tests/bench/benchwork.c $(OUT)/workload.o
+$(OUT)/benchwork: tests/bench/benchwork.c $(OUT)/core/workload.o
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $^ -o $@
+
+# make bench: tests/bench/pipetop_cost.sh keeps 10,000 pipes live with this
+$(OUT)/pipetop_pipes: tests/bench/pipetop_pipes.c | $(OUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $< -o $@
 
 bench: all $(OUT)/benchwork
 	$(Q)tests/bench/bench.sh

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "workload.h"
+#include "core/workload.h"
 
 int main(int argc, char **argv)
 {

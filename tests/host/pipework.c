@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "workload.h"
+#include "core/workload.h"
 
 static long arg(const char *s)
 {

@@ -71,11 +71,16 @@ wait_gone() {
 start_top() {
 	TM kill-server 2>/dev/null
 	rm -f "$TMP/rc" "$TMP/stty.before" "$TMP/stty.after"
-	TM new-session -d -x $COLS -y $ROWS -s pt \
-		"stty -g >$TMP/stty.before; $PIPETOP $*; echo \$? >$TMP/rc; stty -g >$TMP/stty.after; exec sleep 600"
+	# the old server may still be going away: retry until a session starts
+	for _ in $(seq 20); do
+		TM new-session -d -x $COLS -y $ROWS -s pt \
+			"stty -g >$TMP/stty.before; $PIPETOP $*; echo \$? >$TMP/rc; stty -g >$TMP/stty.after; exec sleep 600" 2>/dev/null && break
+		sleep 0.1
+	done
 	TOP=
 	for _ in $(seq 100); do
-		TOP=$(pgrep -P "$(TM display -p -t pt '#{pane_pid}')" -x pipetop) && break
+		pane=$(TM display -p -t pt '#{pane_pid}' 2>/dev/null) && [ -n "$pane" ] &&
+			TOP=$(pgrep -P "$pane" -x pipetop) && break
 		sleep 0.05
 	done
 	wait_screen '^pipes: ' 20

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* pipestat's option parsing: values, limits and the errors users see. */
 #include <stdio.h>
-#include "pipestat_opts.h"
+#include "pipestat/opts.h"
 #include "unit.h"
 
 static int parse(const char *line, struct pipestat_opts *o, char *err)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The CSV contract, honest '-' and empty fields, derived marks, quoting. */
 #include <stdlib.h>
-#include "fmt.h"
-#include "out.h"
+#include "core/fmt.h"
+#include "core/out.h"
 #include "unit.h"
 
 static char *render(int (*fn)(FILE *, const struct pt_report *),

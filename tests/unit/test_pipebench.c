@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "pipebench.h"
+#include "pipebench/pipebench.h"
 #include "unit.h"
 
 static struct pb_opts o;

@@ -2,8 +2,8 @@
 /* pipetop: option parsing and the model (grouping, values, ends, sort). */
 #include <stdio.h>
 #include <stdlib.h>
-#include "pipetop_model.h"
-#include "pipetop_opts.h"
+#include "pipetop/model.h"
+#include "pipetop/opts.h"
 #include "unit.h"
 
 static int parse(const char *line, struct pipetop_opts *o, char *err, char *out_text)

@@ -15,8 +15,10 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
-#include "cli.h"
+#include "core/cli.h"
+#include "session/privs.h"
 #include "pipebench.h"
+#include "session/loader.h"
 
 static const long default_sizes[] = { 4096, 32768, 65536, 131072 };
 static const long default_writers[] = { 1, 2, 5 };
@@ -279,7 +281,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	b.o = &o;
-	if (!cli_can_trace("pipebench"))
+	if (!privs_can_trace("pipebench"))
 		return 1;
 	signal(SIGPIPE, SIG_IGN);
 	pb_signals_init();

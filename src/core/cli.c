@@ -4,9 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "btf_probe.h"
 #include "cli.h"
-#include "privs.h"
 
 double cli_seconds(const char *s, double max)
 {
@@ -81,21 +79,5 @@ bool cli_set_max_keys(struct pt_load_opts *o, const char *arg, char *err, size_t
 		return false;
 	}
 	o->max_keys = keys;
-	return true;
-}
-
-bool cli_can_trace(const char *prog)
-{
-	char why[128];
-
-	if (!privs_enough(why, sizeof(why))) {
-		fprintf(stderr, "%s: %s\n", prog, why);
-		return false;
-	}
-	if (!btf_has_vmlinux()) {
-		fprintf(stderr, "%s: kernel BTF (/sys/kernel/btf/vmlinux) is missing: "
-			"needs a kernel built with CONFIG_DEBUG_INFO_BTF\n", prog);
-		return false;
-	}
 	return true;
 }

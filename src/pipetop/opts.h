@@ -4,7 +4,7 @@
 #define PIPETOP_OPTS_H
 
 #include <stdio.h>
-#include "loader.h"
+#include "core/load_opts.h"
 
 #define PIPETOP_DEF_INTERVAL	1.0
 #define PIPETOP_MIN_INTERVAL	0.1

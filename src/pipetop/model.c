@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "fmt.h"
-#include "pipetop_model.h"
+#include "core/fmt.h"
+#include "model.h"
 
 const struct tm_colinfo tm_cols[TM_NCOLS] = {
 	[TM_RPS]	= { "RD/s",	 "reads/s",		8, TM_K_RATE },

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <getopt.h>
 #include <string.h>
-#include "cli.h"
-#include "pipetop_opts.h"
+#include "core/cli.h"
+#include "opts.h"
 
 static const char usage[] =
 "Usage: pipetop [-i SEC] [-p PID]... [-n COMM] [-r ROWS] [--tier TIER]\n"

@@ -7,11 +7,12 @@
 #include <time.h>
 #include <unistd.h>
 #include <sys/wait.h>
-#include "cli.h"
+#include "core/cli.h"
+#include "session/privs.h"
 #include "demo.h"
-#include "loader.h"
-#include "out.h"
-#include "pipestat_opts.h"
+#include "session/loader.h"
+#include "core/out.h"
+#include "opts.h"
 
 static double now(clockid_t clk)
 {
@@ -134,7 +135,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pipestat: %s\nTry 'pipestat --help'.\n", err);
 		return 2;
 	}
-	if (!cli_can_trace("pipestat"))
+	if (!privs_can_trace("pipestat"))
 		return 1;
 
 	/*

@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "loader.h"
+#include "load_opts.h"
 
 /* Seconds: a finite decimal number > 0 and <= max; -1 for anything else. */
 double cli_seconds(const char *s, double max);
@@ -20,10 +20,5 @@ bool cli_set_comm(struct pt_load_opts *o, const char *arg, char *err, size_t n);
 bool cli_set_tier(struct pt_load_opts *o, const char *arg, char *err, size_t n);
 /* --max-keys: the in-kernel counter map's size */
 bool cli_set_max_keys(struct pt_load_opts *o, const char *arg, char *err, size_t n);
-/*
- * Root (or CAP_BPF + CAP_PERFMON) and kernel BTF: false after one line on
- * stderr, "prog: what is missing".
- */
-bool cli_can_trace(const char *prog);
 
 #endif

@@ -9,8 +9,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "metrics.h"
-#include "rows.h"
+#include "core/metrics.h"
+#include "core/rows.h"
 
 enum tm_mode { TM_PER_PIPE, TM_PER_PROC };
 

@@ -3,6 +3,7 @@
 #include <unistd.h>
 #include <linux/capability.h>
 #include <sys/syscall.h>
+#include "btf_probe.h"
 #include "privs.h"
 
 #ifndef CAP_PERFMON
@@ -28,4 +29,20 @@ bool privs_enough(char *why, unsigned long n)
 		return true;
 	snprintf(why, n, "needs root, or CAP_BPF and CAP_PERFMON (run with sudo)");
 	return false;
+}
+
+bool privs_can_trace(const char *prog)
+{
+	char why[128];
+
+	if (!privs_enough(why, sizeof(why))) {
+		fprintf(stderr, "%s: %s\n", prog, why);
+		return false;
+	}
+	if (!btf_has_vmlinux()) {
+		fprintf(stderr, "%s: kernel BTF (/sys/kernel/btf/vmlinux) is missing: "
+			"needs a kernel built with CONFIG_DEBUG_INFO_BTF\n", prog);
+		return false;
+	}
+	return true;
 }

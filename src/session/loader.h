@@ -10,19 +10,11 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/types.h>
-#include "metrics.h"
-#include "rows.h"
+#include "core/load_opts.h"
+#include "core/metrics.h"
+#include "core/rows.h"
 
 struct bpf_object;
-
-struct pt_load_opts {
-	enum pt_tier tier;		/* PT_TIER_AUTO to choose */
-	__u32 pids[PT_MAX_PIDS];	/* -p; none = every process */
-	int npids;
-	char comm[PT_COMM_LEN];		/* -n; "" = every command */
-	__u32 max_keys;			/* counter map size; 0 = the default */
-	bool verbose;
-};
 
 struct pt_session {
 	enum pt_tier tier;

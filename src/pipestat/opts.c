@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <getopt.h>
 #include <string.h>
-#include "cli.h"
-#include "pipestat_opts.h"
+#include "core/cli.h"
+#include "opts.h"
 
 static const char usage[] =
 "Usage: pipestat [-i SEC [-c N]] [-d SEC] [-p PID]... [-n COMM] [-k KEY]\n"

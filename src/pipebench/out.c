@@ -7,7 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "fmt.h"
+#include "core/fmt.h"
 #include "pipebench.h"
 
 static int cmp_double(const void *a, const void *b)

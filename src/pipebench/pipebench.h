@@ -10,10 +10,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <sys/types.h>
-#include "loader.h"
-#include "metrics.h"
-#include "rows.h"
-#include "workload.h"
+#include "core/load_opts.h"
+#include "core/metrics.h"
+#include "core/rows.h"
+#include "core/workload.h"
 
 enum pb_wl { PB_STREAM, PB_MIX, PB_PINGPONG, PB_URING, PB_BW, PB_NWL };
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cli.h"
+#include "core/cli.h"
 #include "pipebench.h"
 
 const char *const pb_wl_names[PB_NWL] = {

@@ -4,7 +4,7 @@
 #define PIPETOP_VIEW_H
 
 #include <stdbool.h>
-#include "pipetop_model.h"
+#include "model.h"
 
 #define TV_MIN_COLS	50
 #define TV_MIN_LINES	8

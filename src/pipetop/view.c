@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include "pipetop_view.h"
+#include "view.h"
 
 #define NAME_MIN	20	/* the ends / process column, at least */
 #define NAME_MAX	48	/* value columns give way up to this */

@@ -4,8 +4,8 @@
 
 #include <stdbool.h>
 #include <stdio.h>
-#include "loader.h"
-#include "rows.h"
+#include "core/load_opts.h"
+#include "core/rows.h"
 
 struct pipestat_opts {
 	struct pt_load_opts load;

@@ -14,10 +14,11 @@
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/utsname.h>
-#include "cli.h"
-#include "loader.h"
-#include "pipetop_opts.h"
-#include "pipetop_view.h"
+#include "core/cli.h"
+#include "session/privs.h"
+#include "session/loader.h"
+#include "opts.h"
+#include "view.h"
 
 static double now(void)
 {
@@ -244,7 +245,7 @@ int main(int argc, char **argv)
 			o.interval);
 		return 1;
 	}
-	if (!cli_can_trace("pipetop"))
+	if (!privs_can_trace("pipetop"))
 		return 1;
 
 	/* Ends of the run come as reads on a signalfd, never as handlers. */

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* What a front end asks the session layer for: tier, filters, map size. */
+#ifndef LOAD_OPTS_H
+#define LOAD_OPTS_H
+
+#include <stdbool.h>
+#include <linux/types.h>
+#include "pipetrace.h"
+#include "tier.h"
+
+struct pt_load_opts {
+	enum pt_tier tier;		/* PT_TIER_AUTO to choose */
+	__u32 pids[PT_MAX_PIDS];	/* -p; none = every process */
+	int npids;
+	char comm[PT_COMM_LEN];		/* -n; "" = every command */
+	__u32 max_keys;			/* counter map size; 0 = the default */
+	bool verbose;
+};
+
+#endif
