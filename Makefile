@@ -88,7 +88,7 @@ tests/host/pipework: tests/host/pipework.c $(OUT)/core/workload.o
 # unit tests link the core and a front end's plain-C parts: no libbpf, no
 # skeletons, no BTF needed
 UNIT_LIBS  := -lm
-$(OUT)/test_rows $(OUT)/test_output: $(CORE_OBJS)
+$(OUT)/test_rows $(OUT)/test_output $(OUT)/test_metrics: $(CORE_OBJS)
 $(OUT)/test_opts: $(OUT)/pipestat/opts.o $(CORE_OBJS)
 $(OUT)/test_pipetop: $(OUT)/pipetop/model.o $(OUT)/pipetop/opts.o $(CORE_OBJS)
 $(OUT)/test_pipebench: $(filter-out $(OUT)/pipebench/main.o,$(PIPEBENCH_OBJS)) $(CORE_OBJS)

@@ -30,7 +30,7 @@ struct {
 	.values = { &counts0, &counts1 },
 };
 
-/* Processes named with -p; looked up only when filter_pids is set. */
+/* Processes named with -p; looked up only when pt_scope.by_pid is set. */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, PT_MAX_PIDS);
@@ -38,18 +38,13 @@ struct {
 	__type(value, __u8);
 } pid_filter SEC(".maps");
 
-const volatile __u32 self_tgid = 0;	/* pipetrace's own pipe I/O is left out */
-const volatile bool filter_pids = false;
-const volatile bool filter_comm = false;
-const volatile char comm_filter[PT_COMM_LEN] = {};
-
-__u32 epoch = 0;
-__u64 keys_dropped = 0;	/* events lost because the counter map was full */
+const volatile struct pt_scope pt_scope = {};
+struct pt_gen pt_gen = {};
 
 static __always_inline bool comm_matches(const char *comm)
 {
 	for (int i = 0; i < PT_COMM_LEN; i++) {
-		if (comm[i] != comm_filter[i])
+		if (comm[i] != pt_scope.comm[i])
 			return false;
 		if (!comm[i])
 			break;
@@ -63,11 +58,11 @@ static __always_inline bool current_wanted(void)
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
 	char comm[PT_COMM_LEN];
 
-	if (tgid == self_tgid)
+	if (tgid == pt_scope.self_tgid)
 		return false;
-	if (filter_pids && !bpf_map_lookup_elem(&pid_filter, &tgid))
+	if (pt_scope.by_pid && !bpf_map_lookup_elem(&pid_filter, &tgid))
 		return false;
-	if (filter_comm) {
+	if (pt_scope.by_comm) {
 		bpf_get_current_comm(comm, sizeof(comm));
 		return comm_matches(comm);
 	}
@@ -85,7 +80,7 @@ static __always_inline void key_for_current(struct pt_key *key)
 static __always_inline struct pt_counts *counts_of(const struct pt_key *key)
 {
 	static const struct pt_counts zero;
-	__u32 gen = epoch & 1;
+	__u32 gen = pt_gen.epoch & 1;
 	struct pt_counts *c;
 	void *map;
 
@@ -99,7 +94,7 @@ static __always_inline struct pt_counts *counts_of(const struct pt_key *key)
 	bpf_map_update_elem(map, key, &zero, BPF_NOEXIST);
 	c = bpf_map_lookup_elem(map, key);
 	if (!c)
-		__sync_fetch_and_add(&keys_dropped, 1);
+		__sync_fetch_and_add(&pt_gen.keys_dropped, 1);
 	return c;
 }
 

@@ -23,6 +23,9 @@
  * are derived; reads of buffers spliced in from files are not seen.
  *
  * Counts are kept in the task's state and added to the key at exit.
+ * What the raw counts mean per column (pool hits = new buffers - pages
+ * allocated under the mutex, EAGAIN reasons from the side, one section per
+ * buffer) is src/core/metrics.c's table.
  * Both attach flavours share the bodies; user space loads one flavour.
  */
 #include "vmlinux.h"
@@ -43,8 +46,6 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* GFP_HIGHUSER | __GFP_ACCOUNT on the running kernel, set by the loader */
 const volatile __u32 pipe_page_gfp = 0;
-
-enum { SIDE_READ = 1, SIDE_WRITE = 2 };
 
 struct call_state {
 	struct pt_key key;
@@ -116,7 +117,7 @@ static __always_inline void call_enter(__u8 side, struct kiocb *iocb,
 	pt_file_key(&st.key, file);
 	st.side = side;
 	st.pipe = (__u64)BPF_CORE_READ(file, private_data);
-	if (side == SIDE_READ) {
+	if (side == PT_OP_READ) {
 		st.iter = (__u64)iter;
 		st.left = len;
 	} else {
@@ -139,7 +140,7 @@ static __always_inline void call_exit(long ret)
 	c = counts_of(&st->key);
 	if (!c)
 		goto out;
-	if (st->side == SIDE_READ) {
+	if (st->side == PT_OP_READ) {
 		struct iov_iter *iter = (struct iov_iter *)st->iter;
 		__u32 bufs = st->bufs;
 
@@ -149,14 +150,11 @@ static __always_inline void call_exit(long ret)
 		count_add(c, reads, 1);
 		count_add(c, read_bytes, bytes);
 		count_add(c, read_bufs, bufs);
-		count_add(c, read_sections, bufs);
 		if (ret == -EAGAIN) {
 			if (st->nowait)
 				count_add(c, eagain_read_nowait, 1);
 			else
 				count_add(c, eagain_read_nonblock, 1);
-			/* pipe_read() returns -EAGAIN only on an empty pipe */
-			count_add(c, eagain_empty, 1);
 		}
 	} else {
 		__u64 merged = st->merge < bytes ? st->merge : bytes;
@@ -166,9 +164,6 @@ static __always_inline void call_exit(long ret)
 		count_add(c, write_bytes, bytes);
 		if (slots)
 			count_add(c, bufs_new, slots);
-		/* every page not allocated under the mutex came from tmp_page */
-		if (slots > st->alloc_locked)
-			count_add(c, pool_hits, slots - st->alloc_locked);
 		if (st->alloc_locked)
 			count_add(c, alloc_locked, st->alloc_locked);
 		if (st->alloc_unlocked)
@@ -178,8 +173,6 @@ static __always_inline void call_exit(long ret)
 				count_add(c, eagain_write_nowait, 1);
 			else
 				count_add(c, eagain_write_nonblock, 1);
-			/* pipe_write() returns -EAGAIN only on a full pipe */
-			count_add(c, eagain_full, 1);
 		}
 	}
 out:
@@ -197,7 +190,7 @@ static __always_inline struct call_state *call_of(__u8 side)
 /* anon_pipe_buf_release() inside pipe_read(): a buffer used up */
 static __always_inline void on_buf_release(struct pipe_inode_info *pipe)
 {
-	struct call_state *st = call_of(SIDE_READ);
+	struct call_state *st = call_of(PT_OP_READ);
 	struct iov_iter *iter;
 
 	if (!st || st->pipe != (__u64)pipe)
@@ -227,7 +220,7 @@ int BPF_PROG(fn_page_alloc, struct page *page, unsigned int order,
 
 	if (order || gfp_flags != pipe_page_gfp)
 		return 0;
-	st = call_of(SIDE_WRITE);
+	st = call_of(PT_OP_WRITE);
 	if (!st)
 		return 0;
 	if (mutex_held(st)) {
@@ -240,35 +233,35 @@ int BPF_PROG(fn_page_alloc, struct page *page, unsigned int order,
 
 /* fentry/fexit flavour (targets set by user space: pipe_* or anon_pipe_*) */
 SEC("fentry/pipe_read")
-int BPF_PROG(fe_read, struct kiocb *iocb, struct iov_iter *to)
+int BPF_PROG(fn_read_fentry, struct kiocb *iocb, struct iov_iter *to)
 {
-	call_enter(SIDE_READ, iocb, to);
+	call_enter(PT_OP_READ, iocb, to);
 	return 0;
 }
 
 SEC("fexit/pipe_read")
-int BPF_PROG(fx_read, struct kiocb *iocb, struct iov_iter *to, long ret)
+int BPF_PROG(fn_read_fexit, struct kiocb *iocb, struct iov_iter *to, long ret)
 {
 	call_exit(ret);
 	return 0;
 }
 
 SEC("fentry/pipe_write")
-int BPF_PROG(fe_write, struct kiocb *iocb, struct iov_iter *from)
+int BPF_PROG(fn_write_fentry, struct kiocb *iocb, struct iov_iter *from)
 {
-	call_enter(SIDE_WRITE, iocb, from);
+	call_enter(PT_OP_WRITE, iocb, from);
 	return 0;
 }
 
 SEC("fexit/pipe_write")
-int BPF_PROG(fx_write, struct kiocb *iocb, struct iov_iter *from, long ret)
+int BPF_PROG(fn_write_fexit, struct kiocb *iocb, struct iov_iter *from, long ret)
 {
 	call_exit(ret);
 	return 0;
 }
 
 SEC("fentry/anon_pipe_buf_release")
-int BPF_PROG(fe_release, struct pipe_inode_info *pipe, struct pipe_buffer *buf)
+int BPF_PROG(fn_release_fe, struct pipe_inode_info *pipe, struct pipe_buffer *buf)
 {
 	on_buf_release(pipe);
 	return 0;
@@ -276,35 +269,35 @@ int BPF_PROG(fe_release, struct pipe_inode_info *pipe, struct pipe_buffer *buf)
 
 /* kprobe flavour: attached by user space to the same functions */
 SEC("kprobe")
-int BPF_KPROBE(kp_read, struct kiocb *iocb, struct iov_iter *to)
+int BPF_KPROBE(fn_read_kp, struct kiocb *iocb, struct iov_iter *to)
 {
-	call_enter(SIDE_READ, iocb, to);
+	call_enter(PT_OP_READ, iocb, to);
 	return 0;
 }
 
 SEC("kretprobe")
-int BPF_KRETPROBE(kr_read, long ret)
+int BPF_KRETPROBE(fn_read_krp, long ret)
 {
 	call_exit(ret);
 	return 0;
 }
 
 SEC("kprobe")
-int BPF_KPROBE(kp_write, struct kiocb *iocb, struct iov_iter *from)
+int BPF_KPROBE(fn_write_kp, struct kiocb *iocb, struct iov_iter *from)
 {
-	call_enter(SIDE_WRITE, iocb, from);
+	call_enter(PT_OP_WRITE, iocb, from);
 	return 0;
 }
 
 SEC("kretprobe")
-int BPF_KRETPROBE(kr_write, long ret)
+int BPF_KRETPROBE(fn_write_krp, long ret)
 {
 	call_exit(ret);
 	return 0;
 }
 
 SEC("kprobe")
-int BPF_KPROBE(kp_release, struct pipe_inode_info *pipe)
+int BPF_KPROBE(fn_release_kp, struct pipe_inode_info *pipe)
 {
 	on_buf_release(pipe);
 	return 0;

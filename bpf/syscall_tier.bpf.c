@@ -47,8 +47,6 @@ char LICENSE[] SEC("license") = "GPL";
 /* GFP_HIGHUSER | __GFP_ACCOUNT on the running kernel, set by the loader */
 const volatile __u32 pipe_page_gfp = 0;
 
-enum op_kind { PT_OP_NONE, PT_OP_READ, PT_OP_WRITE, PT_OP_SPLICE };
-
 struct pipe_end {
 	struct pipe_inode_info *pipe;	/* NULL: this end is not a pipe */
 	__u64 ino;
@@ -123,7 +121,7 @@ static __always_inline struct pt_counts *end_counts(const struct pipe_end *end)
 }
 
 /* What a system call does to a pipe, if it is one of ours. */
-static __always_inline enum op_kind op_of(long id)
+static __always_inline enum pt_op op_of(long id)
 {
 	switch (id) {
 	case NR_read: case NR_readv: case NR_preadv2:
@@ -138,7 +136,7 @@ static __always_inline enum op_kind op_of(long id)
 }
 
 SEC("tp_btf/sys_enter")
-int BPF_PROG(pipe_sys_enter, struct pt_regs *regs, long id)
+int BPF_PROG(sc_sys_enter, struct pt_regs *regs, long id)
 {
 	struct op_state *st, s = {};
 	struct file *file;
@@ -242,7 +240,6 @@ static __always_inline void exit_read(struct op_state *st, long ret)
 	if (bufs > ret)
 		bufs = ret;
 	count_add(c, read_bufs, bufs);
-	count_add(c, read_sections, bufs);
 }
 
 static __always_inline void exit_write(struct op_state *st, long ret)
@@ -256,7 +253,7 @@ static __always_inline void exit_write(struct op_state *st, long ret)
 		count_eagain(c, st);
 	/* a write that failed part way may still have taken pages */
 	if (st->pages)
-		count_add(c, alloc_locked, st->pages);
+		count_add(c, alloc_pages, st->pages);
 	if (ret <= 0)
 		return;
 	count_add(c, write_bytes, ret);
@@ -288,7 +285,7 @@ static __always_inline void exit_splice(struct op_state *st, long ret)
 }
 
 SEC("tp_btf/sys_exit")
-int BPF_PROG(pipe_sys_exit, struct pt_regs *regs, long ret)
+int BPF_PROG(sc_sys_exit, struct pt_regs *regs, long ret)
 {
 	struct op_state *st;
 	if (op_of(regs->orig_ax) == PT_OP_NONE)
@@ -308,11 +305,11 @@ int BPF_PROG(pipe_sys_exit, struct pt_regs *regs, long ret)
 
 /*
  * A pipe buffer page is order 0 with exactly GFP_HIGHUSER | __GFP_ACCOUNT;
- * a fault on the user buffer uses other flags. Without a prefill path every
- * such page is allocated under pipe->mutex.
+ * a fault on the user buffer uses other flags. Whether pipe->mutex was held
+ * is not known here (without a prefill path it always is).
  */
 SEC("tp_btf/mm_page_alloc")
-int BPF_PROG(pipe_page_alloc, struct page *page, unsigned int order,
+int BPF_PROG(sc_page_alloc, struct page *page, unsigned int order,
 	     gfp_t gfp_flags, int migratetype)
 {
 	struct op_state *st;
@@ -358,7 +355,7 @@ static __always_inline int uring_op(struct io_kiocb *req, struct pipe_end *end)
 }
 
 SEC("tp_btf/io_uring_complete")
-int BPF_PROG(pipe_uring_complete, struct io_ring_ctx *ring, void *req_ptr)
+int BPF_PROG(sc_uring_done, struct io_ring_ctx *ring, void *req_ptr)
 {
 	struct io_kiocb *req = kernel_obj(req_ptr, struct io_kiocb);
 	struct pipe_end end = {};
@@ -387,7 +384,7 @@ int BPF_PROG(pipe_uring_complete, struct io_ring_ctx *ring, void *req_ptr)
 }
 
 SEC("tp_btf/io_uring_poll_arm")
-int BPF_PROG(pipe_uring_poll_arm, struct io_kiocb *req, int mask, int events)
+int BPF_PROG(sc_uring_poll, struct io_kiocb *req, int mask, int events)
 {
 	struct pipe_end end = {};
 	struct pt_counts *c;

@@ -28,16 +28,14 @@ char LICENSE[] SEC("license") = "GPL";
  * (kernel-patch/README.md); plain numbers here so vmlinux.h of a kernel with
  * or without the series both compile.
  */
-#define PT_SIDE_READ		0
-#define PT_SIDE_WRITE		1
-#define PT_SRC_CACHE		0
-#define PT_SRC_ALLOC		1
-#define PT_CAUSE_NONBLOCK	0
-#define PT_CAUSE_NOWAIT		1
-#define PT_REASON_EMPTY		0
-#define PT_REASON_FULL		1
-#define PT_REASON_LOCK		2
-#define PT_REASON_NOPAGE	3
+#define KPIPE_SIDE_READ		0
+#define KPIPE_SIDE_WRITE	1
+#define KPIPE_SRC_CACHE		0
+#define KPIPE_CAUSE_NOWAIT	1
+#define KPIPE_REASON_EMPTY	0
+#define KPIPE_REASON_FULL	1
+#define KPIPE_REASON_LOCK	2
+#define KPIPE_REASON_NOPAGE	3
 
 /* Page events of the current pipe_write(), until its pipe_copy. */
 struct page_tally {
@@ -71,14 +69,14 @@ static __always_inline struct page_tally *tally_of(struct pipe_inode_info *pipe)
 }
 
 SEC("tp_btf/pipe_page_get")
-int BPF_PROG(pt_page_get, struct pipe_inode_info *pipe, int src, bool locked)
+int BPF_PROG(tp_page_get, struct pipe_inode_info *pipe, int src, bool locked)
 {
 	struct page_tally *t = tally_of(pipe);
 
 	if (!t)
 		return 0;
 	t->bufs_new++;
-	if (src == PT_SRC_CACHE)
+	if (src == KPIPE_SRC_CACHE)
 		t->pool_hits++;
 	else if (locked)
 		t->alloc_locked++;
@@ -88,7 +86,7 @@ int BPF_PROG(pt_page_get, struct pipe_inode_info *pipe, int src, bool locked)
 }
 
 SEC("tp_btf/pipe_prefill")
-int BPF_PROG(pt_prefill, struct pipe_inode_info *pipe, unsigned int wanted,
+int BPF_PROG(tp_prefill, struct pipe_inode_info *pipe, unsigned int wanted,
 	     unsigned int pooled, unsigned int allocated, unsigned int pushed,
 	     unsigned int dropped)
 {
@@ -102,7 +100,7 @@ int BPF_PROG(pt_prefill, struct pipe_inode_info *pipe, unsigned int wanted,
 }
 
 SEC("tp_btf/pipe_copy")
-int BPF_PROG(pt_copy, struct pipe_inode_info *pipe, struct file *file,
+int BPF_PROG(tp_copy, struct pipe_inode_info *pipe, struct file *file,
 	     int side, size_t len, ssize_t ret, unsigned int bufs,
 	     unsigned int sections, bool batched)
 {
@@ -111,7 +109,7 @@ int BPF_PROG(pt_copy, struct pipe_inode_info *pipe, struct file *file,
 	struct pt_counts *c;
 	__u64 bytes = ret > 0 ? ret : 0;
 
-	if (side == PT_SIDE_WRITE) {
+	if (side == KPIPE_SIDE_WRITE) {
 		t = bpf_task_storage_get(&page_tallies, bpf_get_current_task_btf(),
 					 NULL, 0);
 		if (t) {
@@ -126,7 +124,7 @@ int BPF_PROG(pt_copy, struct pipe_inode_info *pipe, struct file *file,
 	c = counts_of(&key);
 	if (!c)
 		return 0;
-	if (side == PT_SIDE_READ) {
+	if (side == KPIPE_SIDE_READ) {
 		count_add(c, reads, 1);
 		count_add(c, read_bytes, bytes);
 		count_add(c, read_bufs, bufs);
@@ -149,7 +147,7 @@ int BPF_PROG(pt_copy, struct pipe_inode_info *pipe, struct file *file,
 }
 
 SEC("tp_btf/pipe_eagain")
-int BPF_PROG(pt_eagain, struct pipe_inode_info *pipe, struct file *file,
+int BPF_PROG(tp_eagain, struct pipe_inode_info *pipe, struct file *file,
 	     int side, int cause, int reason)
 {
 	struct pt_key key = {};
@@ -161,28 +159,28 @@ int BPF_PROG(pt_eagain, struct pipe_inode_info *pipe, struct file *file,
 	c = counts_of(&key);
 	if (!c)
 		return 0;
-	if (side == PT_SIDE_READ) {
-		if (cause == PT_CAUSE_NOWAIT)
+	if (side == KPIPE_SIDE_READ) {
+		if (cause == KPIPE_CAUSE_NOWAIT)
 			count_add(c, eagain_read_nowait, 1);
 		else
 			count_add(c, eagain_read_nonblock, 1);
 	} else {
-		if (cause == PT_CAUSE_NOWAIT)
+		if (cause == KPIPE_CAUSE_NOWAIT)
 			count_add(c, eagain_write_nowait, 1);
 		else
 			count_add(c, eagain_write_nonblock, 1);
 	}
 	switch (reason) {
-	case PT_REASON_EMPTY:
+	case KPIPE_REASON_EMPTY:
 		count_add(c, eagain_empty, 1);
 		break;
-	case PT_REASON_FULL:
+	case KPIPE_REASON_FULL:
 		count_add(c, eagain_full, 1);
 		break;
-	case PT_REASON_LOCK:
+	case KPIPE_REASON_LOCK:
 		count_add(c, eagain_lock, 1);
 		break;
-	case PT_REASON_NOPAGE:
+	case KPIPE_REASON_NOPAGE:
 		count_add(c, eagain_nopage, 1);
 		break;
 	}

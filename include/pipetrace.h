@@ -18,36 +18,65 @@ struct pt_key {
 };
 
 /*
- * Counters kept per key. Every field is a plain event count; what each tier
- * can fill in is decided in user space (src/metrics.c).
+ * Raw event counts kept per key: each field counts one kind of event a
+ * tier's programs see (the comment says which tiers count it). Nothing
+ * here is derived; what a column makes of these fields, per tier and knob
+ * state, is src/core/metrics.c's table.
  */
 struct pt_counts {
-	__u64 reads;		/* read, readv, preadv2 calls on a pipe */
-	__u64 writes;		/* write, writev, pwritev2 calls on a pipe */
+	__u64 reads;		/* read calls on a pipe (read, readv, preadv2, io_uring) */
+	__u64 writes;		/* write calls on a pipe */
 	__u64 read_bytes;
 	__u64 write_bytes;
 	__u64 eagain_read_nonblock;	/* -EAGAIN, file has O_NONBLOCK */
 	__u64 eagain_read_nowait;	/* -EAGAIN, RWF_NOWAIT / IOCB_NOWAIT only */
 	__u64 eagain_write_nonblock;
 	__u64 eagain_write_nowait;
-	__u64 eagain_empty;	/* by reason, where the tier knows it */
+	__u64 eagain_empty;	/* tracepoint: pipe_eagain's reason */
 	__u64 eagain_full;
 	__u64 eagain_lock;
 	__u64 eagain_nopage;
-	__u64 bufs_new;		/* buffers taken by writes for new slots */
-	__u64 pool_hits;	/* pages taken from the pipe's cache/pool */
-	__u64 alloc_locked;	/* pages allocated with pipe->mutex held */
-	__u64 alloc_unlocked;	/* pages allocated before the lock (prefill) */
-	__u64 prefill_dropped;
+	__u64 bufs_new;		/* ring slots writes filled with a new page
+				 * (tracepoint: pipe_page_get; function: from
+				 * the byte count; syscall: ring head moves) */
+	__u64 pool_hits;	/* tracepoint: pipe_page_get from the pool */
+	__u64 alloc_locked;	/* pages allocated holding pipe->mutex
+				 * (tracepoint, function: mutex owner) */
+	__u64 alloc_unlocked;	/* pages allocated without it (prefill) */
+	__u64 alloc_pages;	/* syscall: pipe pages allocated in a write */
+	__u64 prefill_dropped;	/* tracepoint: pipe_prefill's dropped */
 	__u64 read_bufs;	/* buffers reads copied from */
-	__u64 read_sections;	/* user-access sections reads opened */
-	__u64 splice_in;	/* splice/tee/vmsplice calls into a pipe */
+	__u64 read_sections;	/* tracepoint: user-access sections reads opened */
+	__u64 splice_in;	/* syscall: splice/tee/vmsplice into a pipe */
 	__u64 splice_in_bytes;
-	__u64 splice_out;	/* splice/tee/vmsplice calls out of a pipe */
+	__u64 splice_out;	/* syscall: splice/tee/vmsplice out of a pipe */
 	__u64 splice_out_bytes;
 	__u64 eagain_splice;
-	__u64 uring_reads;	/* of reads/writes: io_uring completions */
+	__u64 uring_reads;	/* syscall: of reads/writes, io_uring completions */
 	__u64 uring_writes;
+};
+
+/* Which side of a pipe a call works on; one encoding for every tier. */
+enum pt_op {
+	PT_OP_NONE,
+	PT_OP_READ,
+	PT_OP_WRITE,
+	PT_OP_SPLICE,		/* splice/tee/vmsplice/sendfile: either side */
+};
+
+/* Who is counted: each BPF object's rodata, set before load. */
+struct pt_scope {
+	__u32 self_tgid;	/* pipetrace's own pipe I/O is left out */
+	__u8 by_pid;		/* only the processes in the pid_filter map */
+	__u8 by_comm;		/* only tasks whose command is comm */
+	char comm[PT_COMM_LEN];
+};
+
+/* The drain's handshake with the programs: each BPF object's .bss. */
+struct pt_gen {
+	__u32 epoch;		/* programs add into counts[epoch & 1] */
+	__u32 unused;
+	__u64 keys_dropped;	/* events lost: the counter map was full */
 };
 
 #endif /* PIPETRACE_H */

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <getopt.h>
+#include <signal.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,4 +82,42 @@ bool cli_set_max_keys(struct pt_load_opts *o, const char *arg, char *err, size_t
 	}
 	o->max_keys = keys;
 	return true;
+}
+
+int cli_common(int c, char **argv, struct pt_load_opts *o, char *err, size_t n)
+{
+	switch (c) {
+	case 'p':
+		return cli_add_pid(o, optarg, err, n) ? CLI_TAKEN : CLI_BAD;
+	case 'n':
+		return cli_set_comm(o, optarg, err, n) ? CLI_TAKEN : CLI_BAD;
+	case CLI_OPT_TIER:
+		return cli_set_tier(o, optarg, err, n) ? CLI_TAKEN : CLI_BAD;
+	case CLI_OPT_MAX_KEYS:
+		return cli_set_max_keys(o, optarg, err, n) ? CLI_TAKEN : CLI_BAD;
+	case 'v':
+		o->verbose = true;
+		return CLI_TAKEN;
+	case ':':
+		snprintf(err, n, "option '%s' needs a value", argv[optind - 1]);
+		return CLI_BAD;
+	default:
+		snprintf(err, n, "unknown option '%s'", argv[optind - 1]);
+		return CLI_BAD;
+	}
+}
+
+void cli_block_signals(sigset_t *set, const int *extra, size_t nextra)
+{
+	/* a shell starts background jobs with SIGINT ignored: reset */
+	signal(SIGINT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	sigemptyset(set);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGTERM);
+	for (size_t i = 0; i < nextra; i++)
+		sigaddset(set, extra[i]);
+	sigprocmask(SIG_BLOCK, set, NULL);
+	/* a closed output is seen as EPIPE on write, not as a signal */
+	signal(SIGPIPE, SIG_IGN);
 }

@@ -4,6 +4,7 @@
 #define CLI_H
 
 #include <stdbool.h>
+#include <signal.h>
 #include <stddef.h>
 #include "load_opts.h"
 
@@ -20,5 +21,20 @@ bool cli_set_comm(struct pt_load_opts *o, const char *arg, char *err, size_t n);
 bool cli_set_tier(struct pt_load_opts *o, const char *arg, char *err, size_t n);
 /* --max-keys: the in-kernel counter map's size */
 bool cli_set_max_keys(struct pt_load_opts *o, const char *arg, char *err, size_t n);
+
+/* getopt values of the long options every front end shares */
+enum { CLI_OPT_TIER = 1000, CLI_OPT_MAX_KEYS };
+enum { CLI_BAD = -1, CLI_TAKEN = 0 };
+/*
+ * An option no front end treats its own way: -p, -n, -v, --tier,
+ * --max-keys, and getopt's missing-value (':') and unknown ('?') results.
+ * CLI_TAKEN, or CLI_BAD with a one-line reason in err.
+ */
+int cli_common(int c, char **argv, struct pt_load_opts *o, char *err, size_t n);
+/*
+ * Termination signals (SIGINT, SIGTERM and extra) blocked into set, to be
+ * taken synchronously (sigtimedwait, signalfd); SIGPIPE ignored.
+ */
+void cli_block_signals(sigset_t *set, const int *extra, size_t nextra);
 
 #endif

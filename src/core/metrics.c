@@ -1,312 +1,442 @@
 // SPDX-License-Identifier: GPL-2.0
-/* What each metric is, and how well each tier knows it. */
+/*
+ * The metrics table: what each column means, how well each tier knows it,
+ * and how its value follows from the raw counts of include/pipetrace.h.
+ * Adding a column: one enum pt_col entry (at the end), one row here, and
+ * the BPF program that counts its raw events.
+ */
 #include <stdio.h>
 #include <string.h>
 #include "metrics.h"
 
-static const char *const tier_names[PT_TIER_COUNT] = {
-	[PT_TIER_TRACEPOINT] = "tracepoint",
-	[PT_TIER_FUNCTION] = "function",
-	[PT_TIER_SYSCALL] = "syscall",
-};
+#define TP PT_TIER_TRACEPOINT
+#define FN PT_TIER_FUNCTION
+#define SC PT_TIER_SYSCALL
+#define RAW(f) (offsetof(struct pt_counts, f) + 1)
 
-const char *tier_name(enum pt_tier t)
+/* How each tier knows a column: the common shapes. */
+#define ALL_EXACT { [TP] = { PT_EXACT }, [FN] = { PT_EXACT }, [SC] = { PT_EXACT } }
+#define SYSCALL_ONLY { [TP] = { PT_NA }, [FN] = { PT_NA }, [SC] = { PT_EXACT } }
+/* the syscall tier cannot tell prefill pages from pages under the mutex */
+#define POOL(q_tp, q_fn, q_sc)						\
+	{ [TP] = { q_tp }, [FN] = { q_fn }, [SC] = { q_sc, PT_NA_PREFILL } }
+/* one section per buffer, except on the batched read path */
+#define COPIES(q_tp)							\
+	{ [TP] = { q_tp }, [FN] = { PT_DERIVED, PT_NA_BATCH },		\
+	  [SC] = { PT_DERIVED, PT_NA_BATCH } }
+/* the function tier infers the reason from the side (6.12 returns
+ * -EAGAIN only on an empty read or a full write) */
+#define REASON { [TP] = { PT_EXACT }, [FN] = { PT_DERIVED }, [SC] = { PT_NA } }
+
+static __u64 sub0(__u64 a, __u64 b)
 {
-	return t < PT_TIER_COUNT ? tier_names[t] : "auto";
+	return a > b ? a - b : 0;
 }
 
-int tier_parse(const char *s)
+static bool set_u(struct pt_value *v, __u64 u)
 {
-	for (int t = 0; t < PT_TIER_COUNT; t++)
-		if (!strcmp(s, tier_names[t]))
-			return t;
-	return strcmp(s, "auto") ? -1 : PT_TIER_AUTO;
+	v->u = u;
+	return true;
 }
 
-static struct pt_value u64v(enum pt_quality q, __u64 u)
+static bool set_d(struct pt_value *v, __u64 num, __u64 den, double scale)
 {
-	return (struct pt_value){ .q = q, .type = PT_V_U64, .u = u };
+	if (!den)
+		return false;
+	v->d = scale * num / den;
+	return true;
 }
 
-static struct pt_value na(void)
-{
-	return (struct pt_value){ .q = PT_NA };
-}
-
-static bool syscall_tier(const struct pt_env *e)
-{
-	return e->tier == PT_TIER_SYSCALL;
-}
-
-static bool function_tier(const struct pt_env *e)
-{
-	return e->tier == PT_TIER_FUNCTION;
-}
-
-/*
- * The function tier counts buffer copies at copy_page_to_iter(), one
- * section each: the batched read (knob on) copies without it.
- */
-static bool copies_unknown(const struct pt_env *e)
-{
-	return function_tier(e) && e->knob_read_batch > 0;
-}
-
-/*
- * The syscall tier counts every pipe page allocation during a write. Where
- * the kernel has no prefill path (no knob, or knob 0) they are all under
- * pipe->mutex; with prefill on it cannot tell which were.
- */
-static bool split_unknown(const struct pt_env *e)
-{
-	return syscall_tier(e) && e->knob_prealloc_max > 0;
-}
-
-/* Likewise one user-access section per buffer, unless batching is on. */
-static bool sections_unknown(const struct pt_env *e)
-{
-	return (syscall_tier(e) && e->knob_read_batch > 0) || copies_unknown(e);
-}
-
-/*
- * Pool hits and buffers copied: counted by the tracepoints; the syscall
- * tier derives them from ring state, the function tier from byte counts
- * and buffer releases (bpf/function_tier.bpf.c).
- */
-static enum pt_quality ring_quality(const struct pt_env *e)
-{
-	return e->tier == PT_TIER_TRACEPOINT ? PT_EXACT : PT_DERIVED;
-}
-
-#define PLAIN(field)							\
-static struct pt_value get_##field(const struct pt_counts *c,		\
-				   const struct pt_env *e)		\
-{									\
-	(void)e;							\
-	return u64v(PT_EXACT, c->field);				\
-}
-PLAIN(reads)
-PLAIN(writes)
-PLAIN(read_bytes)
-PLAIN(write_bytes)
-
-/* splice/tee/vmsplice are seen only at the syscalls (syscall tier) */
-#define SPLICE(field)							\
-static struct pt_value get_##field(const struct pt_counts *c,		\
-				   const struct pt_env *e)		\
-{									\
-	return syscall_tier(e) ? u64v(PT_EXACT, c->field) : na();	\
-}
-SPLICE(splice_in)
-SPLICE(splice_in_bytes)
-SPLICE(splice_out)
-SPLICE(splice_out_bytes)
-SPLICE(eagain_splice)
-
-/*
- * The function tier infers the reason from the side: 6.12's pipe_read()
- * returns -EAGAIN only when empty, pipe_write() only when full.
- */
-#define REASON(field)							\
-static struct pt_value get_##field(const struct pt_counts *c,		\
-				   const struct pt_env *e)		\
-{									\
-	if (syscall_tier(e))						\
-		return na();						\
-	return u64v(function_tier(e) ? PT_DERIVED : PT_EXACT, c->field); \
-}
-REASON(eagain_empty)
-REASON(eagain_full)
-REASON(eagain_lock)
-REASON(eagain_nopage)
-
-static struct pt_value get_eagain_read(const struct pt_counts *c, const struct pt_env *e)
+static bool v_eagain_read(const struct pt_counts *c, const struct pt_env *e,
+			  struct pt_value *v)
 {
 	(void)e;
-	return u64v(PT_EXACT, c->eagain_read_nonblock + c->eagain_read_nowait);
+	return set_u(v, c->eagain_read_nonblock + c->eagain_read_nowait);
 }
 
-static struct pt_value get_eagain_write(const struct pt_counts *c, const struct pt_env *e)
+static bool v_eagain_write(const struct pt_counts *c, const struct pt_env *e,
+			   struct pt_value *v)
 {
 	(void)e;
-	return u64v(PT_EXACT, c->eagain_write_nonblock + c->eagain_write_nowait);
+	return set_u(v, c->eagain_write_nonblock + c->eagain_write_nowait);
 }
 
-static struct pt_value get_eagain_nonblock(const struct pt_counts *c, const struct pt_env *e)
+static bool v_eagain_nonblock(const struct pt_counts *c, const struct pt_env *e,
+			      struct pt_value *v)
 {
 	(void)e;
-	return u64v(PT_EXACT, c->eagain_read_nonblock + c->eagain_write_nonblock);
+	return set_u(v, c->eagain_read_nonblock + c->eagain_write_nonblock);
 }
 
-static struct pt_value get_eagain_nowait(const struct pt_counts *c, const struct pt_env *e)
+static bool v_eagain_nowait(const struct pt_counts *c, const struct pt_env *e,
+			    struct pt_value *v)
 {
 	(void)e;
-	return u64v(PT_EXACT, c->eagain_read_nowait + c->eagain_write_nowait);
+	return set_u(v, c->eagain_read_nowait + c->eagain_write_nowait);
 }
 
-static __u64 pages_allocated(const struct pt_counts *c)
+/* The function tier: every read EAGAIN is an empty pipe. */
+static bool v_eagain_empty(const struct pt_counts *c, const struct pt_env *e,
+			   struct pt_value *v)
 {
-	return c->alloc_locked + c->alloc_unlocked;
+	if (e->tier == PT_TIER_FUNCTION)
+		return v_eagain_read(c, e, v);
+	return set_u(v, c->eagain_empty);
 }
 
-/* The syscall tier sees new buffers and allocations; hits are the rest. */
-static __u64 pool_hits(const struct pt_counts *c, const struct pt_env *e)
+/* ... and every write EAGAIN a full one. */
+static bool v_eagain_full(const struct pt_counts *c, const struct pt_env *e,
+			  struct pt_value *v)
 {
-	__u64 alloc = pages_allocated(c);
-
-	if (!syscall_tier(e))
-		return c->pool_hits;
-	return c->bufs_new > alloc ? c->bufs_new - alloc : 0;
+	if (e->tier == PT_TIER_FUNCTION)
+		return v_eagain_write(c, e, v);
+	return set_u(v, c->eagain_full);
 }
 
-static struct pt_value get_pool_hits(const struct pt_counts *c, const struct pt_env *e)
+/* Pages allocated under pipe->mutex: without prefill, the syscall tier's
+ * every pipe page. */
+static __u64 locked_pages(const struct pt_counts *c, const struct pt_env *e)
 {
-	/* with prefill, allocations feed the pool: no longer misses */
-	return split_unknown(e) ? na() : u64v(ring_quality(e), pool_hits(c, e));
+	return e->tier == PT_TIER_SYSCALL ? c->alloc_pages : c->alloc_locked;
 }
 
 /*
- * Misses: pages a new buffer did not get from the pipe's cache. The
- * syscall tier counts the allocations (all under the mutex without
- * prefill), the function tier those under the mutex; the tracepoint tier
- * counts every new buffer and every cache hit (with prefill, a prefilled
- * page served from the pool is a hit, as the kernel's pipe_page_get counts
- * it).
+ * Misses: new buffers that did not come from the pipe's cache. The
+ * tracepoint tier counts hits (a prefilled page served from the pool is a
+ * hit, as pipe_page_get counts it); the other tiers count allocations.
  */
 static __u64 pool_misses(const struct pt_counts *c, const struct pt_env *e)
 {
-	if (syscall_tier(e))
-		return pages_allocated(c);
-	if (function_tier(e))
-		return c->alloc_locked;
-	return c->bufs_new > c->pool_hits ? c->bufs_new - c->pool_hits : 0;
+	if (e->tier == PT_TIER_TRACEPOINT)
+		return sub0(c->bufs_new, c->pool_hits);
+	return locked_pages(c, e);
 }
 
-static struct pt_value get_pool_misses(const struct pt_counts *c, const struct pt_env *e)
+static __u64 pool_hits(const struct pt_counts *c, const struct pt_env *e)
 {
-	return split_unknown(e) ? na() : u64v(PT_EXACT, pool_misses(c, e));
+	if (e->tier == PT_TIER_TRACEPOINT)
+		return c->pool_hits;
+	return sub0(c->bufs_new, pool_misses(c, e));
 }
 
-static struct pt_value get_pool_hit_pct(const struct pt_counts *c, const struct pt_env *e)
+static bool v_pool_hits(const struct pt_counts *c, const struct pt_env *e,
+			struct pt_value *v)
 {
-	__u64 hits = pool_hits(c, e), total = hits + pool_misses(c, e);
-
-	if (!total || split_unknown(e))
-		return na();
-	return (struct pt_value){ .q = ring_quality(e), .type = PT_V_PCT,
-				  .d = 100.0 * hits / total };
+	return set_u(v, pool_hits(c, e));
 }
 
-static struct pt_value get_alloc_locked(const struct pt_counts *c, const struct pt_env *e)
+static bool v_pool_misses(const struct pt_counts *c, const struct pt_env *e,
+			  struct pt_value *v)
 {
-	return split_unknown(e) ? na() : u64v(PT_EXACT, c->alloc_locked);
+	return set_u(v, pool_misses(c, e));
 }
 
-static struct pt_value get_alloc_unlocked(const struct pt_counts *c, const struct pt_env *e)
+static bool v_pool_hit_pct(const struct pt_counts *c, const struct pt_env *e,
+			   struct pt_value *v)
 {
-	return split_unknown(e) ? na() : u64v(PT_EXACT, c->alloc_unlocked);
+	__u64 hits = pool_hits(c, e);
+
+	return set_d(v, hits, hits + pool_misses(c, e), 100.0);
 }
 
-static struct pt_value get_copy_sections(const struct pt_counts *c, const struct pt_env *e)
+static bool v_alloc_locked(const struct pt_counts *c, const struct pt_env *e,
+			   struct pt_value *v)
 {
-	return sections_unknown(e) ? na() : u64v(ring_quality(e), c->read_sections);
+	return set_u(v, locked_pages(c, e));
 }
 
-static struct pt_value get_copy_buffers(const struct pt_counts *c, const struct pt_env *e)
+/* Sections: counted by pipe_copy; elsewhere one per buffer copied. */
+static __u64 sections(const struct pt_counts *c, const struct pt_env *e)
 {
-	return copies_unknown(e) ? na() : u64v(ring_quality(e), c->read_bufs);
+	return e->tier == PT_TIER_TRACEPOINT ? c->read_sections : c->read_bufs;
 }
 
-/* Only the pipe_prefill tracepoint (kernel-patch/ 0002) tells. */
-static struct pt_value get_prefill_dropped(const struct pt_counts *c, const struct pt_env *e)
+static bool v_copy_sections(const struct pt_counts *c, const struct pt_env *e,
+			    struct pt_value *v)
 {
-	if (e->tier != PT_TIER_TRACEPOINT || e->knob_prealloc_max < 0)
-		return na();
-	return u64v(PT_EXACT, c->prefill_dropped);
+	return set_u(v, sections(c, e));
 }
 
-static struct pt_value get_sections_per_read(const struct pt_counts *c, const struct pt_env *e)
+/* io_uring reads have no copy figures in the syscall tier */
+static bool v_sections_per_read(const struct pt_counts *c, const struct pt_env *e,
+				struct pt_value *v)
 {
-	struct pt_value v = get_copy_sections(c, e);
-	/* io_uring reads have no copy figures in the syscall tier */
-	__u64 reads = c->reads - c->uring_reads;
-
-	if (v.q == PT_NA || !reads)
-		return na();
-	return (struct pt_value){ .q = PT_DERIVED, .type = PT_V_RATIO,
-				  .d = (double)v.u / reads };
+	return set_d(v, sections(c, e), c->reads - c->uring_reads, 1.0);
 }
 
-static struct pt_value knob(int value)
+static bool knob(int value, struct pt_value *v)
 {
-	return value < 0 ? na() : u64v(PT_EXACT, value);
+	return value >= 0 && set_u(v, value);
 }
 
-static struct pt_value get_knob_prealloc_max(const struct pt_counts *c, const struct pt_env *e)
+static bool v_knob_prealloc_max(const struct pt_counts *c, const struct pt_env *e,
+				struct pt_value *v)
 {
 	(void)c;
-	return knob(e->knob_prealloc_max);
+	return knob(e->knob_prealloc_max, v);
 }
 
-static struct pt_value get_knob_prealloc_keep(const struct pt_counts *c, const struct pt_env *e)
+static bool v_knob_prealloc_keep(const struct pt_counts *c, const struct pt_env *e,
+				 struct pt_value *v)
 {
 	(void)c;
-	return knob(e->knob_prealloc_keep);
+	return knob(e->knob_prealloc_keep, v);
 }
 
-static struct pt_value get_knob_read_batch(const struct pt_counts *c, const struct pt_env *e)
+static bool v_knob_read_batch(const struct pt_counts *c, const struct pt_env *e,
+			      struct pt_value *v)
 {
 	(void)c;
-	return knob(e->knob_read_batch);
+	return knob(e->knob_read_batch, v);
 }
 
-static struct pt_value get_untracked(const struct pt_counts *c, const struct pt_env *e)
+static bool v_untracked(const struct pt_counts *c, const struct pt_env *e,
+			struct pt_value *v)
 {
 	(void)c;
-	return u64v(PT_EXACT, e->untracked);
+	return set_u(v, e->untracked);
 }
 
-const struct pt_metric pt_metrics[] = {
-	{ "reads",		"READS",	8, get_reads },
-	{ "writes",		"WRITES",	8, get_writes },
-	{ "read_bytes",		"R_BYTES",	8, get_read_bytes },
-	{ "write_bytes",	"W_BYTES",	8, get_write_bytes },
-	{ "eagain_read",	"EAGAIN_R",	8, get_eagain_read },
-	{ "eagain_write",	"EAGAIN_W",	8, get_eagain_write },
-	{ "pool_hits",		"HITS",		7, get_pool_hits },
-	{ "pool_misses",	"MISSES",	7, get_pool_misses },
-	{ "pool_hit_pct",	"HIT%",		6, get_pool_hit_pct },
-	{ "alloc_locked",	"ALLOC_LK",	8, get_alloc_locked },
-	{ "alloc_unlocked",	"ALLOC_UL",	8, get_alloc_unlocked },
-	{ "copy_sections",	"SECTIONS",	8, get_copy_sections },
-	{ "copy_buffers",	"",		0, get_copy_buffers },
-	{ "prefill_dropped",	"",		0, get_prefill_dropped },
-	{ "sections_per_read",	"SEC/RD",	7, get_sections_per_read },
-	{ "eagain_nonblock",	"",		0, get_eagain_nonblock },
-	{ "eagain_nowait",	"",		0, get_eagain_nowait },
-	{ "eagain_empty",	"",		0, get_eagain_empty },
-	{ "eagain_full",	"",		0, get_eagain_full },
-	{ "eagain_lock",	"",		0, get_eagain_lock },
-	{ "eagain_nopage",	"",		0, get_eagain_nopage },
-	{ "knob_prealloc_max",	"",		0, get_knob_prealloc_max },
-	{ "knob_prealloc_keep",	"",		0, get_knob_prealloc_keep },
-	{ "knob_read_batch",	"",		0, get_knob_read_batch },
-	{ "splice_in",		"",		0, get_splice_in },
-	{ "splice_in_bytes",	"",		0, get_splice_in_bytes },
-	{ "splice_out",		"",		0, get_splice_out },
-	{ "splice_out_bytes",	"",		0, get_splice_out_bytes },
-	{ "eagain_splice",	"",		0, get_eagain_splice },
-	{ "untracked",		"",		0, get_untracked },
+const struct pt_metric pt_metrics[PT_NCOLS] = {
+	[PT_COL_READS] = { "reads", "READS", 8, "calls",
+		"read calls on pipes (read, readv, preadv2, io_uring)",
+		PT_V_U64, ALL_EXACT, RAW(reads) },
+	[PT_COL_WRITES] = { "writes", "WRITES", 8, "calls",
+		"write calls on pipes (write, writev, pwritev2, io_uring)",
+		PT_V_U64, ALL_EXACT, RAW(writes) },
+	[PT_COL_READ_BYTES] = { "read_bytes", "R_BYTES", 8, "bytes",
+		"bytes read", PT_V_U64, ALL_EXACT, RAW(read_bytes) },
+	[PT_COL_WRITE_BYTES] = { "write_bytes", "W_BYTES", 8, "bytes",
+		"bytes written", PT_V_U64, ALL_EXACT, RAW(write_bytes) },
+	[PT_COL_EAGAIN_READ] = { "eagain_read", "EAGAIN_R", 8, "calls",
+		"reads that returned -EAGAIN", PT_V_U64, ALL_EXACT, 0,
+		v_eagain_read },
+	[PT_COL_EAGAIN_WRITE] = { "eagain_write", "EAGAIN_W", 8, "calls",
+		"writes that returned -EAGAIN", PT_V_U64, ALL_EXACT, 0,
+		v_eagain_write },
+	[PT_COL_POOL_HITS] = { "pool_hits", "HITS", 7, "pages",
+		"new buffers whose page came from the pipe's cache or pool",
+		PT_V_U64, POOL(PT_EXACT, PT_DERIVED, PT_DERIVED), 0, v_pool_hits },
+	[PT_COL_POOL_MISSES] = { "pool_misses", "MISSES", 7, "pages",
+		"new buffers that needed a page allocated under pipe->mutex",
+		PT_V_U64, POOL(PT_EXACT, PT_EXACT, PT_EXACT), 0, v_pool_misses },
+	[PT_COL_POOL_HIT_PCT] = { "pool_hit_pct", "HIT%", 6, "%",
+		"pool_hits / (pool_hits + pool_misses)",
+		PT_V_PCT, POOL(PT_EXACT, PT_DERIVED, PT_DERIVED), 0, v_pool_hit_pct },
+	[PT_COL_ALLOC_LOCKED] = { "alloc_locked", "ALLOC_LK", 8, "pages",
+		"pipe pages allocated with pipe->mutex held",
+		PT_V_U64, POOL(PT_EXACT, PT_EXACT, PT_EXACT), 0, v_alloc_locked },
+	[PT_COL_ALLOC_UNLOCKED] = { "alloc_unlocked", "ALLOC_UL", 8, "pages",
+		"pipe pages allocated before taking pipe->mutex (prefill)",
+		PT_V_U64, POOL(PT_EXACT, PT_EXACT, PT_EXACT), RAW(alloc_unlocked) },
+	[PT_COL_COPY_SECTIONS] = { "copy_sections", "SECTIONS", 8, "sections",
+		"user-access (STAC/CLAC) sections reads opened",
+		PT_V_U64, COPIES(PT_EXACT), 0, v_copy_sections },
+	[PT_COL_COPY_BUFFERS] = { "copy_buffers", NULL, 0, "buffers",
+		"pipe buffers reads copied from", PT_V_U64,
+		{ [TP] = { PT_EXACT }, [FN] = { PT_DERIVED, PT_NA_BATCH },
+		  [SC] = { PT_DERIVED } }, RAW(read_bufs) },
+	[PT_COL_PREFILL_DROPPED] = { "prefill_dropped", NULL, 0, "pages",
+		"prefilled pages freed because the pool was full",
+		PT_V_U64, { [TP] = { PT_EXACT, PT_NA_NO_POOL } },
+		RAW(prefill_dropped) },
+	[PT_COL_SECTIONS_PER_READ] = { "sections_per_read", "SEC/RD", 7,
+		"sections/read", "copy_sections per read (io_uring reads left out)",
+		PT_V_RATIO, COPIES(PT_DERIVED), 0, v_sections_per_read },
+	[PT_COL_EAGAIN_NONBLOCK] = { "eagain_nonblock", NULL, 0, "calls",
+		"-EAGAIN returns of O_NONBLOCK files",
+		PT_V_U64, ALL_EXACT, 0, v_eagain_nonblock },
+	[PT_COL_EAGAIN_NOWAIT] = { "eagain_nowait", NULL, 0, "calls",
+		"-EAGAIN returns of RWF_NOWAIT/IOCB_NOWAIT calls",
+		PT_V_U64, ALL_EXACT, 0, v_eagain_nowait },
+	[PT_COL_EAGAIN_EMPTY] = { "eagain_empty", NULL, 0, "calls",
+		"-EAGAIN because the pipe was empty", PT_V_U64, REASON, 0,
+		v_eagain_empty },
+	[PT_COL_EAGAIN_FULL] = { "eagain_full", NULL, 0, "calls",
+		"-EAGAIN because the pipe was full", PT_V_U64, REASON, 0,
+		v_eagain_full },
+	[PT_COL_EAGAIN_LOCK] = { "eagain_lock", NULL, 0, "calls",
+		"-EAGAIN because pipe->mutex was contended (nowait)",
+		PT_V_U64, REASON, RAW(eagain_lock) },
+	[PT_COL_EAGAIN_NOPAGE] = { "eagain_nopage", NULL, 0, "calls",
+		"-EAGAIN because no page could be had without sleeping (nowait)",
+		PT_V_U64, REASON, RAW(eagain_nopage) },
+	[PT_COL_KNOB_PREALLOC_MAX] = { "knob_prealloc_max", NULL, 0, "pages",
+		"fs.pipe-prealloc-max at the end of the interval",
+		PT_V_U64, ALL_EXACT, 0, v_knob_prealloc_max },
+	[PT_COL_KNOB_PREALLOC_KEEP] = { "knob_prealloc_keep", NULL, 0, "pages",
+		"fs.pipe-prealloc-keep at the end of the interval",
+		PT_V_U64, ALL_EXACT, 0, v_knob_prealloc_keep },
+	[PT_COL_KNOB_READ_BATCH] = { "knob_read_batch", NULL, 0, "mode",
+		"fs.pipe-read-batch at the end of the interval",
+		PT_V_U64, ALL_EXACT, 0, v_knob_read_batch },
+	[PT_COL_SPLICE_IN] = { "splice_in", NULL, 0, "calls",
+		"splice/tee/vmsplice/sendfile calls into a pipe",
+		PT_V_U64, SYSCALL_ONLY, RAW(splice_in) },
+	[PT_COL_SPLICE_IN_BYTES] = { "splice_in_bytes", NULL, 0, "bytes",
+		"bytes they moved", PT_V_U64, SYSCALL_ONLY, RAW(splice_in_bytes) },
+	[PT_COL_SPLICE_OUT] = { "splice_out", NULL, 0, "calls",
+		"splice/tee/vmsplice calls out of a pipe",
+		PT_V_U64, SYSCALL_ONLY, RAW(splice_out) },
+	[PT_COL_SPLICE_OUT_BYTES] = { "splice_out_bytes", NULL, 0, "bytes",
+		"bytes they moved", PT_V_U64, SYSCALL_ONLY, RAW(splice_out_bytes) },
+	[PT_COL_EAGAIN_SPLICE] = { "eagain_splice", NULL, 0, "calls",
+		"splice-family calls that returned -EAGAIN",
+		PT_V_U64, SYSCALL_ONLY, RAW(eagain_splice) },
+	[PT_COL_UNTRACKED] = { "untracked", NULL, 0, "events",
+		"events not counted: the in-kernel counter map was full",
+		PT_V_U64, ALL_EXACT, 0, v_untracked },
 };
-const int pt_nmetrics = sizeof(pt_metrics) / sizeof(pt_metrics[0]);
 
-void counts_every_signal(struct pt_counts *c)
+static unsigned int knob_state(const struct pt_env *e)
 {
-	__u64 *u = (__u64 *)c;
+	return (e->knob_prealloc_max > 0 ? PT_NA_PREFILL : 0) |
+	       (e->knob_read_batch > 0 ? PT_NA_BATCH : 0) |
+	       (e->knob_prealloc_max < 0 ? PT_NA_NO_POOL : 0);
+}
 
-	for (size_t j = 0; j < sizeof(*c) / sizeof(*u); j++)
-		u[j] = 1;
-	c->uring_reads = c->uring_writes = 0;
+enum pt_quality pt_col_quality(enum pt_col col, const struct pt_env *env)
+{
+	const struct pt_how *h;
+
+	if (env->tier >= PT_TIER_COUNT)
+		return PT_NA;
+	h = &pt_metrics[col].how[env->tier];
+	return h->na_when & knob_state(env) ? PT_NA : h->q;
+}
+
+struct pt_value pt_get(enum pt_col col, const struct pt_counts *c,
+		       const struct pt_env *env)
+{
+	const struct pt_metric *m = &pt_metrics[col];
+	struct pt_value v = { .q = pt_col_quality(col, env), .type = m->type };
+
+	if (v.q == PT_NA)
+		return v;
+	if (m->field)
+		v.u = *(const __u64 *)((const char *)c + m->field - 1);
+	else if (!m->value(c, env, &v))
+		return (struct pt_value){ .q = PT_NA, .type = m->type };
+	return v;
+}
+
+/* Appends to buf at *len (snprintf-style: *len may pass n). */
+static void append(char *buf, size_t n, int *len, const char *s)
+{
+	int w = snprintf(*len < (int)n ? buf + *len : NULL,
+			 *len < (int)n ? n - *len : 0, "%s", s);
+
+	*len += w;
+}
+
+static const char *const quality_names[] = {
+	[PT_EXACT] = "exact", [PT_DERIVED] = "derived", [PT_NA] = "not known",
+};
+
+static const struct {
+	unsigned int flag;
+	const char *when;
+} na_states[] = {
+	{ PT_NA_PREFILL, "not known with fs.pipe-prealloc-max > 0" },
+	{ PT_NA_BATCH, "not known with fs.pipe-read-batch on" },
+	{ PT_NA_NO_POOL, "not known without the pool (kernel-patch/ 0002)" },
+};
+
+/* One line: "<indent><label>: col, col, ..." for the columns match() takes. */
+static void summary_line(char *buf, size_t n, int *len, const char *indent,
+			 const char *label, enum pt_tier t, enum pt_quality q,
+			 unsigned int flag)
+{
+	const char *sep = ": ";
+	int start = *len, col = 0;
+
+	for (int i = 0; i < PT_NCOLS; i++) {
+		const struct pt_how *h = &pt_metrics[i].how[t];
+		bool take = flag ? (h->q != PT_NA && (h->na_when & flag)) : h->q == q;
+
+		if (!take)
+			continue;
+		if (*len == start) {
+			append(buf, n, len, indent);
+			append(buf, n, len, label);
+			col = strlen(indent) + strlen(label);
+		}
+		if (col + 2 + strlen(pt_metrics[i].csv) > 78) {
+			append(buf, n, len, ",\n");
+			append(buf, n, len, indent);
+			append(buf, n, len, "  ");
+			col = strlen(indent) + 2;
+			sep = "";
+		}
+		append(buf, n, len, sep);
+		append(buf, n, len, pt_metrics[i].csv);
+		col += strlen(sep) + strlen(pt_metrics[i].csv);
+		sep = ", ";
+	}
+	if (*len != start)
+		append(buf, n, len, "\n");
+}
+
+int pt_tier_summary(char *buf, size_t n, enum pt_tier t, const char *indent)
+{
+	static const enum pt_quality order[] = { PT_EXACT, PT_DERIVED, PT_NA };
+	int len = 0;
+
+	if (n)
+		buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(order) / sizeof(order[0]); i++)
+		summary_line(buf, n, &len, indent, quality_names[order[i]], t,
+			     order[i], 0);
+	for (size_t i = 0; i < sizeof(na_states) / sizeof(na_states[0]); i++)
+		summary_line(buf, n, &len, indent, na_states[i].when, t, PT_NA,
+			     na_states[i].flag);
+	return len;
+}
+
+void pt_print_tiers(FILE *f)
+{
+	char buf[2048];
+
+	fputs("Tiers (best first; auto picks the best this kernel allows), and\n"
+	      "what each knows of the CSV columns:\n", f);
+	for (int t = 0; t < PT_TIER_COUNT; t++) {
+		pt_tier_summary(buf, sizeof(buf), t, "    ");
+		fprintf(f, "  %-10s  %s\n%s", tier_name(t), tier_about(t), buf);
+	}
+	fputs("Derived values are marked * in tables and listed in the CSV\n"
+	      "'derived' column; values a tier cannot know are '-' in tables,\n"
+	      "empty in CSV.\n", f);
+}
+
+int pt_tier_line(char *buf, size_t n, const struct pt_env *env)
+{
+	static const enum pt_quality shown[] = { PT_DERIVED, PT_NA };
+	const char *part = "";
+	int len = 0;
+
+	if (n)
+		buf[0] = '\0';
+	for (size_t j = 0; j < sizeof(shown) / sizeof(shown[0]); j++) {
+		const char *sep = ": ";
+		int before = len;
+
+		for (int i = 0; i < PT_NCOLS; i++) {
+			if (pt_col_quality(i, env) != shown[j])
+				continue;
+			if (len == before) {
+				append(buf, n, &len, part);
+				append(buf, n, &len, quality_names[shown[j]]);
+			}
+			append(buf, n, &len, sep);
+			append(buf, n, &len, pt_metrics[i].csv);
+			sep = ", ";
+		}
+		if (len != before)
+			part = "; ";
+	}
+	if (!len)
+		append(buf, n, &len, "every column exact");
+	return len;
 }
 
 static int read_knob(const char *name)

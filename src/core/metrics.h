@@ -1,12 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The reported metrics: one table of columns, shared by every output
- * format and front end, and how each tier knows each of them.
+ * The reported metrics: one table of columns (src/core/metrics.c) says, for
+ * each column, its CSV name, table heading, unit, meaning, how each tier
+ * knows it (exact, derived, or not at all, per knob state) and how its
+ * value follows from the raw counts. Every output and front end reads it;
+ * columns are addressed by enum pt_col.
  */
 #ifndef METRICS_H
 #define METRICS_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
 #include <linux/types.h>
 #include "pipetrace.h"
 #include "tier.h"
@@ -35,22 +40,90 @@ struct pt_value {
 	double d;
 };
 
-struct pt_metric {
-	const char *csv;	/* CSV column: never renamed, only appended */
-	const char *head;	/* table header, "" to leave out of tables */
-	int width;
-	struct pt_value (*get)(const struct pt_counts *c, const struct pt_env *e);
+/* Columns in CSV order: a contract with scripts, only ever appended to. */
+enum pt_col {
+	PT_COL_READS,
+	PT_COL_WRITES,
+	PT_COL_READ_BYTES,
+	PT_COL_WRITE_BYTES,
+	PT_COL_EAGAIN_READ,
+	PT_COL_EAGAIN_WRITE,
+	PT_COL_POOL_HITS,
+	PT_COL_POOL_MISSES,
+	PT_COL_POOL_HIT_PCT,
+	PT_COL_ALLOC_LOCKED,
+	PT_COL_ALLOC_UNLOCKED,
+	PT_COL_COPY_SECTIONS,
+	PT_COL_COPY_BUFFERS,
+	PT_COL_PREFILL_DROPPED,
+	PT_COL_SECTIONS_PER_READ,
+	PT_COL_EAGAIN_NONBLOCK,
+	PT_COL_EAGAIN_NOWAIT,
+	PT_COL_EAGAIN_EMPTY,
+	PT_COL_EAGAIN_FULL,
+	PT_COL_EAGAIN_LOCK,
+	PT_COL_EAGAIN_NOPAGE,
+	PT_COL_KNOB_PREALLOC_MAX,
+	PT_COL_KNOB_PREALLOC_KEEP,
+	PT_COL_KNOB_READ_BATCH,
+	PT_COL_SPLICE_IN,
+	PT_COL_SPLICE_IN_BYTES,
+	PT_COL_SPLICE_OUT,
+	PT_COL_SPLICE_OUT_BYTES,
+	PT_COL_EAGAIN_SPLICE,
+	PT_COL_UNTRACKED,
+	PT_NCOLS,
 };
 
-extern const struct pt_metric pt_metrics[];
-extern const int pt_nmetrics;
+/* Knob states in which a tier cannot know a column it otherwise knows. */
+enum pt_na_when {
+	PT_NA_PREFILL = 1 << 0,	/* fs.pipe-prealloc-max > 0 */
+	PT_NA_BATCH = 1 << 1,	/* fs.pipe-read-batch > 0 */
+	PT_NA_NO_POOL = 1 << 2,	/* kernel without fs.pipe-prealloc-max */
+};
 
+/* How one tier knows one column. */
+struct pt_how {
+	enum pt_quality q;
+	unsigned int na_when;	/* PT_NA_*: '-' in these knob states */
+};
+
+struct pt_metric {
+	const char *csv;	/* CSV column: never renamed, only appended */
+	const char *head;	/* table heading; NULL: CSV only */
+	int width;		/* table width */
+	const char *unit;
+	const char *what;	/* its meaning, one line */
+	enum pt_vtype type;
+	struct pt_how how[PT_TIER_COUNT];
+	/* a plain raw counter: offsetof(struct pt_counts, field) + 1 */
+	size_t field;
+	/* otherwise its value from the raw counts; false: no value (0/0) */
+	bool (*value)(const struct pt_counts *c, const struct pt_env *e,
+		      struct pt_value *v);
+};
+
+extern const struct pt_metric pt_metrics[PT_NCOLS];
+
+/* A column's quality on env's tier and knob state (same for every row). */
+enum pt_quality pt_col_quality(enum pt_col col, const struct pt_env *env);
+/* One column of one row; .q PT_NA when it cannot be known. */
+struct pt_value pt_get(enum pt_col col, const struct pt_counts *c,
+		       const struct pt_env *env);
 /*
- * Counts where every signal happened once, through read(2) and write(2):
- * whether a column is derived or unknown depends on the tier and knobs,
- * not on a row's counts, so front ends ask with these.
+ * What tier t knows, one line per quality ("exact: reads, ..."), generated
+ * from the table, each line prefixed by indent; for --help and the tier
+ * line on stderr. Returns the length it needed (like snprintf).
  */
-void counts_every_signal(struct pt_counts *c);
+int pt_tier_summary(char *buf, size_t n, enum pt_tier t, const char *indent);
+
+/* --help's tier section: each tier's line and summary. */
+void pt_print_tiers(FILE *f);
+/*
+ * The columns env's tier derives or cannot know in env's knob state
+ * ("derived: a, b; not known: c"), for the tier line on stderr.
+ */
+int pt_tier_line(char *buf, size_t n, const struct pt_env *env);
 
 /* Reads the pipe knobs under /proc/sys/fs into env (-1 where absent). */
 void env_read_knobs(struct pt_env *env);

@@ -17,6 +17,8 @@ struct pt_report {
 /* Each returns 0, or -1 when the stream failed (a closed pipe, say). */
 int out_csv_header(FILE *f);
 int out_csv_report(FILE *f, const struct pt_report *r);
+/* The 'derived' field: names of the columns derived for c, ';'-separated. */
+void out_csv_derived(FILE *f, const struct pt_counts *c, const struct pt_env *env);
 int out_table_report(FILE *f, const struct pt_report *r);
 
 #endif

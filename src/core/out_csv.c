@@ -9,7 +9,7 @@
 int out_csv_header(FILE *f)
 {
 	fputs("time,interval_s,tier,key_type,pid,comm,pipe_ino", f);
-	for (int i = 0; i < pt_nmetrics; i++)
+	for (int i = 0; i < PT_NCOLS; i++)
 		fprintf(f, ",%s", pt_metrics[i].csv);
 	fputs(",derived\n", f);
 	return fflush(f) ? -1 : 0;
@@ -38,26 +38,31 @@ static void csv_key(FILE *f, enum pt_by by, const struct pt_key *k)
 static void csv_row(FILE *f, const struct pt_report *r, const struct pt_row *row)
 {
 	char buf[64];
-	const char *sep = "";
 
 	fprintf(f, "%.3f,%.3f,%s,%s", r->time, r->interval_s,
 		tier_name(r->env->tier), by_name(r->rows->by));
 	csv_key(f, r->rows->by, &row->key);
-	for (int i = 0; i < pt_nmetrics; i++) {
-		struct pt_value v = pt_metrics[i].get(&row->c, r->env);
+	for (int i = 0; i < PT_NCOLS; i++) {
+		struct pt_value v = pt_get(i, &row->c, r->env);
 
 		fmt_csv_value(buf, sizeof(buf), &v);
 		fprintf(f, ",%s", buf);
 	}
-	/* which of this row's values are derived, for scripts that care */
 	fputc(',', f);
-	for (int i = 0; i < pt_nmetrics; i++) {
-		if (pt_metrics[i].get(&row->c, r->env).q != PT_DERIVED)
+	out_csv_derived(f, &row->c, r->env);
+	fputc('\n', f);
+}
+
+void out_csv_derived(FILE *f, const struct pt_counts *c, const struct pt_env *env)
+{
+	const char *sep = "";
+
+	for (int i = 0; i < PT_NCOLS; i++) {
+		if (pt_get(i, c, env).q != PT_DERIVED)
 			continue;
 		fprintf(f, "%s%s", sep, pt_metrics[i].csv);
 		sep = ";";
 	}
-	fputc('\n', f);
 }
 
 int out_csv_report(FILE *f, const struct pt_report *r)

@@ -20,14 +20,6 @@ static bool has_pipe(enum pt_by by)
 	return by == PT_BY_PIPE || by == PT_BY_PIPE_PID;
 }
 
-static enum pt_quality column_quality(int i, const struct pt_env *env)
-{
-	struct pt_counts every;
-
-	counts_every_signal(&every);
-	return pt_metrics[i].get(&every, env).q;
-}
-
 static void heading(FILE *f, const struct pt_report *r)
 {
 	enum pt_by by = r->rows->by;
@@ -45,11 +37,11 @@ static void heading(FILE *f, const struct pt_report *r)
 		fprintf(f, "%-16s ", "COMM");
 	if (has_pipe(by))
 		fprintf(f, "%-10s ", "PIPE");
-	for (int i = 0; i < pt_nmetrics; i++) {
-		if (!pt_metrics[i].width)
+	for (int i = 0; i < PT_NCOLS; i++) {
+		if (!pt_metrics[i].head)
 			continue;
 		snprintf(head, sizeof(head), "%s%s", pt_metrics[i].head,
-			 column_quality(i, r->env) == PT_DERIVED ? "*" : "");
+			 pt_col_quality(i, r->env) == PT_DERIVED ? "*" : "");
 		fprintf(f, " %*s", pt_metrics[i].width, head);
 	}
 	fputc('\n', f);
@@ -68,12 +60,12 @@ static void line(FILE *f, const struct pt_report *r, const struct pt_row *row)
 		fprintf(f, "%-16.16s ", row->key.comm);
 	if (has_pipe(by))
 		fprintf(f, "%-10llu ", (unsigned long long)row->key.ino);
-	for (int i = 0; i < pt_nmetrics; i++) {
+	for (int i = 0; i < PT_NCOLS; i++) {
 		struct pt_value v;
 
-		if (!pt_metrics[i].width)
+		if (!pt_metrics[i].head)
 			continue;
-		v = pt_metrics[i].get(&row->c, r->env);
+		v = pt_get(i, &row->c, r->env);
 		fmt_table_value(buf, sizeof(buf), &v, pt_metrics[i].width);
 		fprintf(f, " %*s", pt_metrics[i].width, buf);
 	}

@@ -2,7 +2,7 @@
 #ifndef TIER_H
 #define TIER_H
 
-/* Attach tiers, best first (DESIGN.md section 2). */
+/* Attach tiers, best first (docs/ARCHITECTURE.md). */
 enum pt_tier {
 	PT_TIER_TRACEPOINT,
 	PT_TIER_FUNCTION,
@@ -14,5 +14,8 @@ enum pt_tier {
 const char *tier_name(enum pt_tier t);
 /* "auto" and the tier names; returns -1 for anything else */
 int tier_parse(const char *s);
+
+/* What a tier attaches to, one line. */
+const char *tier_about(enum pt_tier t);
 
 #endif

@@ -14,6 +14,7 @@
 #include <sys/sendfile.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
+#include "clock.h"
 #include "workload.h"
 
 #ifndef RWF_NOWAIT
@@ -285,10 +286,7 @@ long wl_pingpong(long n)
 
 static double wl_now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return pt_now(CLOCK_MONOTONIC);
 }
 
 static void wl_pin(int cpu)

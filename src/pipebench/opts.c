@@ -132,7 +132,7 @@ static void default_cpus(struct pb_opts *o)
 int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
 	     char *err, size_t n)
 {
-	enum { OPT_QUICK = 256, OPT_AB, OPT_CSV, OPT_TIER };
+	enum { OPT_QUICK = 256, OPT_AB, OPT_CSV };
 	static const struct option longs[] = {
 		{ "size", required_argument, NULL, 's' },
 		{ "writers", required_argument, NULL, 'w' },
@@ -144,7 +144,7 @@ int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
 		{ "quick", no_argument, NULL, OPT_QUICK },
 		{ "ab", required_argument, NULL, OPT_AB },
 		{ "csv", no_argument, NULL, OPT_CSV },
-		{ "tier", required_argument, NULL, OPT_TIER },
+		{ "tier", required_argument, NULL, CLI_OPT_TIER },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -211,23 +211,15 @@ int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
 		case OPT_CSV:
 			o->csv = true;
 			break;
-		case OPT_TIER:
-			if (!cli_set_tier(&o->load, optarg, err, n))
-				return PB_USAGE;
-			break;
-		case 'v':
-			o->load.verbose = true;
-			break;
 		case 'h':
 			fputs(usage, out);
 			return PB_EXIT_OK;
 		case 'V':
 			fprintf(out, "pipebench %s\n", PIPETRACE_VERSION);
 			return PB_EXIT_OK;
-		case ':':
-			USAGE_ERR("option '%s' needs a value", argv[optind - 1]);
 		default:
-			USAGE_ERR("unknown option '%s'", argv[optind - 1]);
+			if (cli_common(c, argv, &o->load, err, n))
+				return PB_USAGE;
 		}
 	}
 	for (; optind < argc; optind++) {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "core/fmt.h"
+#include "core/out.h"
 #include "pipebench.h"
 
 static int cmp_double(const void *a, const void *b)
@@ -55,18 +56,15 @@ bool pb_per_op(enum pb_wl wl)
 	return wl == PB_PINGPONG || wl == PB_URING;
 }
 
-static struct pt_value metric(const struct pb_side *s, const char *csv)
+static struct pt_value metric(const struct pb_side *s, enum pt_col col)
 {
-	for (int i = 0; i < pt_nmetrics; i++)
-		if (!strcmp(pt_metrics[i].csv, csv))
-			return pt_metrics[i].get(&s->c, &s->env);
-	return (struct pt_value){ .q = PT_NA };
+	return pt_get(col, &s->c, &s->env);
 }
 
 /* allocations under pipe->mutex per MB (10^6 bytes) written */
 static struct pt_value alloc_per_mb(const struct pb_side *s)
 {
-	struct pt_value v = metric(s, "alloc_locked");
+	struct pt_value v = metric(s, PT_COL_ALLOC_LOCKED);
 
 	if (v.q == PT_NA || !s->c.write_bytes)
 		return (struct pt_value){ .q = PT_NA };
@@ -161,7 +159,7 @@ static struct pb_stats side_stats(const struct pb_point *p, const struct pb_side
 
 static struct pt_value eagains(const struct pb_side *s)
 {
-	struct pt_value r = metric(s, "eagain_read"), w = metric(s, "eagain_write");
+	struct pt_value r = metric(s, PT_COL_EAGAIN_READ), w = metric(s, PT_COL_EAGAIN_WRITE);
 
 	if (r.q == PT_NA || w.q == PT_NA)
 		return (struct pt_value){ .q = PT_NA };
@@ -181,11 +179,11 @@ static void table_point(FILE *f, const struct pb_opts *o, const struct pb_point 
 	if (nsides == 1) {
 		fprintf(f, "%9.2f %9.2f %9.2f %6s %11s %6s %8s %8s\n",
 			a.median, a.min, a.max,
-			table_value(v[0], 24, metric(&sides[0], "pool_hit_pct"), 6),
+			table_value(v[0], 24, metric(&sides[0], PT_COL_POOL_HIT_PCT), 6),
 			table_value(v[1], 24, alloc_per_mb(&sides[0]), 11),
-			table_value(v[2], 24, metric(&sides[0], "sections_per_read"), 6),
-			table_value(v[3], 24, metric(&sides[0], "eagain_read"), 8),
-			table_value(v[4], 24, metric(&sides[0], "eagain_write"), 8));
+			table_value(v[2], 24, metric(&sides[0], PT_COL_SECTIONS_PER_READ), 6),
+			table_value(v[3], 24, metric(&sides[0], PT_COL_EAGAIN_READ), 8),
+			table_value(v[4], 24, metric(&sides[0], PT_COL_EAGAIN_WRITE), 8));
 		return;
 	}
 	{
@@ -198,13 +196,13 @@ static void table_point(FILE *f, const struct pb_opts *o, const struct pb_point 
 		struct pt_value (*get)(const struct pb_side *) = alloc_per_mb;
 
 		snprintf(pair[0], 40, "%s/%s",
-			 table_value(x, 24, metric(&sides[0], "pool_hit_pct"), 6),
-			 table_value(y, 24, metric(&sides[1], "pool_hit_pct"), 6));
+			 table_value(x, 24, metric(&sides[0], PT_COL_POOL_HIT_PCT), 6),
+			 table_value(y, 24, metric(&sides[1], PT_COL_POOL_HIT_PCT), 6));
 		snprintf(pair[1], 40, "%s/%s", table_value(x, 24, get(&sides[0]), 6),
 			 table_value(y, 24, get(&sides[1]), 6));
 		snprintf(pair[2], 40, "%s/%s",
-			 table_value(x, 24, metric(&sides[0], "sections_per_read"), 5),
-			 table_value(y, 24, metric(&sides[1], "sections_per_read"), 5));
+			 table_value(x, 24, metric(&sides[0], PT_COL_SECTIONS_PER_READ), 5),
+			 table_value(y, 24, metric(&sides[1], PT_COL_SECTIONS_PER_READ), 5));
 		snprintf(pair[3], 40, "%s/%s", table_value(x, 24, eagains(&sides[0]), 6),
 			 table_value(y, 24, eagains(&sides[1]), 6));
 		fprintf(f, "%9.2f %9.2f %+6.1f%s %6.1f  %-13s %-13s %-11s %s\n",
@@ -226,11 +224,11 @@ static void csv_point_side(FILE *f, const struct pb_opts *o, const struct pb_poi
 			   const struct pb_side *s, int side, double delta, double noise)
 {
 	struct pb_stats mb = pb_stats_of(s->mbps, s->n), us = pb_stats_of(s->usop, s->n);
-	static const char *const ordered[] = {
-		"writes", "write_bytes", "reads", "read_bytes", "pool_hit_pct",
-		"alloc_locked", "copy_sections", "eagain_read", "eagain_write",
+	static const enum pt_col ordered[] = {
+		PT_COL_WRITES, PT_COL_WRITE_BYTES, PT_COL_READS, PT_COL_READ_BYTES,
+		PT_COL_POOL_HIT_PCT, PT_COL_ALLOC_LOCKED, PT_COL_COPY_SECTIONS,
+		PT_COL_EAGAIN_READ, PT_COL_EAGAIN_WRITE,
 	};
-	const char *sep = "";
 
 	fprintf(f, "%s,%ld,%d,%d,%d,%.2f,%.2f,%.2f", pb_wl_names[p->wl], p->size,
 		p->writers, p->readers, s->n, mb.median, mb.min, mb.max);
@@ -239,23 +237,18 @@ static void csv_point_side(FILE *f, const struct pb_opts *o, const struct pb_poi
 	fprintf(f, ",%s,%s,%lld,%lld,%.6f,%.3f,%.3f,%.3f", tier_name(s->env.tier),
 		p->variant, s->bytes, s->ops, s->seconds, us.median, us.min, us.max);
 	csv_value(f, alloc_per_mb(s));
-	csv_value(f, metric(s, "sections_per_read"));
-	csv_value(f, metric(s, "copy_buffers"));
-	csv_value(f, metric(s, "knob_prealloc_max"));
-	csv_value(f, metric(s, "knob_prealloc_keep"));
-	csv_value(f, metric(s, "knob_read_batch"));
+	csv_value(f, metric(s, PT_COL_SECTIONS_PER_READ));
+	csv_value(f, metric(s, PT_COL_COPY_BUFFERS));
+	csv_value(f, metric(s, PT_COL_KNOB_PREALLOC_MAX));
+	csv_value(f, metric(s, PT_COL_KNOB_PREALLOC_KEEP));
+	csv_value(f, metric(s, PT_COL_KNOB_READ_BATCH));
 	if (o->ab.on)
 		fprintf(f, ",%s,%d,%s,%.2f,%.2f", o->ab.knob, s->knob_value,
 			side ? "patched" : "baseline", delta, noise);
 	else
 		fputs(",,,,,", f);
 	fputc(',', f);
-	for (int i = 0; i < pt_nmetrics; i++) {
-		if (pt_metrics[i].get(&s->c, &s->env).q != PT_DERIVED)
-			continue;
-		fprintf(f, "%s%s", sep, pt_metrics[i].csv);
-		sep = ";";
-	}
+	out_csv_derived(f, &s->c, &s->env);
 	fputc('\n', f);
 }
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * pipebench: the reference pipe workloads (DESIGN.md section 5), their
+ * pipebench: the reference pipe workloads (man/pipebench.1), their
  * throughput next to the pipe metrics measured during each run, and A/B
  * over the fs.pipe-* knobs.
  */

@@ -10,14 +10,12 @@
 #include <time.h>
 #include <unistd.h>
 #include <liburing.h>
+#include "core/clock.h"
 #include "pipebench.h"
 
 static double now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return pt_now(CLOCK_MONOTONIC);
 }
 
 static int fill(int (*p)[2], int npipes, const char *buf, size_t size)

@@ -8,19 +8,12 @@
 #include <unistd.h>
 #include <sys/wait.h>
 #include "core/cli.h"
+#include "core/clock.h"
 #include "session/privs.h"
 #include "demo.h"
 #include "session/loader.h"
 #include "core/out.h"
 #include "opts.h"
-
-static double now(clockid_t clk)
-{
-	struct timespec ts;
-
-	clock_gettime(clk, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 struct run {
 	struct pipestat_opts *o;
@@ -34,10 +27,10 @@ struct run {
 static int report(struct run *r)
 {
 	struct pt_env env = { .tier = r->s.tier };
-	double t = now(CLOCK_MONOTONIC);
+	double t = pt_now(CLOCK_MONOTONIC);
 	struct pt_report rep = {
 		.rows = &r->rows, .env = &env,
-		.time = now(CLOCK_REALTIME), .interval_s = t - r->last,
+		.time = pt_now(CLOCK_REALTIME), .interval_s = t - r->last,
 	};
 	int err;
 
@@ -69,7 +62,7 @@ static int report(struct run *r)
 static int wait_until(struct run *r, double deadline, const sigset_t *set)
 {
 	for (;;) {
-		double left = deadline ? deadline - now(CLOCK_MONOTONIC) : 3600;
+		double left = deadline ? deadline - pt_now(CLOCK_MONOTONIC) : 3600;
 		struct timespec ts;
 		int sig;
 
@@ -107,17 +100,16 @@ static int run_loop(struct run *r, const sigset_t *set)
 	}
 }
 
+/* Which tier, and what it derives or cannot know here (knobs as now). */
 static void say_tier(const struct pt_session *s)
 {
-	static const char *const what[PT_TIER_COUNT] = {
-		[PT_TIER_TRACEPOINT] = "every metric exact",
-		[PT_TIER_FUNCTION] = "see pipestat(8) for exact and derived metrics",
-		[PT_TIER_SYSCALL] = "ops, bytes, EAGAIN, page allocations exact; "
-				    "pool hits and copy sections derived",
-	};
+	struct pt_env env = { .tier = s->tier };
+	char what[1024];
 
+	env_read_knobs(&env);
+	pt_tier_line(what, sizeof(what), &env);
 	fprintf(stderr, "pipestat: %s tier (%s). Ctrl-C to end.\n",
-		tier_name(s->tier), what[s->tier]);
+		tier_name(s->tier), what);
 }
 
 int main(int argc, char **argv)
@@ -138,18 +130,8 @@ int main(int argc, char **argv)
 	if (!privs_can_trace("pipestat"))
 		return 1;
 
-	/*
-	 * Signals are taken synchronously in wait_until. A shell starts
-	 * background jobs with SIGINT ignored, which would discard it: reset.
-	 */
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGCHLD);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	/* signals are taken synchronously in wait_until */
+	cli_block_signals(&set, (const int[]){ SIGCHLD }, 1);
 
 	if (o.demo) {
 		strcpy(o.load.comm, DEMO_COMM);
@@ -161,14 +143,14 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	r.start = now(CLOCK_MONOTONIC);
+	r.start = pt_now(CLOCK_MONOTONIC);
 	if (pt_session_open(&r.s, &o.load, err, sizeof(err))) {
 		fprintf(stderr, "pipestat: %s\n", err);
 		if (r.demo > 0)
 			kill(r.demo, SIGKILL);
 		return 1;
 	}
-	r.last = now(CLOCK_MONOTONIC);
+	r.last = pt_now(CLOCK_MONOTONIC);
 	if (o.load.verbose)
 		fprintf(stderr, "pipestat: attached in %.1f ms\n",
 			(r.last - r.start) * 1e3);

@@ -2,6 +2,7 @@
 #include <getopt.h>
 #include <string.h>
 #include "core/cli.h"
+#include "core/metrics.h"
 #include "opts.h"
 
 static const char usage[] =
@@ -24,22 +25,9 @@ static const char usage[] =
 "  -v, --verbose        say why tiers were not used; libbpf warnings\n"
 "  -h, --help           this text\n"
 "  -V, --version        the version\n"
-"\n"
-"Tiers (best first; auto picks the best this kernel allows):\n"
-"  tracepoint  pipe:* tracepoints of kernel-patch/: every metric exact\n"
-"              (splice/tee/vmsplice columns: only the syscall tier)\n"
-"  function    fentry/fexit (or kprobes) on pipe_read/pipe_write, unpatched\n"
-"              kernels: ops, bytes, EAGAIN by side and cause, page\n"
-"              allocations under the mutex or not exact; EAGAIN reason,\n"
-"              pool hits, copy buffers and sections derived (sections\n"
-"              '-' with fs.pipe-read-batch on)\n"
-"  syscall     syscall, kmem and io_uring tracepoints only: ops, bytes,\n"
-"              EAGAIN by side and cause, page allocations exact; pool hits\n"
-"              and copy sections derived; allocation split and pool '-'\n"
-"              with fs.pipe-prealloc-max > 0, sections '-' with\n"
-"              fs.pipe-read-batch on\n"
-"Derived values are marked * in tables and listed in the CSV 'derived'\n"
-"column; values a tier cannot know are '-' in tables, empty in CSV.\n"
+"\n";
+
+static const char usage_tail[] =
 "\n"
 "Examples:\n"
 "  pipestat -i 1                  totals every second\n"
@@ -53,7 +41,7 @@ static const char usage[] =
 int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		   char *err, size_t n)
 {
-	enum { OPT_CSV = 256, OPT_TIER, OPT_DEMO, OPT_MAX_KEYS };
+	enum { OPT_CSV = 256, OPT_DEMO };
 	static const struct option longs[] = {
 		{ "interval", required_argument, NULL, 'i' },
 		{ "count", required_argument, NULL, 'c' },
@@ -62,9 +50,9 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		{ "comm", required_argument, NULL, 'n' },
 		{ "by", required_argument, NULL, 'k' },
 		{ "csv", no_argument, NULL, OPT_CSV },
-		{ "tier", required_argument, NULL, OPT_TIER },
+		{ "tier", required_argument, NULL, CLI_OPT_TIER },
 		{ "demo", no_argument, NULL, OPT_DEMO },
-		{ "max-keys", required_argument, NULL, OPT_MAX_KEYS },
+		{ "max-keys", required_argument, NULL, CLI_OPT_MAX_KEYS },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -91,14 +79,6 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 			if ((o->duration = cli_seconds(optarg, 1e7)) < 0)
 				USAGE_ERR("invalid duration '%s': want seconds > 0", optarg);
 			break;
-		case 'p':
-			if (!cli_add_pid(&o->load, optarg, err, n))
-				return OPTS_USAGE;
-			break;
-		case 'n':
-			if (!cli_set_comm(&o->load, optarg, err, n))
-				return OPTS_USAGE;
-			break;
 		case 'k':
 			if ((v = by_parse(optarg)) < 0 || v == PT_BY_PIPE_PID)
 				USAGE_ERR("invalid key '%s': want total, pid, comm or pipe",
@@ -108,30 +88,20 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		case OPT_CSV:
 			o->csv = true;
 			break;
-		case OPT_TIER:
-			if (!cli_set_tier(&o->load, optarg, err, n))
-				return OPTS_USAGE;
-			break;
 		case OPT_DEMO:
 			o->demo = true;
 			break;
-		case OPT_MAX_KEYS:
-			if (!cli_set_max_keys(&o->load, optarg, err, n))
-				return OPTS_USAGE;
-			break;
-		case 'v':
-			o->load.verbose = true;
-			break;
 		case 'h':
 			fputs(usage, out);
+			pt_print_tiers(out);
+			fputs(usage_tail, out);
 			return OPTS_EXIT_OK;
 		case 'V':
 			fprintf(out, "pipestat %s\n", PIPETRACE_VERSION);
 			return OPTS_EXIT_OK;
-		case ':':
-			USAGE_ERR("option '%s' needs a value", argv[optind - 1]);
 		default:
-			USAGE_ERR("unknown option '%s'", argv[optind - 1]);
+			if (cli_common(c, argv, &o->load, err, n))
+				return OPTS_USAGE;
 		}
 	}
 	if (optind < argc)

@@ -15,6 +15,7 @@
 #include <sys/signalfd.h>
 #include <sys/utsname.h>
 #include "core/cli.h"
+#include "core/clock.h"
 #include "session/privs.h"
 #include "session/loader.h"
 #include "opts.h"
@@ -22,10 +23,7 @@
 
 static double now(void)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return pt_now(CLOCK_MONOTONIC);
 }
 
 struct top {
@@ -249,15 +247,7 @@ int main(int argc, char **argv)
 		return 1;
 
 	/* Ends of the run come as reads on a signalfd, never as handlers. */
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	sigaddset(&set, SIGQUIT);
-	sigprocmask(SIG_BLOCK, &set, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	cli_block_signals(&set, (const int[]){ SIGHUP, SIGQUIT }, 2);
 	sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (sigfd < 0) {
 		fprintf(stderr, "pipetop: signalfd: %s\n", strerror(errno));

@@ -8,15 +8,19 @@
 #include "model.h"
 
 const struct tm_colinfo tm_cols[TM_NCOLS] = {
-	[TM_RPS]	= { "RD/s",	 "reads/s",		8, TM_K_RATE },
-	[TM_WPS]	= { "WR/s",	 "writes/s",		8, TM_K_RATE },
-	[TM_MBPS]	= { "MB/s",	 "MB/s",		8, TM_K_RATE },
-	[TM_AVGWR]	= { "AVG_WR",	 "avg write",		7, TM_K_BYTES },
-	[TM_HIT]	= { "HIT%",	 "pool hit %",		6, TM_K_PCT },
-	[TM_ALLOCLK]	= { "ALLOC_LK/s", "alloc locked/s",	10, TM_K_RATE },
-	[TM_SECRD]	= { "SEC/RD",	 "sections/read",	7, TM_K_RATIO },
-	[TM_EAGR]	= { "EAG_RD/s",	 "EAGAIN read/s",	9, TM_K_RATE },
-	[TM_EAGW]	= { "EAG_WR/s",	 "EAGAIN write/s",	9, TM_K_RATE },
+	[TM_RPS]	= { "RD/s", "reads/s", 8, TM_K_RATE, PT_COL_READS, true },
+	[TM_WPS]	= { "WR/s", "writes/s", 8, TM_K_RATE, PT_COL_WRITES, true },
+	[TM_MBPS]	= { "MB/s", "MB/s", 8, TM_K_RATE, -1 },
+	[TM_AVGWR]	= { "AVG_WR", "avg write", 7, TM_K_BYTES, -1 },
+	[TM_HIT]	= { "HIT%", "pool hit %", 6, TM_K_PCT, PT_COL_POOL_HIT_PCT },
+	[TM_ALLOCLK]	= { "ALLOC_LK/s", "alloc locked/s", 10, TM_K_RATE,
+			    PT_COL_ALLOC_LOCKED, true },
+	[TM_SECRD]	= { "SEC/RD", "sections/read", 7, TM_K_RATIO,
+			    PT_COL_SECTIONS_PER_READ },
+	[TM_EAGR]	= { "EAG_RD/s", "EAGAIN read/s", 9, TM_K_RATE,
+			    PT_COL_EAGAIN_READ, true },
+	[TM_EAGW]	= { "EAG_WR/s", "EAGAIN write/s", 9, TM_K_RATE,
+			    PT_COL_EAGAIN_WRITE, true },
 };
 
 void tm_init(struct tm_model *m)
@@ -63,36 +67,18 @@ static __u64 bytes_moved(const struct pt_counts *c)
 	return in > out ? in : out;
 }
 
-static const struct pt_metric *metric(const char *csv)
+/* A column that shows a metric of the table, per second if it says so. */
+static struct pt_value from_metric(const struct tm_colinfo *ci,
+				   const struct pt_counts *c,
+				   const struct pt_env *env, double secs)
 {
-	for (int i = 0; i < pt_nmetrics; i++)
-		if (!strcmp(pt_metrics[i].csv, csv))
-			return &pt_metrics[i];
-	return NULL;
-}
+	struct pt_value v = pt_get(ci->metric, c, env);
 
-static struct pt_value rate(const char *csv, const struct pt_counts *c,
-			    const struct pt_env *env, double secs)
-{
-	const struct pt_metric *mt = metric(csv);
-	struct pt_value v = { .q = PT_NA };
-
-	if (!mt)
-		return v;
-	v = mt->get(c, env);
-	if (v.q == PT_NA)
+	if (v.q == PT_NA || !ci->per_second)
 		return v;
 	v.d = secs > 0 ? v.u / secs : 0;
 	v.type = PT_V_RATIO;
 	return v;
-}
-
-static struct pt_value plain(const char *csv, const struct pt_counts *c,
-			     const struct pt_env *env)
-{
-	const struct pt_metric *mt = metric(csv);
-
-	return mt ? mt->get(c, env) : (struct pt_value){ .q = PT_NA };
 }
 
 struct pt_value tm_value(const struct pt_counts *c, int col,
@@ -100,45 +86,24 @@ struct pt_value tm_value(const struct pt_counts *c, int col,
 {
 	struct pt_value v = { .q = PT_EXACT, .type = PT_V_RATIO };
 
-	switch (col) {
-	case TM_RPS:
-		return rate("reads", c, env, secs);
-	case TM_WPS:
-		return rate("writes", c, env, secs);
-	case TM_MBPS:
+	if (tm_cols[col].metric >= 0)
+		return from_metric(&tm_cols[col], c, env, secs);
+	if (col == TM_MBPS) {
 		v.d = secs > 0 ? bytes_moved(c) / secs / 1e6 : 0;
 		return v;
-	case TM_AVGWR:
-		if (!c->writes)
-			return (struct pt_value){ .q = PT_NA };
-		v.d = (double)c->write_bytes / c->writes;
-		return v;
-	case TM_HIT:
-		return plain("pool_hit_pct", c, env);
-	case TM_ALLOCLK:
-		return rate("alloc_locked", c, env, secs);
-	case TM_SECRD:
-		return plain("sections_per_read", c, env);
-	case TM_EAGR:
-		return rate("eagain_read", c, env, secs);
-	case TM_EAGW:
-		return rate("eagain_write", c, env, secs);
 	}
-	return (struct pt_value){ .q = PT_NA };
+	/* TM_AVGWR */
+	if (!c->writes)
+		return (struct pt_value){ .q = PT_NA };
+	v.d = (double)c->write_bytes / c->writes;
+	return v;
 }
 
-/* sections/read is a ratio of a derived count on the syscall tier only */
 enum pt_quality tm_col_quality(int col, const struct pt_env *env)
 {
-	struct pt_counts ones;
-
-	counts_every_signal(&ones);
-	if (col == TM_SECRD) {
-		struct pt_value s = plain("copy_sections", &ones, env);
-
-		return s.q;
-	}
-	return tm_value(&ones, col, env, 1).q;
+	if (tm_cols[col].metric >= 0)
+		return pt_col_quality(tm_cols[col].metric, env);
+	return PT_EXACT;
 }
 
 void tm_format(char *buf, size_t n, const struct pt_value *v, enum tm_kind kind,

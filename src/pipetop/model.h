@@ -35,6 +35,8 @@ struct tm_colinfo {
 	const char *name;	/* in "sort: NAME" */
 	int width;
 	enum tm_kind kind;
+	int metric;		/* the enum pt_col it shows; -1: pipetop's own */
+	bool per_second;	/* that metric as a rate */
 };
 extern const struct tm_colinfo tm_cols[TM_NCOLS];
 

@@ -2,6 +2,7 @@
 #include <getopt.h>
 #include <string.h>
 #include "core/cli.h"
+#include "core/metrics.h"
 #include "opts.h"
 
 static const char usage[] =
@@ -23,9 +24,11 @@ static const char usage[] =
 "\n"
 "Keys: q quit, s or left/right sort column, p per pipe / per process,\n"
 "f filter by command name, space pause, + and - interval, h help.\n"
-"Derived values are marked * in the column heading; '-' is a value the\n"
-"tier cannot know. Standard output must be a terminal: for reports to a\n"
-"file or pipe use 'pipestat -i 1'.\n"
+"Standard output must be a terminal: for reports to a file or pipe use\n"
+"'pipestat -i 1'.\n"
+"\n";
+
+static const char usage_tail[] =
 "\n"
 "Examples:\n"
 "  pipetop                        every pipe, refreshed every second\n"
@@ -44,14 +47,13 @@ static double parse_interval(const char *s)
 int pipetop_parse(int argc, char **argv, struct pipetop_opts *o, FILE *out,
 		  char *err, size_t n)
 {
-	enum { OPT_TIER = 256, OPT_MAX_KEYS };
-	static const struct option longs[] = {
+		static const struct option longs[] = {
 		{ "interval", required_argument, NULL, 'i' },
 		{ "pid", required_argument, NULL, 'p' },
 		{ "comm", required_argument, NULL, 'n' },
 		{ "rows", required_argument, NULL, 'r' },
-		{ "tier", required_argument, NULL, OPT_TIER },
-		{ "max-keys", required_argument, NULL, OPT_MAX_KEYS },
+		{ "tier", required_argument, NULL, CLI_OPT_TIER },
+		{ "max-keys", required_argument, NULL, CLI_OPT_MAX_KEYS },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{}
@@ -71,38 +73,23 @@ int pipetop_parse(int argc, char **argv, struct pipetop_opts *o, FILE *out,
 				USAGE_ERR("invalid interval '%s': want seconds, %g to %g",
 					  optarg, PIPETOP_MIN_INTERVAL, PIPETOP_MAX_INTERVAL);
 			break;
-		case 'p':
-			if (!cli_add_pid(&o->load, optarg, err, n))
-				return PIPETOP_USAGE;
-			break;
-		case 'n':
-			if (!cli_set_comm(&o->load, optarg, err, n))
-				return PIPETOP_USAGE;
-			break;
 		case 'r':
 			if ((rows = cli_long(optarg, 1, 100000)) < 0)
 				USAGE_ERR("invalid rows '%s': want a whole number > 0",
 					  optarg);
 			o->rows = rows;
 			break;
-		case OPT_TIER:
-			if (!cli_set_tier(&o->load, optarg, err, n))
-				return PIPETOP_USAGE;
-			break;
-		case OPT_MAX_KEYS:
-			if (!cli_set_max_keys(&o->load, optarg, err, n))
-				return PIPETOP_USAGE;
-			break;
 		case 'h':
 			fputs(usage, out);
+			pt_print_tiers(out);
+			fputs(usage_tail, out);
 			return PIPETOP_EXIT_OK;
 		case 'V':
 			fprintf(out, "pipetop %s\n", PIPETRACE_VERSION);
 			return PIPETOP_EXIT_OK;
-		case ':':
-			USAGE_ERR("option '%s' needs a value", argv[optind - 1]);
 		default:
-			USAGE_ERR("unknown option '%s'", argv[optind - 1]);
+			if (cli_common(c, argv, &o->load, err, n))
+				return PIPETOP_USAGE;
 		}
 	}
 	if (optind < argc)

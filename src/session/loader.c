@@ -26,18 +26,82 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	return vfprintf(stderr, fmt, args);
 }
 
+/* The two generations of counters (bpf/agg.bpf.h). */
+static const char *const counts_names[2] = { "counts0", "counts1" };
+
+/* Filters and map sizes into the opened object, before load. */
+static int configure(struct pt_session *s, const struct pt_load_opts *o)
+{
+	struct pt_scope *f = s->o.scope;
+
+	f->self_tgid = getpid();
+	f->by_pid = o->npids > 0;
+	f->by_comm = o->comm[0] != '\0';
+	memcpy(f->comm, o->comm, PT_COMM_LEN);
+	for (int i = 0; i < 2 && o->max_keys; i++) {
+		/* a hash map's size is not part of its array-of-maps template */
+		struct bpf_map *m = bpf_object__find_map_by_name(s->o.obj,
+								 counts_names[i]);
+
+		if (!m || bpf_map__set_max_entries(m, o->max_keys))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* After load: the counter maps, drain buffers and the -p set. */
+static int bind_maps(struct pt_session *s, const struct pt_load_opts *o)
+{
+	struct bpf_map *m;
+	int fd;
+
+	for (int i = 0; i < 2; i++) {
+		m = bpf_object__find_map_by_name(s->o.obj, counts_names[i]);
+		if (!m)
+			return -ENOENT;
+		s->counts_fd[i] = bpf_map__fd(m);
+		s->max_keys = bpf_map__max_entries(m);
+	}
+	s->keys = calloc(s->max_keys, sizeof(*s->keys));
+	s->vals = calloc(s->max_keys, sizeof(*s->vals));
+	if (!s->keys || !s->vals)
+		return -ENOMEM;
+	m = bpf_object__find_map_by_name(s->o.obj, "pid_filter");
+	fd = m ? bpf_map__fd(m) : -1;
+	for (int i = 0; i < o->npids; i++) {
+		__u8 one = 1;
+
+		if (fd < 0 || bpf_map_update_elem(fd, &o->pids[i], &one, BPF_ANY))
+			return -errno;
+	}
+	return 0;
+}
+
+static int start(struct pt_session *s, const struct pt_load_opts *o)
+{
+	int err = s->ops->open(&s->o, &s->plan);
+
+	if (!err && o->verbose && s->plan.via[0])
+		fprintf(stderr, "pipestat: %s tier via %s\n", tier_name(s->tier),
+			s->plan.via);
+	err = err ?: configure(s, o);
+	err = err ?: s->ops->load(&s->o);
+	err = err ?: bind_maps(s, o);
+	return err ?: s->ops->attach(&s->o, &s->plan);
+}
+
 static int try_tier(struct pt_session *s, const struct pt_load_opts *o,
 		    enum pt_tier t, char *why, size_t n)
 {
-	const struct pt_tier_ops *ops = tiers[t];
 	int err;
 
-	if (ops->probe(why, n))
-		return -1;
 	memset(s, 0, sizeof(*s));
 	s->counts_fd[0] = s->counts_fd[1] = -1;
 	s->tier = t;
-	err = ops->open(s, o);
+	s->ops = tiers[t];
+	if (s->ops->probe(&s->plan, why, n))
+		return -1;
+	err = start(s, o);
 	if (err) {
 		snprintf(why, n, "failed to load or attach: %s", strerror(-err));
 		pt_session_close(s);
@@ -70,50 +134,6 @@ int pt_session_open(struct pt_session *s, const struct pt_load_opts *o,
 	snprintf(err, n, "no attach tier works on this kernel; syscall tier: %s",
 		 why[PT_TIER_SYSCALL]);
 	return -1;
-}
-
-int pt_session_size(struct bpf_object *obj, const struct pt_load_opts *o)
-{
-	/* a hash map's size is not part of its array-of-maps template */
-	struct bpf_map *maps[2] = {
-		bpf_object__find_map_by_name(obj, "counts0"),
-		bpf_object__find_map_by_name(obj, "counts1"),
-	};
-
-	if (!o->max_keys)
-		return 0;
-	for (int i = 0; i < 2; i++)
-		if (!maps[i] || bpf_map__set_max_entries(maps[i], o->max_keys))
-			return -EINVAL;
-	return 0;
-}
-
-int pt_session_bind(struct pt_session *s, const struct pt_load_opts *o)
-{
-	static const char *const names[2] = { "counts0", "counts1" };
-	struct bpf_map *m;
-	int fd;
-
-	for (int i = 0; i < 2; i++) {
-		m = bpf_object__find_map_by_name(s->obj, names[i]);
-		if (!m)
-			return -ENOENT;
-		s->counts_fd[i] = bpf_map__fd(m);
-		s->max_keys = bpf_map__max_entries(m);
-	}
-	s->keys = calloc(s->max_keys, sizeof(*s->keys));
-	s->vals = calloc(s->max_keys, sizeof(*s->vals));
-	if (!s->keys || !s->vals)
-		return -ENOMEM;
-	m = bpf_object__find_map_by_name(s->obj, "pid_filter");
-	fd = m ? bpf_map__fd(m) : -1;
-	for (int i = 0; i < o->npids; i++) {
-		__u8 one = 1;
-
-		if (fd < 0 || bpf_map_update_elem(fd, &o->pids[i], &one, BPF_ANY))
-			return -errno;
-	}
-	return 0;
 }
 
 /*
@@ -171,12 +191,13 @@ static int drain_map(struct pt_session *s, int fd, struct pt_rows *rows)
 
 int pt_session_drain(struct pt_session *s, struct pt_rows *rows, __u64 *untracked)
 {
-	__u32 old = __atomic_load_n(s->epoch, __ATOMIC_RELAXED);
+	struct pt_gen *gen = s->o.gen;
+	__u32 old = __atomic_load_n(&gen->epoch, __ATOMIC_RELAXED);
 	__u64 dropped;
 
-	__atomic_store_n(s->epoch, old + 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&gen->epoch, old + 1, __ATOMIC_SEQ_CST);
 	wait_for_writers();
-	dropped = __atomic_load_n(s->keys_dropped, __ATOMIC_RELAXED);
+	dropped = __atomic_load_n(&gen->keys_dropped, __ATOMIC_RELAXED);
 	*untracked = dropped - s->dropped_seen;
 	s->dropped_seen = dropped;
 	return drain_map(s, s->counts_fd[old & 1], rows);
@@ -184,8 +205,8 @@ int pt_session_drain(struct pt_session *s, struct pt_rows *rows, __u64 *untracke
 
 void pt_session_close(struct pt_session *s)
 {
-	if (s->skel)
-		s->destroy(s->skel);
+	if (s->o.skel)
+		s->ops->destroy(&s->o);
 	free(s->keys);
 	free(s->vals);
 	memset(s, 0, sizeof(*s));

@@ -10,15 +10,8 @@
 #include <unistd.h>
 #include <bpf/libbpf.h>
 #include "btf_probe.h"
-#include "loader.h"
+#include "tier_glue.h"
 #include "function_tier.skel.h"
-
-enum fn_mode { FN_FENTRY, FN_KPROBE };
-
-static struct {
-	enum fn_mode mode;
-	const char *read_fn, *write_fn;
-} fn;
 
 static const char *const release_fn = "anon_pipe_buf_release";
 
@@ -27,7 +20,7 @@ static bool kprobes_available(void)
 	return access("/sys/bus/event_source/devices/kprobe/type", R_OK) == 0;
 }
 
-static int probe(char *why, size_t n)
+static int probe(struct pt_plan *plan, char *why, size_t n)
 {
 	int err;
 
@@ -37,11 +30,11 @@ static int probe(char *why, size_t n)
 	}
 	/* newer kernels split the anonymous pipe paths out of the FIFO ones */
 	if (btf_has_func("anon_pipe_read") && btf_has_func("anon_pipe_write")) {
-		fn.read_fn = "anon_pipe_read";
-		fn.write_fn = "anon_pipe_write";
+		plan->read_fn = "anon_pipe_read";
+		plan->write_fn = "anon_pipe_write";
 	} else if (btf_has_func("pipe_read") && btf_has_func("pipe_write")) {
-		fn.read_fn = "pipe_read";
-		fn.write_fn = "pipe_write";
+		plan->read_fn = "pipe_read";
+		plan->write_fn = "pipe_write";
 	} else {
 		snprintf(why, n, "kernel BTF has neither pipe_read/pipe_write nor "
 			 "anon_pipe_read/anon_pipe_write");
@@ -59,23 +52,18 @@ static int probe(char *why, size_t n)
 	if (getenv("PIPESTAT_NO_FENTRY"))
 		err = EPERM;
 	else
-		err = btf_fentry_attach_errno(fn.read_fn);
-	if (!err) {
-		fn.mode = FN_FENTRY;
-		return 0;
+		err = btf_fentry_attach_errno(plan->read_fn);
+	plan->kprobes = err != 0;
+	if (plan->kprobes && !kprobes_available()) {
+		snprintf(why, n, "kernel refuses fentry on %s (%s) and has no kprobes",
+			 plan->read_fn, strerror(err));
+		return -1;
 	}
-	if (kprobes_available()) {
-		fn.mode = FN_KPROBE;
-		return 0;
-	}
-	snprintf(why, n, "kernel refuses fentry on %s (%s) and has no kprobes",
-		 fn.read_fn, strerror(err));
-	return -1;
-}
-
-static void destroy(void *skel)
-{
-	function_tier_bpf__destroy(skel);
+	plan->pipe_page_gfp = btf_pipe_page_gfp();
+	snprintf(plan->via, sizeof(plan->via), "%s on %s/%s",
+		 plan->kprobes ? "kprobes" : "fentry/fexit", plan->read_fn,
+		 plan->write_fn);
+	return 0;
 }
 
 static int attach_kprobe(struct bpf_program *p, struct bpf_link **link,
@@ -85,17 +73,19 @@ static int attach_kprobe(struct bpf_program *p, struct bpf_link **link,
 	return *link ? 0 : -errno;
 }
 
-static int attach(struct function_tier_bpf *skel)
+static int attach(struct pt_obj *o, const struct pt_plan *plan)
 {
+	struct function_tier_bpf *skel = o->skel;
+	const char *read_fn = plan->read_fn, *write_fn = plan->write_fn;
 	struct bpf_program *p;
 	int err = 0;
 
-	if (fn.mode == FN_KPROBE) {
-		err = attach_kprobe(skel->progs.kp_read, &skel->links.kp_read, false, fn.read_fn);
-		err = err ?: attach_kprobe(skel->progs.kr_read, &skel->links.kr_read, true, fn.read_fn);
-		err = err ?: attach_kprobe(skel->progs.kp_write, &skel->links.kp_write, false, fn.write_fn);
-		err = err ?: attach_kprobe(skel->progs.kr_write, &skel->links.kr_write, true, fn.write_fn);
-		err = err ?: attach_kprobe(skel->progs.kp_release, &skel->links.kp_release,
+	if (plan->kprobes) {
+		err = attach_kprobe(skel->progs.fn_read_kp, &skel->links.fn_read_kp, false, read_fn);
+		err = err ?: attach_kprobe(skel->progs.fn_read_krp, &skel->links.fn_read_krp, true, read_fn);
+		err = err ?: attach_kprobe(skel->progs.fn_write_kp, &skel->links.fn_write_kp, false, write_fn);
+		err = err ?: attach_kprobe(skel->progs.fn_write_krp, &skel->links.fn_write_krp, true, write_fn);
+		err = err ?: attach_kprobe(skel->progs.fn_release_kp, &skel->links.fn_release_kp,
 					   false, release_fn);
 		if (err)
 			return err;
@@ -106,51 +96,44 @@ static int attach(struct function_tier_bpf *skel)
 	return function_tier_bpf__attach(skel);
 }
 
-static int open_tier(struct pt_session *s, const struct pt_load_opts *o)
+static int open_obj(struct pt_obj *o, const struct pt_plan *plan)
 {
-	struct function_tier_bpf *skel = function_tier_bpf__open();
-	struct bpf_program *fentry[] = {
-		skel ? skel->progs.fe_read : NULL, skel ? skel->progs.fx_read : NULL,
-		skel ? skel->progs.fe_write : NULL, skel ? skel->progs.fx_write : NULL,
-		skel ? skel->progs.fe_release : NULL,
-	};
-	struct bpf_program *kprobe[] = {
-		skel ? skel->progs.kp_read : NULL, skel ? skel->progs.kr_read : NULL,
-		skel ? skel->progs.kp_write : NULL, skel ? skel->progs.kr_write : NULL,
-		skel ? skel->progs.kp_release : NULL,
-	};
+	struct function_tier_bpf *skel = PT_SKEL_OPEN(function_tier, o);
+	struct bpf_program *fentry[5], *kprobe[5];
 	int err;
 
 	if (!skel)
 		return -errno;
-	s->skel = skel;
-	s->destroy = destroy;
-	s->obj = skel->obj;
+	fentry[0] = skel->progs.fn_read_fentry;
+	fentry[1] = skel->progs.fn_read_fexit;
+	fentry[2] = skel->progs.fn_write_fentry;
+	fentry[3] = skel->progs.fn_write_fexit;
+	fentry[4] = skel->progs.fn_release_fe;
+	kprobe[0] = skel->progs.fn_read_kp;
+	kprobe[1] = skel->progs.fn_read_krp;
+	kprobe[2] = skel->progs.fn_write_kp;
+	kprobe[3] = skel->progs.fn_write_krp;
+	kprobe[4] = skel->progs.fn_release_kp;
 	for (size_t i = 0; i < sizeof(fentry) / sizeof(fentry[0]); i++) {
-		bpf_program__set_autoload(fentry[i], fn.mode == FN_FENTRY);
-		bpf_program__set_autoload(kprobe[i], fn.mode == FN_KPROBE);
+		bpf_program__set_autoload(fentry[i], !plan->kprobes);
+		bpf_program__set_autoload(kprobe[i], plan->kprobes);
 	}
-	if (fn.mode == FN_FENTRY) {
-		err = bpf_program__set_attach_target(skel->progs.fe_read, 0, fn.read_fn);
-		err = err ?: bpf_program__set_attach_target(skel->progs.fx_read, 0, fn.read_fn);
-		err = err ?: bpf_program__set_attach_target(skel->progs.fe_write, 0, fn.write_fn);
-		err = err ?: bpf_program__set_attach_target(skel->progs.fx_write, 0, fn.write_fn);
-		if (err)
-			return err;
-	}
-	if (o->verbose)
-		fprintf(stderr, "pipestat: function tier via %s on %s/%s\n",
-			fn.mode == FN_FENTRY ? "fentry/fexit" : "kprobes",
-			fn.read_fn, fn.write_fn);
-	skel->rodata->pipe_page_gfp = btf_pipe_page_gfp();
-	err = PT_LOAD_SKEL(s, o, skel, function_tier_bpf__load);
-	if (err)
-		return err;
-	return attach(skel);
+	skel->rodata->pipe_page_gfp = plan->pipe_page_gfp;
+	if (plan->kprobes)
+		return 0;
+	err = bpf_program__set_attach_target(fentry[0], 0, plan->read_fn);
+	err = err ?: bpf_program__set_attach_target(fentry[1], 0, plan->read_fn);
+	err = err ?: bpf_program__set_attach_target(fentry[2], 0, plan->write_fn);
+	return err ?: bpf_program__set_attach_target(fentry[3], 0, plan->write_fn);
 }
+
+PT_SKEL_LOAD_DESTROY(function_tier)
 
 const struct pt_tier_ops tier_function_ops = {
 	.tier = PT_TIER_FUNCTION,
 	.probe = probe,
-	.open = open_tier,
+	.open = open_obj,
+	.load = function_tier_load,
+	.attach = attach,
+	.destroy = function_tier_destroy,
 };

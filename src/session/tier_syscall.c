@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Glue for the syscall tier's BPF object (bpf/syscall_tier.bpf.c). */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include "btf_probe.h"
-#include "loader.h"
+#include "tier_glue.h"
 #include "syscall_tier.skel.h"
 
-static int probe(char *why, size_t n)
+static int probe(struct pt_plan *plan, char *why, size_t n)
 {
 	struct utsname u;
 
@@ -25,33 +24,33 @@ static int probe(char *why, size_t n)
 		snprintf(why, n, "needs the bpf_rdonly_cast kfunc (Linux 6.2 or later)");
 		return -1;
 	}
+	plan->pipe_page_gfp = btf_pipe_page_gfp();
 	return 0;
 }
 
-static void destroy(void *skel)
+static int open_obj(struct pt_obj *o, const struct pt_plan *plan)
 {
-	syscall_tier_bpf__destroy(skel);
-}
-
-static int open_tier(struct pt_session *s, const struct pt_load_opts *o)
-{
-	struct syscall_tier_bpf *skel = syscall_tier_bpf__open();
-	int err;
+	struct syscall_tier_bpf *skel = PT_SKEL_OPEN(syscall_tier, o);
 
 	if (!skel)
 		return -errno;
-	s->skel = skel;
-	s->destroy = destroy;
-	s->obj = skel->obj;
-	skel->rodata->pipe_page_gfp = btf_pipe_page_gfp();
-	err = PT_LOAD_SKEL(s, o, skel, syscall_tier_bpf__load);
-	if (err)
-		return err;
-	return syscall_tier_bpf__attach(skel);
+	skel->rodata->pipe_page_gfp = plan->pipe_page_gfp;
+	return 0;
 }
+
+static int attach(struct pt_obj *o, const struct pt_plan *plan)
+{
+	(void)plan;
+	return syscall_tier_bpf__attach(o->skel);
+}
+
+PT_SKEL_LOAD_DESTROY(syscall_tier)
 
 const struct pt_tier_ops tier_syscall_ops = {
 	.tier = PT_TIER_SYSCALL,
 	.probe = probe,
-	.open = open_tier,
+	.open = open_obj,
+	.load = syscall_tier_load,
+	.attach = attach,
+	.destroy = syscall_tier_destroy,
 };

@@ -1,17 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Glue for the tracepoint tier's BPF object (bpf/tracepoint_tier.bpf.c). */
-#include <errno.h>
 #include <stdio.h>
-#include <string.h>
 #include <bpf/libbpf.h>
 #include "btf_probe.h"
-#include "loader.h"
+#include "tier_glue.h"
 #include "tracepoint_tier.skel.h"
 
 /* Events every metric needs; pipe_prefill (0002) is optional. */
 static const char *const needed[] = { "pipe_copy", "pipe_eagain", "pipe_page_get" };
 
-static int probe(char *why, size_t n)
+static int probe(struct pt_plan *plan, char *why, size_t n)
 {
 	if (!btf_has_vmlinux()) {
 		snprintf(why, n, "no kernel BTF (/sys/kernel/btf/vmlinux)");
@@ -26,35 +24,34 @@ static int probe(char *why, size_t n)
 			snprintf(why, n, "kernel lacks the pipe:%s tracepoint", needed[i]);
 		return -1;
 	}
+	plan->has_prefill_event = btf_has_tracepoint("pipe_prefill");
 	return 0;
 }
 
-static void destroy(void *skel)
+static int open_obj(struct pt_obj *o, const struct pt_plan *plan)
 {
-	tracepoint_tier_bpf__destroy(skel);
-}
-
-static int open_tier(struct pt_session *s, const struct pt_load_opts *o)
-{
-	struct tracepoint_tier_bpf *skel = tracepoint_tier_bpf__open();
-	int err;
+	struct tracepoint_tier_bpf *skel = PT_SKEL_OPEN(tracepoint_tier, o);
 
 	if (!skel)
 		return -errno;
-	s->skel = skel;
-	s->destroy = destroy;
-	s->obj = skel->obj;
 	/* one program per event; off where this kernel lacks the event */
-	bpf_program__set_autoload(skel->progs.pt_prefill,
-				  btf_has_tracepoint("pipe_prefill"));
-	err = PT_LOAD_SKEL(s, o, skel, tracepoint_tier_bpf__load);
-	if (err)
-		return err;
-	return tracepoint_tier_bpf__attach(skel);
+	bpf_program__set_autoload(skel->progs.tp_prefill, plan->has_prefill_event);
+	return 0;
 }
+
+static int attach(struct pt_obj *o, const struct pt_plan *plan)
+{
+	(void)plan;
+	return tracepoint_tier_bpf__attach(o->skel);
+}
+
+PT_SKEL_LOAD_DESTROY(tracepoint_tier)
 
 const struct pt_tier_ops tier_tracepoint_ops = {
 	.tier = PT_TIER_TRACEPOINT,
 	.probe = probe,
-	.open = open_tier,
+	.open = open_obj,
+	.load = tracepoint_tier_load,
+	.attach = attach,
+	.destroy = tracepoint_tier_destroy,
 };

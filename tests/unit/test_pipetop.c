@@ -99,7 +99,7 @@ static void add(struct pt_rows *r, __u32 tgid, const char *comm, __u64 ino,
 static void fill(struct pt_rows *raw)
 {
 	struct pt_counts w = { .writes = 10, .write_bytes = 10 * 65536,
-			       .bufs_new = 160, .alloc_locked = 40 };
+			       .bufs_new = 160, .alloc_pages = 40 };
 	struct pt_counts r = { .reads = 20, .read_bytes = 10 * 65536,
 			       .read_bufs = 160, .read_sections = 160 };
 	struct pt_counts mw = { .writes = 6, .write_bytes = 6, .bufs_new = 6 };
