@@ -121,3 +121,11 @@ void cli_block_signals(sigset_t *set, const int *extra, size_t nextra)
 	/* a closed output is seen as EPIPE on write, not as a signal */
 	signal(SIGPIPE, SIG_IGN);
 }
+
+int cli_exit_code(int parsed, const char *prog, const char *err)
+{
+	if (parsed == CLI_EXIT_OK)
+		return 0;
+	fprintf(stderr, "%s: %s\nTry '%s --help'.\n", prog, err, prog);
+	return 2;
+}

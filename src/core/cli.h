@@ -22,6 +22,14 @@ bool cli_set_tier(struct pt_load_opts *o, const char *arg, char *err, size_t n);
 /* --max-keys: the in-kernel counter map's size */
 bool cli_set_max_keys(struct pt_load_opts *o, const char *arg, char *err, size_t n);
 
+/* What a front end's option parser returns. */
+enum { CLI_RUN, CLI_EXIT_OK, CLI_USAGE };
+/*
+ * The exit status for a parse that does not run (0 after --help/--version,
+ * 2 after "prog: err" and a pointer to --help on stderr).
+ */
+int cli_exit_code(int parsed, const char *prog, const char *err);
+
 /* getopt values of the long options every front end shares */
 enum { CLI_OPT_TIER = 1000, CLI_OPT_MAX_KEYS };
 enum { CLI_BAD = -1, CLI_TAKEN = 0 };

@@ -12,7 +12,9 @@
 #define TP PT_TIER_TRACEPOINT
 #define FN PT_TIER_FUNCTION
 #define SC PT_TIER_SYSCALL
-#define RAW(f) (offsetof(struct pt_counts, f) + 1)
+#define RAW(f) .sum = { offsetof(struct pt_counts, f) + 1 }
+#define SUM(f, g) .sum = { offsetof(struct pt_counts, f) + 1, offsetof(struct pt_counts, g) + 1 }
+#define KNOB(k) .knob = offsetof(struct pt_env, k) + 1
 
 /* How each tier knows a column: the common shapes. */
 #define ALL_EXACT { [TP] = { PT_EXACT }, [FN] = { PT_EXACT }, [SC] = { PT_EXACT } }
@@ -47,40 +49,12 @@ static bool set_d(struct pt_value *v, __u64 num, __u64 den, double scale)
 	return true;
 }
 
-static bool v_eagain_read(const struct pt_counts *c, const struct pt_env *e,
-			  struct pt_value *v)
-{
-	(void)e;
-	return set_u(v, c->eagain_read_nonblock + c->eagain_read_nowait);
-}
-
-static bool v_eagain_write(const struct pt_counts *c, const struct pt_env *e,
-			   struct pt_value *v)
-{
-	(void)e;
-	return set_u(v, c->eagain_write_nonblock + c->eagain_write_nowait);
-}
-
-static bool v_eagain_nonblock(const struct pt_counts *c, const struct pt_env *e,
-			      struct pt_value *v)
-{
-	(void)e;
-	return set_u(v, c->eagain_read_nonblock + c->eagain_write_nonblock);
-}
-
-static bool v_eagain_nowait(const struct pt_counts *c, const struct pt_env *e,
-			    struct pt_value *v)
-{
-	(void)e;
-	return set_u(v, c->eagain_read_nowait + c->eagain_write_nowait);
-}
-
-/* The function tier: every read EAGAIN is an empty pipe. */
+/* The function tier: every read EAGAIN is an empty pipe ... */
 static bool v_eagain_empty(const struct pt_counts *c, const struct pt_env *e,
 			   struct pt_value *v)
 {
 	if (e->tier == PT_TIER_FUNCTION)
-		return v_eagain_read(c, e, v);
+		return set_u(v, c->eagain_read_nonblock + c->eagain_read_nowait);
 	return set_u(v, c->eagain_empty);
 }
 
@@ -89,7 +63,7 @@ static bool v_eagain_full(const struct pt_counts *c, const struct pt_env *e,
 			  struct pt_value *v)
 {
 	if (e->tier == PT_TIER_FUNCTION)
-		return v_eagain_write(c, e, v);
+		return set_u(v, c->eagain_write_nonblock + c->eagain_write_nowait);
 	return set_u(v, c->eagain_full);
 }
 
@@ -164,32 +138,6 @@ static bool v_sections_per_read(const struct pt_counts *c, const struct pt_env *
 	return set_d(v, sections(c, e), c->reads - c->uring_reads, 1.0);
 }
 
-static bool knob(int value, struct pt_value *v)
-{
-	return value >= 0 && set_u(v, value);
-}
-
-static bool v_knob_prealloc_max(const struct pt_counts *c, const struct pt_env *e,
-				struct pt_value *v)
-{
-	(void)c;
-	return knob(e->knob_prealloc_max, v);
-}
-
-static bool v_knob_prealloc_keep(const struct pt_counts *c, const struct pt_env *e,
-				 struct pt_value *v)
-{
-	(void)c;
-	return knob(e->knob_prealloc_keep, v);
-}
-
-static bool v_knob_read_batch(const struct pt_counts *c, const struct pt_env *e,
-			      struct pt_value *v)
-{
-	(void)c;
-	return knob(e->knob_read_batch, v);
-}
-
 static bool v_untracked(const struct pt_counts *c, const struct pt_env *e,
 			struct pt_value *v)
 {
@@ -209,29 +157,29 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 	[PT_COL_WRITE_BYTES] = { "write_bytes", "W_BYTES", 8, "bytes",
 		"bytes written", PT_V_U64, ALL_EXACT, RAW(write_bytes) },
 	[PT_COL_EAGAIN_READ] = { "eagain_read", "EAGAIN_R", 8, "calls",
-		"reads that returned -EAGAIN", PT_V_U64, ALL_EXACT, 0,
-		v_eagain_read },
+		"reads that returned -EAGAIN", PT_V_U64, ALL_EXACT,
+		SUM(eagain_read_nonblock, eagain_read_nowait) },
 	[PT_COL_EAGAIN_WRITE] = { "eagain_write", "EAGAIN_W", 8, "calls",
-		"writes that returned -EAGAIN", PT_V_U64, ALL_EXACT, 0,
-		v_eagain_write },
+		"writes that returned -EAGAIN", PT_V_U64, ALL_EXACT,
+		SUM(eagain_write_nonblock, eagain_write_nowait) },
 	[PT_COL_POOL_HITS] = { "pool_hits", "HITS", 7, "pages",
 		"new buffers whose page came from the pipe's cache or pool",
-		PT_V_U64, POOL(PT_EXACT, PT_DERIVED, PT_DERIVED), 0, v_pool_hits },
+		PT_V_U64, POOL(PT_EXACT, PT_DERIVED, PT_DERIVED), .value = v_pool_hits },
 	[PT_COL_POOL_MISSES] = { "pool_misses", "MISSES", 7, "pages",
 		"new buffers that needed a page allocated under pipe->mutex",
-		PT_V_U64, POOL(PT_EXACT, PT_EXACT, PT_EXACT), 0, v_pool_misses },
+		PT_V_U64, POOL(PT_EXACT, PT_EXACT, PT_EXACT), .value = v_pool_misses },
 	[PT_COL_POOL_HIT_PCT] = { "pool_hit_pct", "HIT%", 6, "%",
 		"pool_hits / (pool_hits + pool_misses)",
-		PT_V_PCT, POOL(PT_EXACT, PT_DERIVED, PT_DERIVED), 0, v_pool_hit_pct },
+		PT_V_PCT, POOL(PT_EXACT, PT_DERIVED, PT_DERIVED), .value = v_pool_hit_pct },
 	[PT_COL_ALLOC_LOCKED] = { "alloc_locked", "ALLOC_LK", 8, "pages",
 		"pipe pages allocated with pipe->mutex held",
-		PT_V_U64, POOL(PT_EXACT, PT_EXACT, PT_EXACT), 0, v_alloc_locked },
+		PT_V_U64, POOL(PT_EXACT, PT_EXACT, PT_EXACT), .value = v_alloc_locked },
 	[PT_COL_ALLOC_UNLOCKED] = { "alloc_unlocked", "ALLOC_UL", 8, "pages",
 		"pipe pages allocated before taking pipe->mutex (prefill)",
 		PT_V_U64, POOL(PT_EXACT, PT_EXACT, PT_EXACT), RAW(alloc_unlocked) },
 	[PT_COL_COPY_SECTIONS] = { "copy_sections", "SECTIONS", 8, "sections",
 		"user-access (STAC/CLAC) sections reads opened",
-		PT_V_U64, COPIES(PT_EXACT), 0, v_copy_sections },
+		PT_V_U64, COPIES(PT_EXACT), .value = v_copy_sections },
 	[PT_COL_COPY_BUFFERS] = { "copy_buffers", NULL, 0, "buffers",
 		"pipe buffers reads copied from", PT_V_U64,
 		{ [TP] = { PT_EXACT }, [FN] = { PT_DERIVED, PT_NA_BATCH },
@@ -242,19 +190,20 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 		RAW(prefill_dropped) },
 	[PT_COL_SECTIONS_PER_READ] = { "sections_per_read", "SEC/RD", 7,
 		"sections/read", "copy_sections per read (io_uring reads left out)",
-		PT_V_RATIO, COPIES(PT_DERIVED), 0, v_sections_per_read },
+		PT_V_RATIO, COPIES(PT_DERIVED), .value = v_sections_per_read },
 	[PT_COL_EAGAIN_NONBLOCK] = { "eagain_nonblock", NULL, 0, "calls",
 		"-EAGAIN returns of O_NONBLOCK files",
-		PT_V_U64, ALL_EXACT, 0, v_eagain_nonblock },
+		PT_V_U64, ALL_EXACT,
+		SUM(eagain_read_nonblock, eagain_write_nonblock) },
 	[PT_COL_EAGAIN_NOWAIT] = { "eagain_nowait", NULL, 0, "calls",
 		"-EAGAIN returns of RWF_NOWAIT/IOCB_NOWAIT calls",
-		PT_V_U64, ALL_EXACT, 0, v_eagain_nowait },
+		PT_V_U64, ALL_EXACT, SUM(eagain_read_nowait, eagain_write_nowait) },
 	[PT_COL_EAGAIN_EMPTY] = { "eagain_empty", NULL, 0, "calls",
-		"-EAGAIN because the pipe was empty", PT_V_U64, REASON, 0,
-		v_eagain_empty },
+		"-EAGAIN because the pipe was empty", PT_V_U64, REASON,
+		.value = v_eagain_empty },
 	[PT_COL_EAGAIN_FULL] = { "eagain_full", NULL, 0, "calls",
-		"-EAGAIN because the pipe was full", PT_V_U64, REASON, 0,
-		v_eagain_full },
+		"-EAGAIN because the pipe was full", PT_V_U64, REASON,
+		.value = v_eagain_full },
 	[PT_COL_EAGAIN_LOCK] = { "eagain_lock", NULL, 0, "calls",
 		"-EAGAIN because pipe->mutex was contended (nowait)",
 		PT_V_U64, REASON, RAW(eagain_lock) },
@@ -263,13 +212,13 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 		PT_V_U64, REASON, RAW(eagain_nopage) },
 	[PT_COL_KNOB_PREALLOC_MAX] = { "knob_prealloc_max", NULL, 0, "pages",
 		"fs.pipe-prealloc-max at the end of the interval",
-		PT_V_U64, ALL_EXACT, 0, v_knob_prealloc_max },
+		PT_V_U64, ALL_EXACT, KNOB(knob_prealloc_max) },
 	[PT_COL_KNOB_PREALLOC_KEEP] = { "knob_prealloc_keep", NULL, 0, "pages",
 		"fs.pipe-prealloc-keep at the end of the interval",
-		PT_V_U64, ALL_EXACT, 0, v_knob_prealloc_keep },
+		PT_V_U64, ALL_EXACT, KNOB(knob_prealloc_keep) },
 	[PT_COL_KNOB_READ_BATCH] = { "knob_read_batch", NULL, 0, "mode",
 		"fs.pipe-read-batch at the end of the interval",
-		PT_V_U64, ALL_EXACT, 0, v_knob_read_batch },
+		PT_V_U64, ALL_EXACT, KNOB(knob_read_batch) },
 	[PT_COL_SPLICE_IN] = { "splice_in", NULL, 0, "calls",
 		"splice/tee/vmsplice/sendfile calls into a pipe",
 		PT_V_U64, SYSCALL_ONLY, RAW(splice_in) },
@@ -285,7 +234,7 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 		PT_V_U64, SYSCALL_ONLY, RAW(eagain_splice) },
 	[PT_COL_UNTRACKED] = { "untracked", NULL, 0, "events",
 		"events not counted: the in-kernel counter map was full",
-		PT_V_U64, ALL_EXACT, 0, v_untracked },
+		PT_V_U64, ALL_EXACT, .value = v_untracked },
 };
 
 static unsigned int knob_state(const struct pt_env *e)
@@ -313,10 +262,18 @@ struct pt_value pt_get(enum pt_col col, const struct pt_counts *c,
 
 	if (v.q == PT_NA)
 		return v;
-	if (m->field)
-		v.u = *(const __u64 *)((const char *)c + m->field - 1);
-	else if (!m->value(c, env, &v))
+	if (m->knob) {
+		int k = *(const int *)((const char *)env + m->knob - 1);
+
+		if (k < 0)	/* the kernel has no such knob */
+			return (struct pt_value){ .q = PT_NA, .type = m->type };
+		v.u = k;
+	} else if (m->sum[0]) {
+		for (int i = 0; i < 2 && m->sum[i]; i++)
+			v.u += *(const __u64 *)((const char *)c + m->sum[i] - 1);
+	} else if (!m->value(c, env, &v)) {
 		return (struct pt_value){ .q = PT_NA, .type = m->type };
+	}
 	return v;
 }
 

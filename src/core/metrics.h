@@ -96,8 +96,10 @@ struct pt_metric {
 	const char *what;	/* its meaning, one line */
 	enum pt_vtype type;
 	struct pt_how how[PT_TIER_COUNT];
-	/* a plain raw counter: offsetof(struct pt_counts, field) + 1 */
-	size_t field;
+	/* the sum of raw counters: offsetof(struct pt_counts, field) + 1 */
+	size_t sum[2];
+	/* a knob of env: offsetof(struct pt_env, knob) + 1 */
+	size_t knob;
 	/* otherwise its value from the raw counts; false: no value (0/0) */
 	bool (*value)(const struct pt_counts *c, const struct pt_env *e,
 		      struct pt_value *v);

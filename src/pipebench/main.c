@@ -274,12 +274,8 @@ int main(int argc, char **argv)
 	int rc;
 
 	rc = pb_parse(argc, argv, &o, stdout, err, sizeof(err));
-	if (rc == PB_EXIT_OK)
-		return 0;
-	if (rc == PB_USAGE) {
-		fprintf(stderr, "pipebench: %s (see pipebench --help)\n", err);
-		return 2;
-	}
+	if (rc != CLI_RUN)
+		return cli_exit_code(rc, "pipebench", err);
 	b.o = &o;
 	if (!privs_can_trace("pipebench"))
 		return 1;

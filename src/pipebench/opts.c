@@ -127,7 +127,7 @@ static void default_cpus(struct pb_opts *o)
 			o->cpus[o->ncpus++] = c;
 }
 
-#define USAGE_ERR(...) do { snprintf(err, n, __VA_ARGS__); return PB_USAGE; } while (0)
+#define USAGE_ERR(...) do { snprintf(err, n, __VA_ARGS__); return CLI_USAGE; } while (0)
 
 int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
 	     char *err, size_t n)
@@ -206,20 +206,20 @@ int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
 			break;
 		case OPT_AB:
 			if (pb_ab_parse(optarg, &o->ab, err, n))
-				return PB_USAGE;
+				return CLI_USAGE;
 			break;
 		case OPT_CSV:
 			o->csv = true;
 			break;
 		case 'h':
 			fputs(usage, out);
-			return PB_EXIT_OK;
+			return CLI_EXIT_OK;
 		case 'V':
 			fprintf(out, "pipebench %s\n", PIPETRACE_VERSION);
-			return PB_EXIT_OK;
+			return CLI_EXIT_OK;
 		default:
 			if (cli_common(c, argv, &o->load, err, n))
-				return PB_USAGE;
+				return CLI_USAGE;
 		}
 	}
 	for (; optind < argc; optind++) {
@@ -248,5 +248,5 @@ int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
 	if (!o->ncpus)
 		default_cpus(o);
 	snprintf(o->load.comm, sizeof(o->load.comm), PB_COMM_FMT, (int)getpid());
-	return PB_RUN;
+	return CLI_RUN;
 }

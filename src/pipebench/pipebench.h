@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <sys/types.h>
+#include "core/cli.h"
 #include "core/load_opts.h"
 #include "core/metrics.h"
 #include "core/rows.h"
@@ -51,11 +52,10 @@ struct pb_opts {
 	struct pt_load_opts load;
 };
 
-enum { PB_RUN, PB_EXIT_OK, PB_USAGE };
 
 extern const char *const pb_wl_names[PB_NWL];
 
-/* PB_RUN; PB_EXIT_OK after --help/--version; PB_USAGE with err (exit 2). */
+/* CLI_RUN; CLI_EXIT_OK after --help/--version; CLI_USAGE with err (exit 2). */
 int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
 	     char *err, size_t n);
 

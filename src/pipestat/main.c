@@ -121,12 +121,8 @@ int main(int argc, char **argv)
 	int rc;
 
 	rc = pipestat_parse(argc, argv, &o, stdout, err, sizeof(err));
-	if (rc == OPTS_EXIT_OK)
-		return 0;
-	if (rc == OPTS_USAGE) {
-		fprintf(stderr, "pipestat: %s\nTry 'pipestat --help'.\n", err);
-		return 2;
-	}
+	if (rc != CLI_RUN)
+		return cli_exit_code(rc, "pipestat", err);
 	if (!privs_can_trace("pipestat"))
 		return 1;
 

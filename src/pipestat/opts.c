@@ -36,7 +36,7 @@ static const char usage_tail[] =
 "  pipestat -p 1234 -p 1235 -c 5 -i 2\n"
 "  pipestat --demo                try it on a built-in workload\n";
 
-#define USAGE_ERR(...) do { snprintf(err, n, __VA_ARGS__); return OPTS_USAGE; } while (0)
+#define USAGE_ERR(...) do { snprintf(err, n, __VA_ARGS__); return CLI_USAGE; } while (0)
 
 int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		   char *err, size_t n)
@@ -95,13 +95,13 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 			fputs(usage, out);
 			pt_print_tiers(out);
 			fputs(usage_tail, out);
-			return OPTS_EXIT_OK;
+			return CLI_EXIT_OK;
 		case 'V':
 			fprintf(out, "pipestat %s\n", PIPETRACE_VERSION);
-			return OPTS_EXIT_OK;
+			return CLI_EXIT_OK;
 		default:
 			if (cli_common(c, argv, &o->load, err, n))
-				return OPTS_USAGE;
+				return CLI_USAGE;
 		}
 	}
 	if (optind < argc)
@@ -110,5 +110,5 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		USAGE_ERR("-c needs -i");
 	if (o->demo && (o->load.npids || o->load.comm[0]))
 		USAGE_ERR("--demo reports on its own workload: no -p or -n");
-	return OPTS_RUN;
+	return CLI_RUN;
 }

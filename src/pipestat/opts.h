@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include "core/cli.h"
 #include "core/load_opts.h"
 #include "core/rows.h"
 
@@ -17,11 +18,10 @@ struct pipestat_opts {
 	bool demo;
 };
 
-enum { OPTS_RUN, OPTS_EXIT_OK, OPTS_USAGE };
 
 /*
- * OPTS_RUN to go on; OPTS_EXIT_OK after --help/--version (printed to out);
- * OPTS_USAGE with a one-line message in err (exit 2).
+ * CLI_RUN to go on; CLI_EXIT_OK after --help/--version (printed to out);
+ * CLI_USAGE with a one-line message in err (exit 2).
  */
 int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		   char *err, size_t n);

@@ -224,12 +224,8 @@ int main(int argc, char **argv)
 	int rc, sigfd;
 
 	rc = pipetop_parse(argc, argv, &o, stdout, err, sizeof(err));
-	if (rc == PIPETOP_EXIT_OK)
-		return 0;
-	if (rc == PIPETOP_USAGE) {
-		fprintf(stderr, "pipetop: %s\nTry 'pipetop --help'.\n", err);
-		return 2;
-	}
+	if (rc != CLI_RUN)
+		return cli_exit_code(rc, "pipetop", err);
 	if (!isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "pipetop: standard output is not a terminal; for "
 			"reports to a file or pipe use 'pipestat -i %g'\n", o.interval);

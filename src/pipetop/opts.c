@@ -42,7 +42,7 @@ static double parse_interval(const char *s)
 	return v < PIPETOP_MIN_INTERVAL ? -1 : v;
 }
 
-#define USAGE_ERR(...) do { snprintf(err, n, __VA_ARGS__); return PIPETOP_USAGE; } while (0)
+#define USAGE_ERR(...) do { snprintf(err, n, __VA_ARGS__); return CLI_USAGE; } while (0)
 
 int pipetop_parse(int argc, char **argv, struct pipetop_opts *o, FILE *out,
 		  char *err, size_t n)
@@ -83,16 +83,16 @@ int pipetop_parse(int argc, char **argv, struct pipetop_opts *o, FILE *out,
 			fputs(usage, out);
 			pt_print_tiers(out);
 			fputs(usage_tail, out);
-			return PIPETOP_EXIT_OK;
+			return CLI_EXIT_OK;
 		case 'V':
 			fprintf(out, "pipetop %s\n", PIPETRACE_VERSION);
-			return PIPETOP_EXIT_OK;
+			return CLI_EXIT_OK;
 		default:
 			if (cli_common(c, argv, &o->load, err, n))
-				return PIPETOP_USAGE;
+				return CLI_USAGE;
 		}
 	}
 	if (optind < argc)
 		USAGE_ERR("unexpected argument '%s'", argv[optind]);
-	return PIPETOP_RUN;
+	return CLI_RUN;
 }

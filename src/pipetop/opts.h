@@ -4,6 +4,7 @@
 #define PIPETOP_OPTS_H
 
 #include <stdio.h>
+#include "core/cli.h"
 #include "core/load_opts.h"
 
 #define PIPETOP_DEF_INTERVAL	1.0
@@ -16,11 +17,10 @@ struct pipetop_opts {
 	int rows;		/* most table rows shown; 0 = what fits */
 };
 
-enum { PIPETOP_RUN, PIPETOP_EXIT_OK, PIPETOP_USAGE };
 
 /*
- * PIPETOP_RUN to go on; PIPETOP_EXIT_OK after --help/--version (printed to
- * out); PIPETOP_USAGE with a one-line message in err (exit 2).
+ * CLI_RUN to go on; CLI_EXIT_OK after --help/--version (printed to
+ * out); CLI_USAGE with a one-line message in err (exit 2).
  */
 int pipetop_parse(int argc, char **argv, struct pipetop_opts *o, FILE *out,
 		  char *err, size_t n);

@@ -20,7 +20,7 @@ static void rows_complete(void)
 
 		CHECK(m->csv && *m->csv);
 		CHECK(m->unit && *m->unit && m->what && *m->what);
-		CHECK(!m->field != !m->value);
+		CHECK((m->sum[0] != 0) + (m->knob != 0) + (m->value != NULL) == 1);
 		CHECK(!m->head || m->width >= (int)strlen(m->head));
 		for (int j = 0; j < i; j++)
 			CHECK(strcmp(m->csv, pt_metrics[j].csv));

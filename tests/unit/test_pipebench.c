@@ -32,7 +32,7 @@ static void defaults(void)
 {
 	char comm[PT_COMM_LEN];
 
-	CHECK(parse("") == PB_RUN);
+	CHECK(parse("") == CLI_RUN);
 	for (int i = 0; i < PB_NWL; i++)
 		CHECK(o.wl[i]);
 	CHECK(o.reps == 5);
@@ -43,24 +43,24 @@ static void defaults(void)
 	snprintf(comm, sizeof(comm), "pbench-%d", (int)getpid());
 	CHECK_STR(o.load.comm, comm);
 
-	CHECK(parse("--quick") == PB_RUN);
+	CHECK(parse("--quick") == CLI_RUN);
 	CHECK(o.reps == 3 && near(o.duration, 0.1));
-	CHECK(parse("--quick -R 7 -d 2") == PB_RUN);
+	CHECK(parse("--quick -R 7 -d 2") == CLI_RUN);
 	CHECK(o.reps == 7 && near(o.duration, 2));
-	CHECK(parse("--quick -n 100") == PB_RUN);
+	CHECK(parse("--quick -n 100") == CLI_RUN);
 	CHECK(o.ops == 100 && o.duration == 0);
 }
 
 static void lists(void)
 {
-	CHECK(parse("-s 4096,65536 --writers 1,2 --readers 5 stream mix") == PB_RUN);
+	CHECK(parse("-s 4096,65536 --writers 1,2 --readers 5 stream mix") == CLI_RUN);
 	CHECK(o.nsizes == 2 && o.sizes[0] == 4096 && o.sizes[1] == 65536);
 	CHECK(o.nwriters == 2 && o.writers[1] == 2 && o.nreaders == 1 && o.readers[0] == 5);
 	CHECK(o.wl[PB_STREAM] && o.wl[PB_MIX] && !o.wl[PB_BW] && !o.wl[PB_URING] &&
 	      !o.wl[PB_PINGPONG]);
-	CHECK(parse("all") == PB_RUN && o.wl[PB_BW] && o.wl[PB_URING]);
-	CHECK(parse("--cpus 0") == PB_RUN && o.ncpus == 1 && o.cpus[0] == 0);
-	CHECK(parse("--cpus 0-0,0") == PB_RUN && o.ncpus == 2);
+	CHECK(parse("all") == CLI_RUN && o.wl[PB_BW] && o.wl[PB_URING]);
+	CHECK(parse("--cpus 0") == CLI_RUN && o.ncpus == 1 && o.cpus[0] == 0);
+	CHECK(parse("--cpus 0-0,0") == CLI_RUN && o.ncpus == 2);
 
 	static const char *const bad[] = {
 		"-s 0", "-s 4096,", "-s ,4096", "-s 4096,,8", "-s 16777217", "-s x",
@@ -71,9 +71,9 @@ static void lists(void)
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		int rc = parse(bad[i]);
 
-		CHECK(rc == PB_USAGE);
+		CHECK(rc == CLI_USAGE);
 		CHECK(err[0] && !strchr(err, '\n'));
-		if (rc != PB_USAGE)
+		if (rc != CLI_USAGE)
 			fprintf(stderr, "  accepted: %s\n", bad[i]);
 	}
 }
@@ -82,7 +82,7 @@ static void ab(void)
 {
 	struct pb_ab a = { 0 };
 
-	CHECK(parse("--ab pipe-read-batch=0,1") == PB_RUN);
+	CHECK(parse("--ab pipe-read-batch=0,1") == CLI_RUN);
 	CHECK(o.ab.on && !strcmp(o.ab.knob, "pipe-read-batch"));
 	CHECK(o.ab.value[0] == 0 && o.ab.value[1] == 1);
 	CHECK(pb_ab_parse("fs.pipe-prealloc-max=8,0", &a, err, sizeof(err)) == 0);
@@ -185,7 +185,7 @@ static void output(void)
 	side.bytes = 655360;
 	side.ops = 10;
 
-	CHECK(parse("--csv stream") == PB_RUN);
+	CHECK(parse("--csv stream") == CLI_RUN);
 	m = open_memstream(&buf, &len);
 	pb_out_begin(m, &o, PT_TIER_SYSCALL);
 	pb_out_point(m, &o, &p, &side, 1);
@@ -219,7 +219,7 @@ static void output(void)
 
 	/* table: '-' where unknown */
 	side.env.tier = PT_TIER_SYSCALL;
-	CHECK(parse("stream") == PB_RUN);
+	CHECK(parse("stream") == CLI_RUN);
 	buf = NULL;
 	m = open_memstream(&buf, &len);
 	pb_out_point(m, &o, &p, &side, 1);

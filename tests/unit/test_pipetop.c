@@ -31,39 +31,39 @@ static void opts(void)
 	struct pipetop_opts o;
 	char err[256], text[4096];
 
-	CHECK(parse("", &o, err, text) == PIPETOP_RUN);
+	CHECK(parse("", &o, err, text) == CLI_RUN);
 	CHECK(o.interval == 1.0 && o.rows == 0 && o.load.npids == 0);
 	CHECK(o.load.tier == PT_TIER_AUTO && o.load.comm[0] == '\0');
 
-	CHECK(parse("-i 0.5 -r 12 -n make --tier syscall", &o, err, text) == PIPETOP_RUN);
+	CHECK(parse("-i 0.5 -r 12 -n make --tier syscall", &o, err, text) == CLI_RUN);
 	CHECK(o.interval == 0.5 && o.rows == 12);
 	CHECK_STR(o.load.comm, "make");
 	CHECK(o.load.tier == PT_TIER_SYSCALL);
-	CHECK(parse("--interval 2 --rows 3 --comm cat --pid 7", &o, err, text) == PIPETOP_RUN);
+	CHECK(parse("--interval 2 --rows 3 --comm cat --pid 7", &o, err, text) == CLI_RUN);
 	CHECK(o.interval == 2 && o.rows == 3 && o.load.npids == 1 && o.load.pids[0] == 7);
-	CHECK(parse("-p 10 -p 20 -p 30", &o, err, text) == PIPETOP_RUN);
+	CHECK(parse("-p 10 -p 20 -p 30", &o, err, text) == CLI_RUN);
 	CHECK(o.load.npids == 3 && o.load.pids[2] == 30);
 
-	CHECK(parse("-i 0.05", &o, err, text) == PIPETOP_USAGE);
+	CHECK(parse("-i 0.05", &o, err, text) == CLI_USAGE);
 	CHECK_STR(err, "invalid interval '0.05': want seconds, 0.1 to 3600");
-	CHECK(parse("-i abc", &o, err, text) == PIPETOP_USAGE);
-	CHECK(parse("-i 7200", &o, err, text) == PIPETOP_USAGE);
-	CHECK(parse("-r 0", &o, err, text) == PIPETOP_USAGE);
+	CHECK(parse("-i abc", &o, err, text) == CLI_USAGE);
+	CHECK(parse("-i 7200", &o, err, text) == CLI_USAGE);
+	CHECK(parse("-r 0", &o, err, text) == CLI_USAGE);
 	CHECK_STR(err, "invalid rows '0': want a whole number > 0");
-	CHECK(parse("-p 0", &o, err, text) == PIPETOP_USAGE);
+	CHECK(parse("-p 0", &o, err, text) == CLI_USAGE);
 	CHECK_STR(err, "invalid pid '0'");
-	CHECK(parse("-n 0123456789abcdef", &o, err, text) == PIPETOP_USAGE);
-	CHECK(parse("-n 0123456789abcde", &o, err, text) == PIPETOP_RUN);
-	CHECK(parse("--tier nope", &o, err, text) == PIPETOP_USAGE);
-	CHECK(parse("--max-keys 32768", &o, err, text) == PIPETOP_RUN);
+	CHECK(parse("-n 0123456789abcdef", &o, err, text) == CLI_USAGE);
+	CHECK(parse("-n 0123456789abcde", &o, err, text) == CLI_RUN);
+	CHECK(parse("--tier nope", &o, err, text) == CLI_USAGE);
+	CHECK(parse("--max-keys 32768", &o, err, text) == CLI_RUN);
 	CHECK(o.load.max_keys == 32768);
-	CHECK(parse("--max-keys 0", &o, err, text) == PIPETOP_USAGE);
+	CHECK(parse("--max-keys 0", &o, err, text) == CLI_USAGE);
 	CHECK_STR(err, "invalid --max-keys '0': 1 to 4194304");
-	CHECK(parse("-k pid", &o, err, text) == PIPETOP_USAGE);
+	CHECK(parse("-k pid", &o, err, text) == CLI_USAGE);
 	CHECK_STR(err, "unknown option '-k'");
-	CHECK(parse("-i", &o, err, text) == PIPETOP_USAGE);
+	CHECK(parse("-i", &o, err, text) == CLI_USAGE);
 	CHECK_STR(err, "option '-i' needs a value");
-	CHECK(parse("extra", &o, err, text) == PIPETOP_USAGE);
+	CHECK(parse("extra", &o, err, text) == CLI_USAGE);
 	CHECK_STR(err, "unexpected argument 'extra'");
 	{
 		char line[1024] = "";
@@ -71,14 +71,14 @@ static void opts(void)
 		for (int i = 1; i <= PT_MAX_PIDS + 1; i++)
 			snprintf(line + strlen(line), sizeof(line) - strlen(line),
 				 "-p %d ", i);
-		CHECK(parse(line, &o, err, text) == PIPETOP_USAGE);
+		CHECK(parse(line, &o, err, text) == CLI_USAGE);
 		CHECK_STR(err, "too many -p: at most 64");
 	}
 
-	CHECK(parse("--help", &o, err, text) == PIPETOP_EXIT_OK);
+	CHECK(parse("--help", &o, err, text) == CLI_EXIT_OK);
 	CHECK(!strncmp(text, "Usage: pipetop ", 15));
 	CHECK(strstr(text, "pipestat -i") != NULL);
-	CHECK(parse("-V", &o, err, text) == PIPETOP_EXIT_OK);
+	CHECK(parse("-V", &o, err, text) == CLI_EXIT_OK);
 	CHECK_STR(text, "pipetop " PIPETRACE_VERSION "\n");
 }
 
