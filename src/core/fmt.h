@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include "metrics.h"
+#include "rows.h"
 
 /* CSV form: exact digits; "" for a metric the tier cannot know. */
 void fmt_csv_value(char *buf, size_t n, const struct pt_value *v);
@@ -11,5 +12,8 @@ void fmt_csv_value(char *buf, size_t n, const struct pt_value *v);
 void fmt_table_value(char *buf, size_t n, const struct pt_value *v, int width);
 /* A comm as a CSV field: quoted per RFC 4180 when it needs to be. */
 void fmt_csv_field(char *buf, size_t n, const char *s);
+
+/* A row's key for humans: "total", "pid 12 comm dd", "pipe 345", ... */
+void fmt_key(char *buf, size_t n, enum pt_by by, const struct pt_key *k);
 
 #endif

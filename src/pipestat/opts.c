@@ -3,6 +3,7 @@
 #include <string.h>
 #include "core/cli.h"
 #include "core/metrics.h"
+#include "core/out.h"
 #include "opts.h"
 
 static const char usage[] =
@@ -18,6 +19,10 @@ static const char usage[] =
 "  -n, --comm NAME      only processes with this command name\n"
 "  -k, --by KEY         one row per: total (default), pid, comm, pipe\n"
 "      --csv            CSV: one header, one row per key per interval\n"
+"      --hist NAME[,NAME]  log2 histograms per key after each report:\n"
+"                       write_size, read_size, occupancy (ring slots in\n"
+"                       use when a write starts), wait_read, wait_write\n"
+"                       (ns per sleep), or all; not with --csv\n"
 "      --tier TIER      auto (default), tracepoint, function or syscall\n"
 "      --max-keys N     in-kernel counter slots (default 16384); events\n"
 "                       that find it full are reported as untracked\n"
@@ -41,7 +46,7 @@ static const char usage_tail[] =
 int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		   char *err, size_t n)
 {
-	enum { OPT_CSV = 256, OPT_DEMO };
+	enum { OPT_CSV = 256, OPT_DEMO, OPT_HIST };
 	static const struct option longs[] = {
 		{ "interval", required_argument, NULL, 'i' },
 		{ "count", required_argument, NULL, 'c' },
@@ -52,12 +57,14 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "tier", required_argument, NULL, CLI_OPT_TIER },
 		{ "demo", no_argument, NULL, OPT_DEMO },
+		{ "hist", required_argument, NULL, OPT_HIST },
 		{ "max-keys", required_argument, NULL, CLI_OPT_MAX_KEYS },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{}
 	};
+	long mask;
 	int c, v;
 
 	memset(o, 0, sizeof(*o));
@@ -88,6 +95,12 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		case OPT_CSV:
 			o->csv = true;
 			break;
+		case OPT_HIST:
+			if ((mask = hist_parse(optarg)) < 0)
+				USAGE_ERR("invalid --hist '%s': want write_size, read_size, "
+					  "occupancy, wait_read, wait_write or all", optarg);
+			o->load.hists |= mask;
+			break;
 		case OPT_DEMO:
 			o->demo = true;
 			break;
@@ -108,6 +121,8 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		USAGE_ERR("unexpected argument '%s'", argv[optind]);
 	if (o->count && !o->interval)
 		USAGE_ERR("-c needs -i");
+	if (o->csv && o->load.hists)
+		USAGE_ERR("--hist prints histograms as text: not with --csv");
 	if (o->demo && (o->load.npids || o->load.comm[0]))
 		USAGE_ERR("--demo reports on its own workload: no -p or -n");
 	return CLI_RUN;

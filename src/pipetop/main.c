@@ -75,7 +75,8 @@ static int refresh_data(struct top *t)
 	t->cpu_last = cpu;
 	t->last = n;
 	t->st.env.untracked = untracked;
-	env_read_knobs(&t->st.env);
+	pt_session_env(&t->s, &t->st.env);
+	t->st.env.interval_s = t->st.secs;
 	t->st.have_data = true;
 	return rebuild(t);
 }
@@ -261,8 +262,7 @@ int main(int argc, char **argv)
 	t.st.sort = TM_MBPS;
 	t.st.interval = o.interval;
 	t.st.max_rows = o.rows;
-	t.st.env.tier = t.s.tier;
-	env_read_knobs(&t.st.env);
+	pt_session_env(&t.s, &t.st.env);
 	snprintf(t.st.kernel, sizeof(t.st.kernel), "%s",
 		 uname(&u) ? "?" : u.release);
 	t.last = now();
