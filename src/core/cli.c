@@ -126,6 +126,6 @@ int cli_exit_code(int parsed, const char *prog, const char *err)
 {
 	if (parsed == CLI_EXIT_OK)
 		return 0;
-	fprintf(stderr, "%s: %s\nTry '%s --help'.\n", prog, err, prog);
+	fprintf(stderr, "%s: %s (see %s --help)\n", prog, err, prog);
 	return 2;
 }

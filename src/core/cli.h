@@ -26,7 +26,7 @@ bool cli_set_max_keys(struct pt_load_opts *o, const char *arg, char *err, size_t
 enum { CLI_RUN, CLI_EXIT_OK, CLI_USAGE };
 /*
  * The exit status for a parse that does not run (0 after --help/--version,
- * 2 after "prog: err" and a pointer to --help on stderr).
+ * 2 after one line on stderr: "prog: err (see prog --help)").
  */
 int cli_exit_code(int parsed, const char *prog, const char *err);
 
