@@ -5,6 +5,7 @@
 #include <locale.h>
 #include <math.h>
 #include <poll.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -134,7 +135,33 @@ static int key(struct tv_state *st, int ch)
 		return ACT_REBUILD;
 	case 'p':
 		st->mode = st->mode == TM_PER_PIPE ? TM_PER_PROC : TM_PER_PIPE;
+		st->sel = 0;
 		return ACT_REBUILD;
+	case KEY_UP:
+	case 'k':
+		st->sel--;
+		return ACT_DRAW;
+	case KEY_DOWN:
+	case 'j':
+		st->sel++;
+		return ACT_DRAW;
+	case KEY_PPAGE:
+		st->sel -= LINES / 2;
+		return ACT_DRAW;
+	case KEY_NPAGE:
+		st->sel += LINES / 2;
+		return ACT_DRAW;
+	case KEY_HOME:
+		st->sel = 0;
+		return ACT_DRAW;
+	case KEY_END:
+		st->sel = INT_MAX / 2;
+		return ACT_DRAW;
+	case '\r':
+	case '\n':
+	case KEY_ENTER:
+		st->detail = !st->detail;
+		return ACT_DRAW;
 	case 'f':
 		st->editing = true;
 		strcpy(st->edit, st->filter);
@@ -158,6 +185,15 @@ static int key(struct tv_state *st, int ch)
 	return ACT_NONE;
 }
 
+/* The selection stays on a row that exists. */
+static void clamp_selection(struct top *t)
+{
+	if ((size_t)t->st.sel >= t->m.n)
+		t->st.sel = t->m.n ? (int)t->m.n - 1 : 0;
+	if (t->st.sel < 0)
+		t->st.sel = 0;
+}
+
 /* Returns 0 to go on, 1 to quit, -1 on error. */
 static int keys(struct top *t)
 {
@@ -172,6 +208,7 @@ static int keys(struct top *t)
 	}
 	if (what == ACT_REBUILD && rebuild(t))
 		return -1;
+	clamp_selection(t);
 	if (what != ACT_NONE)
 		tv_draw(&t->st, &t->m);
 	return 0;
@@ -251,6 +288,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
+	/* the detail pane shows every histogram of the selected row */
+	o.load.hists = (1u << PT_NHIST) - 1;
 	if (pt_session_open(&t.s, &o.load, err, sizeof(err))) {
 		fprintf(stderr, "pipetop: %s\n", err);
 		return 1;
