@@ -28,11 +28,12 @@
 	  [SC] = { PT_DERIVED, PT_NA_BATCH } }
 /* sleeps: the pipe_wait events, or sched_switch inside a call */
 #define WAITS(q)							\
-	{ [TP] = { q, PT_NA_NO_WAIT_EVENTS }, [FN] = { q }, [SC] = { q } }
+	{ [TP] = { q, PT_NA_NO_WAITS }, [FN] = { q, PT_NA_NO_WAITS },	\
+	  [SC] = { q, PT_NA_NO_WAITS } }
 #define LOCKS								\
-	{ [TP] = { PT_EXACT, PT_NA_NO_LOCK_EVENTS },			\
-	  [FN] = { PT_EXACT, PT_NA_NO_LOCK_EVENTS },			\
-	  [SC] = { PT_EXACT, PT_NA_NO_LOCK_EVENTS } }
+	{ [TP] = { PT_EXACT, PT_NA_NO_LOCKS },			\
+	  [FN] = { PT_EXACT, PT_NA_NO_LOCKS },			\
+	  [SC] = { PT_EXACT, PT_NA_NO_LOCKS } }
 /* the function tier infers the reason from the side (6.12 returns
  * -EAGAIN only on an empty read or a full write) */
 #define REASON { [TP] = { PT_EXACT }, [FN] = { PT_DERIVED }, [SC] = { PT_NA } }
@@ -348,8 +349,10 @@ static const struct {
 	{ PT_NA_PREFILL, "not known with fs.pipe-prealloc-max > 0" },
 	{ PT_NA_BATCH, "not known with fs.pipe-read-batch on" },
 	{ PT_NA_NO_POOL, "not known without the pool (kernel-patch/ 0002)" },
-	{ PT_NA_NO_WAIT_EVENTS, "not known without pipe:pipe_wait_* events" },
-	{ PT_NA_NO_LOCK_EVENTS, "not known without lock:contention_* events" },
+	{ PT_NA_NO_WAITS, "not known with --no-waits (or, tracepoint tier, "
+			  "without pipe:pipe_wait_* events)" },
+	{ PT_NA_NO_LOCKS, "not known with --no-waits or without "
+			  "lock:contention_* events" },
 };
 
 /* One line: "<indent><label>: col, col, ..." for the columns match() takes. */

@@ -126,5 +126,5 @@ __u32 btf_pipe_page_gfp(void)
 unsigned int btf_lacks_lock_events(void)
 {
 	return btf_has_tracepoint("contention_begin") &&
-	       btf_has_tracepoint("contention_end") ? 0 : PT_NA_NO_LOCK_EVENTS;
+	       btf_has_tracepoint("contention_end") ? 0 : PT_NA_NO_LOCKS;
 }

@@ -136,7 +136,11 @@ static int bind_maps(struct pt_session *s, const struct pt_load_opts *o)
 
 static int start(struct pt_session *s, const struct pt_load_opts *o)
 {
-	int err = s->ops->open(&s->o, &s->plan);
+	int err;
+
+	if (o->no_waits)
+		s->plan.lacks |= PT_NA_NO_WAITS | PT_NA_NO_LOCKS;
+	err = s->ops->open(&s->o, &s->plan);
 
 	if (!err && o->verbose && s->plan.via[0])
 		fprintf(stderr, "pipestat: %s tier via %s\n", tier_name(s->tier),

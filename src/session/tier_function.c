@@ -118,8 +118,9 @@ static int open_obj(struct pt_obj *o, const struct pt_plan *plan)
 		bpf_program__set_autoload(kprobe[i], plan->kprobes);
 	}
 	skel->rodata->pipe_page_gfp = plan->pipe_page_gfp;
-	bpf_program__set_autoload(skel->progs.fn_lock_begin, !(plan->lacks & PT_NA_NO_LOCK_EVENTS));
-	bpf_program__set_autoload(skel->progs.fn_lock_end, !(plan->lacks & PT_NA_NO_LOCK_EVENTS));
+	bpf_program__set_autoload(skel->progs.fn_lock_begin, !(plan->lacks & PT_NA_NO_LOCKS));
+	bpf_program__set_autoload(skel->progs.fn_lock_end, !(plan->lacks & PT_NA_NO_LOCKS));
+	bpf_program__set_autoload(skel->progs.fn_switch, !(plan->lacks & PT_NA_NO_WAITS));
 	if (plan->kprobes)
 		return 0;
 	err = bpf_program__set_attach_target(fentry[0], 0, plan->read_fn);

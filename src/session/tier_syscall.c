@@ -38,8 +38,9 @@ static int open_obj(struct pt_obj *o, const struct pt_plan *plan)
 	if (!skel)
 		return -errno;
 	skel->rodata->pipe_page_gfp = plan->pipe_page_gfp;
-	bpf_program__set_autoload(skel->progs.sc_lock_begin, !(plan->lacks & PT_NA_NO_LOCK_EVENTS));
-	bpf_program__set_autoload(skel->progs.sc_lock_end, !(plan->lacks & PT_NA_NO_LOCK_EVENTS));
+	bpf_program__set_autoload(skel->progs.sc_lock_begin, !(plan->lacks & PT_NA_NO_LOCKS));
+	bpf_program__set_autoload(skel->progs.sc_lock_end, !(plan->lacks & PT_NA_NO_LOCKS));
+	bpf_program__set_autoload(skel->progs.sc_switch, !(plan->lacks & PT_NA_NO_WAITS));
 	return 0;
 }
 

@@ -28,7 +28,7 @@ static int probe(struct pt_plan *plan, char *why, size_t n)
 	plan->has_prefill_event = btf_has_tracepoint("pipe_prefill");
 	plan->lacks = btf_lacks_lock_events();
 	if (!btf_has_tracepoint("pipe_wait_begin") || !btf_has_tracepoint("pipe_wait_end"))
-		plan->lacks |= PT_NA_NO_WAIT_EVENTS;
+		plan->lacks |= PT_NA_NO_WAITS;
 	return 0;
 }
 
@@ -41,13 +41,13 @@ static int open_obj(struct pt_obj *o, const struct pt_plan *plan)
 	/* one program per event; off where this kernel lacks the event */
 	bpf_program__set_autoload(skel->progs.tp_prefill, plan->has_prefill_event);
 	bpf_program__set_autoload(skel->progs.tp_wait_begin,
-				  !(plan->lacks & PT_NA_NO_WAIT_EVENTS));
+				  !(plan->lacks & PT_NA_NO_WAITS));
 	bpf_program__set_autoload(skel->progs.tp_wait_end,
-				  !(plan->lacks & PT_NA_NO_WAIT_EVENTS));
+				  !(plan->lacks & PT_NA_NO_WAITS));
 	bpf_program__set_autoload(skel->progs.tp_lock_begin,
-				  !(plan->lacks & PT_NA_NO_LOCK_EVENTS));
+				  !(plan->lacks & PT_NA_NO_LOCKS));
 	bpf_program__set_autoload(skel->progs.tp_lock_end,
-				  !(plan->lacks & PT_NA_NO_LOCK_EVENTS));
+				  !(plan->lacks & PT_NA_NO_LOCKS));
 	return 0;
 }
 
