@@ -20,13 +20,13 @@ PT=${1:?usage: guest-budget.sh PTWORK}
 T=/sys/kernel/tracing
 K=/proc/sys/fs
 OUT=${PIPETRACE_RESULTS:-/tmp}/budget.txt
-RUNS=${PIPETRACE_BUDGET_RUNS:-5}
+RUNS=${PIPETRACE_BUDGET_RUNS:-7}
 W=$(mktemp -d)
 : > "$OUT"
 fails=0
 
 # workload name, ops, ptwork arguments
-WORKLOADS="pingpong 2000 pingpong 2000
+WORKLOADS="pingpong 10000 pingpong 10000
 w4k 256 writes 256 4096
 w32k 128 writes 128 32768
 w64k 64 writes 64 65536
@@ -103,6 +103,10 @@ run_config() { # config
 	done <<< "$WORKLOADS"
 }
 
+# one CPU, SCHED_FIFO: tasks switch only when one blocks (no tick
+# preemption), so every count below is exact and repeatable
+echo -1 > /proc/sys/kernel/sched_rt_runtime_us
+export PTWORK_FIFO=1
 echo "# guest-budget on ${PIPETRACE_KERNEL:-?} kernel $(uname -r), $(nproc) CPU(s)"
 if [ -f $K/pipe-prealloc-max ]; then
 	echo 0 > $K/pipe-prealloc-max; echo 1 > $K/pipe-prealloc-keep; echo 0 > $K/pipe-read-batch

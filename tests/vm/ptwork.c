@@ -24,6 +24,11 @@
  *   ptwork wr FILE VALUE        write VALUE to FILE; print OK or the errno
  *                               name (EINVAL, ...); exit 0
  *
+ * With PTWORK_FIFO=1 in the environment ptwork and its children run
+ * SCHED_FIFO (one priority): on one CPU they then switch only when one
+ * blocks, so event counts per operation repeat exactly from run to run
+ * and from kernel to kernel (tests/vm/guest-budget.sh).
+ *
  * Every mode prints "ino=<pipe inode>" (the first pipe it uses) on stdout,
  * so a test can pick its own events out of the trace buffer, and exits
  * non-zero on any unexpected result.
@@ -33,6 +38,7 @@
 #include <fcntl.h>
 #include <liburing.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -714,6 +720,12 @@ int main(int argc, char **argv)
 
 	signal(SIGPIPE, SIG_IGN);
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (getenv("PTWORK_FIFO")) {
+		struct sched_param sp = { .sched_priority = 1 };
+
+		if (sched_setscheduler(0, SCHED_FIFO, &sp))
+			die("sched_setscheduler");
+	}
 	if (!strcmp(m, "writes"))
 		return mode_writes(arg(argv, 2, argc), arg(argv, 3, argc),
 				   argc > 4 ? arg(argv, 4, argc) : 0);
