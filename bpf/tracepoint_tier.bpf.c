@@ -138,10 +138,7 @@ int BPF_PROG(tp_copy, struct pipe_inode_info *pipe, struct file *file,
 			tally = *t;
 		t->pipe = NULL;
 	}
-	if (!pt_task_key(&key))
-		return 0;
-	pt_file_key(&key, file);
-	c = counts_of(&key);
+	c = file_counts(&key, file);
 	if (!c)
 		return 0;
 	count_locks(c, t, pipe);
@@ -185,10 +182,7 @@ int BPF_PROG(tp_eagain, struct pipe_inode_info *pipe, struct file *file,
 	struct pt_key key = {};
 	struct pt_counts *c;
 
-	if (!pt_task_key(&key))
-		return 0;
-	pt_file_key(&key, file);
-	c = counts_of(&key);
+	c = file_counts(&key, file);
 	if (!c)
 		return 0;
 	count_locks(c, task_tally(false), pipe);
@@ -245,10 +239,7 @@ int BPF_PROG(tp_wait_end, struct pipe_inode_info *pipe, struct file *file,
 		return 0;
 	d = bpf_ktime_get_ns() - t->wait_ts;
 	t->wait_ts = 0;
-	if (!pt_task_key(&key))
-		return 0;
-	pt_file_key(&key, file);
-	c = counts_of(&key);
+	c = file_counts(&key, file);
 	if (!c)
 		return 0;
 	if (side == KPIPE_SIDE_READ) {

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "metrics.h"
 
 double cli_seconds(const char *s, double max)
 {
@@ -84,9 +85,20 @@ bool cli_set_max_keys(struct pt_load_opts *o, const char *arg, char *err, size_t
 	return true;
 }
 
-int cli_common(int c, char **argv, struct pt_load_opts *o, char *err, size_t n)
+int cli_common(int c, char **argv, const struct cli_help *help, FILE *out,
+	       struct pt_load_opts *o, char *err, size_t n)
 {
 	switch (c) {
+	case 'h':
+		fputs(help->usage, out);
+		if (help->tail) {
+			pt_print_tiers(out);
+			fputs(help->tail, out);
+		}
+		return CLI_DONE;
+	case 'V':
+		fprintf(out, "%s %s\n", help->prog, PIPETRACE_VERSION);
+		return CLI_DONE;
 	case 'p':
 		return cli_add_pid(o, optarg, err, n) ? CLI_TAKEN : CLI_BAD;
 	case 'n':

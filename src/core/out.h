@@ -27,6 +27,9 @@ void out_csv_derived(FILE *f, const struct pt_counts *c, const struct pt_env *en
 int out_hist_report(FILE *f, const struct pt_report *r, unsigned int mask);
 long hist_parse(const char *list);
 const char *hist_name(enum pt_hist h);
+/* The used slots of a histogram, first to last; returns the largest count
+ * (0: empty). */
+__u64 hist_range(const __u64 *slot, int *first, int *last);
 int out_table_report(FILE *f, const struct pt_report *r);
 
 #endif

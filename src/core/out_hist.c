@@ -45,21 +45,29 @@ const char *hist_name(enum pt_hist h)
 	return hists[h].name;
 }
 
-static void print_hist(FILE *f, enum pt_hist h, const __u64 *slot)
+__u64 hist_range(const __u64 *slot, int *first, int *last)
 {
-	int first = -1, last = -1;
 	__u64 max = 0;
 
+	*first = *last = -1;
 	for (int s = 0; s < PT_HIST_SLOTS; s++) {
 		if (!slot[s])
 			continue;
-		if (first < 0)
-			first = s;
-		last = s;
+		if (*first < 0)
+			*first = s;
+		*last = s;
 		if (slot[s] > max)
 			max = slot[s];
 	}
-	if (first < 0)
+	return max;
+}
+
+static void print_hist(FILE *f, enum pt_hist h, const __u64 *slot)
+{
+	int first, last;
+	__u64 max = hist_range(slot, &first, &last);
+
+	if (!max)
 		return;
 	fprintf(f, "  %s (%s)\n", hists[h].name, hists[h].unit);
 	fprintf(f, "  %22s : %-10s distribution\n", "value", "count");

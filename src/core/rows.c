@@ -39,6 +39,23 @@ bool by_has_pipe(enum pt_by by)
 	return by == PT_BY_PIPE || by == PT_BY_PIPE_PID;
 }
 
+int pt_grow(void **v, size_t *cap, size_t need, size_t elem, size_t first)
+{
+	size_t n = *cap ? *cap : first;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	p = realloc(*v, n * elem);
+	if (!p)
+		return -1;
+	*v = p;
+	*cap = n;
+	return 0;
+}
+
 void rows_init(struct pt_rows *r, enum pt_by by)
 {
 	memset(r, 0, sizeof(*r));
@@ -156,15 +173,8 @@ static struct pt_row *row_of(struct pt_rows *r, const struct pt_key *k)
 		if (!memcmp(&row->key, &f, sizeof(f)))
 			return row;
 	}
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 64;
-		struct pt_row *v = realloc(r->v, cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		r->v = v;
-		r->cap = cap;
-	}
+	if (pt_grow((void **)&r->v, &r->cap, r->n + 1, sizeof(*r->v), 64))
+		return NULL;
 	r->v[r->n] = (struct pt_row){ .key = f };
 	r->slot[s] = ++r->n;
 	return &r->v[r->n - 1];

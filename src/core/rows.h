@@ -30,6 +30,10 @@ struct pt_rows {
 	size_t nslots;
 };
 
+/* Room for need elements of elem bytes in *v (first, then doubling);
+ * -1 on out of memory, *v unchanged. */
+int pt_grow(void **v, size_t *cap, size_t need, size_t elem, size_t first);
+
 const char *by_name(enum pt_by by);
 int by_parse(const char *s);	/* -1 if unknown */
 /* The key fields rows of this key type have. */

@@ -67,6 +67,7 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		{ "version", no_argument, NULL, 'V' },
 		{}
 	};
+	static const struct cli_help help = { "pipestat", usage, usage_tail };
 	long mask;
 	int c, v;
 
@@ -110,17 +111,9 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		case OPT_DEMO:
 			o->demo = true;
 			break;
-		case 'h':
-			fputs(usage, out);
-			pt_print_tiers(out);
-			fputs(usage_tail, out);
-			return CLI_EXIT_OK;
-		case 'V':
-			fprintf(out, "pipestat %s\n", PIPETRACE_VERSION);
-			return CLI_EXIT_OK;
 		default:
-			if (cli_common(c, argv, &o->load, err, n))
-				return CLI_USAGE;
+			if ((c = cli_common(c, argv, &help, out, &o->load, err, n)))
+				return c < 0 ? CLI_USAGE : CLI_EXIT_OK;
 		}
 	}
 	if (optind < argc)

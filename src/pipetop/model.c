@@ -177,15 +177,8 @@ static bool comm_has(const char *comm, const char *filter)
 
 static struct tm_item *new_item(struct tm_model *m)
 {
-	if (m->n == m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 256;
-		struct tm_item *v = realloc(m->items, cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		m->items = v;
-		m->cap = cap;
-	}
+	if (pt_grow((void **)&m->items, &m->cap, m->n + 1, sizeof(*m->items), 256))
+		return NULL;
 	memset(&m->items[m->n], 0, sizeof(m->items[0]));
 	return &m->items[m->n++];
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include "core/out.h"
 #include "view.h"
 
 #define NAME_MIN	20	/* the ends / process column, at least */
@@ -262,20 +263,11 @@ static void row(int y, const struct tv_state *st, const struct tm_model *m,
 static int hist_lines(int y, int x, int ymax, const char *title,
 		      const __u64 *slot)
 {
-	int first = -1, last = -1, w = 16;
-	__u64 max = 0;
+	int first, last, w = 16;
+	__u64 max = hist_range(slot, &first, &last);
 	char buf[128];
 
-	for (int s = 0; s < PT_HIST_SLOTS; s++) {
-		if (!slot[s])
-			continue;
-		if (first < 0)
-			first = s;
-		last = s;
-		if (slot[s] > max)
-			max = slot[s];
-	}
-	if (first < 0 || y >= ymax)
+	if (!max || y >= ymax)
 		return y;
 	put(y++, x, title, A_BOLD);
 	for (int s = first; s <= last && y < ymax; s++) {

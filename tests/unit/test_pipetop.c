@@ -399,7 +399,7 @@ static void waits_and_hists(void)
 	CHECK(tm_build(&m, &raw, TM_PER_PROC, "cat") == 0);
 	CHECK(m.n == 1 && tm_item_hist(&m, &m.items[0], h));
 	CHECK(h[PT_HIST_READ_SIZE][16] == 5);
-	env.lacks = PT_NA_NO_LOCK_EVENTS;
+	env.lacks = PT_NA_NO_LOCKS;
 	CHECK(tm_value(&m.items[0].c, TM_LOCK, &env, 2).q == PT_NA);
 	tm_free(&m);
 	rows_free(&raw);
