@@ -222,7 +222,7 @@ t_jobserver() { # tier batch
 	out=$(work jobserver 6 $tokens)
 	stop_pipestat
 	for pid in $(sed -n 's/^reader pid=\([0-9]*\) .*/\1/p' <<<"$out"); do
-		n=$(sed -n "s/^reader pid=$pid tokens=//p" <<<"$out")
+		n=$(sed -n "s/^reader pid=$pid tokens=\([0-9]*\).*/\1/p" <<<"$out")
 		expect "$t jobserver: reader $pid read_bytes" "$(sum read_bytes pid "$pid")" "$n"
 		expect "$t jobserver: reader $pid copy_buffers" "$(sum copy_buffers pid "$pid")" "$n"
 	done
