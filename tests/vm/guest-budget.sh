@@ -31,6 +31,7 @@ w4k 256 writes 256 4096
 w32k 128 writes 128 32768
 w64k 64 writes 64 65536
 slowreader 4 writes 4 1048576 4096
+mix 1 stress 2 2 300 131072
 eagain 200 eagain-write 200 65536
 nowait 200 nowait-write 200 65536
 epipe 200 epipe 200 65536
