@@ -15,7 +15,7 @@ struct pt_load_opts {
 	char comm[PT_COMM_LEN];		/* -n; "" = every command */
 	__u32 max_keys;			/* counter map size; 0 = the default */
 	__u32 hists;			/* 1 << enum pt_hist: histograms to keep */
-	bool no_waits;			/* --no-waits: no sleep or lock programs */
+	bool waits;			/* --waits: trace sleeps on sched_switch */
 	bool verbose;
 };
 

@@ -349,10 +349,9 @@ static const struct {
 	{ PT_NA_PREFILL, "not known with fs.pipe-prealloc-max > 0" },
 	{ PT_NA_BATCH, "not known with fs.pipe-read-batch on" },
 	{ PT_NA_NO_POOL, "not known without the pool (kernel-patch/ 0002)" },
-	{ PT_NA_NO_WAITS, "not known with --no-waits (or, tracepoint tier, "
-			  "without pipe:pipe_wait_* events)" },
-	{ PT_NA_NO_LOCKS, "not known with --no-waits or without "
-			  "lock:contention_* events" },
+	{ PT_NA_NO_WAITS, "not known without --waits (tracepoint tier: without "
+			  "pipe:pipe_wait_* events)" },
+	{ PT_NA_NO_LOCKS, "not known without lock:contention_* events" },
 };
 
 /* One line: "<indent><label>: col, col, ..." for the columns match() takes. */

@@ -96,10 +96,10 @@ enum pt_na_when {
 	PT_NA_BATCH = 1 << 1,	/* fs.pipe-read-batch > 0 */
 	PT_NA_NO_POOL = 1 << 2,	/* kernel without fs.pipe-prealloc-max */
 	/* set by the session in pt_env.lacks */
-	PT_NA_NO_WAITS = 1 << 3,	/* waits not traced: no pipe_wait_*
-					 * events, or --no-waits */
-	PT_NA_NO_LOCKS = 1 << 4,	/* contention not traced: no
-					 * lock:contention_* events, or --no-waits */
+	PT_NA_NO_WAITS = 1 << 3,	/* sleeps not traced: no pipe_wait_*
+					 * events, or no --waits (a program on
+					 * every context switch) */
+	PT_NA_NO_LOCKS = 1 << 4,	/* no lock:contention_* events */
 };
 
 /* How one tier knows one column. */

@@ -22,9 +22,13 @@ static const char usage[] =
 "      --hist NAME[,NAME]  log2 histograms per key after each report:\n"
 "                       write_size, read_size, occupancy (ring slots in\n"
 "                       use when a write starts), wait_read, wait_write\n"
-"                       (ns per sleep), or all; not with --csv\n"
-"      --no-waits       do not trace sleeps and pipe->mutex contention (their\n"
-"                       columns '-'): no program on every context switch\n"
+"                       (ns per sleep; implies --waits), or all; not with\n"
+"                       --csv\n"
+"      --waits          time the sleeps of readers and writers (waits_* and\n"
+"                       wait_*_ns columns, WAIT_R%, WAIT_W%) in the syscall\n"
+"                       and function tiers: a program on every context\n"
+"                       switch (see pipestat(8), OVERHEAD); the tracepoint\n"
+"                       tier times them always, from the kernel's events\n"
 "      --tier TIER      auto (default), tracepoint, function or syscall\n"
 "      --max-keys N     in-kernel counter slots (default 16384); events\n"
 "                       that find it full are reported as untracked\n"
@@ -48,7 +52,7 @@ static const char usage_tail[] =
 int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		   char *err, size_t n)
 {
-	enum { OPT_CSV = 256, OPT_DEMO, OPT_HIST, OPT_NO_WAITS };
+	enum { OPT_CSV = 256, OPT_DEMO, OPT_HIST, OPT_WAITS };
 	static const struct option longs[] = {
 		{ "interval", required_argument, NULL, 'i' },
 		{ "count", required_argument, NULL, 'c' },
@@ -60,7 +64,7 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		{ "tier", required_argument, NULL, CLI_OPT_TIER },
 		{ "demo", no_argument, NULL, OPT_DEMO },
 		{ "hist", required_argument, NULL, OPT_HIST },
-		{ "no-waits", no_argument, NULL, OPT_NO_WAITS },
+		{ "waits", no_argument, NULL, OPT_WAITS },
 		{ "max-keys", required_argument, NULL, CLI_OPT_MAX_KEYS },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -105,8 +109,8 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 					  "occupancy, wait_read, wait_write or all", optarg);
 			o->load.hists |= mask;
 			break;
-		case OPT_NO_WAITS:
-			o->load.no_waits = true;
+		case OPT_WAITS:
+			o->load.waits = true;
 			break;
 		case OPT_DEMO:
 			o->demo = true;
@@ -122,8 +126,9 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		USAGE_ERR("-c needs -i");
 	if (o->csv && o->load.hists)
 		USAGE_ERR("--hist prints histograms as text: not with --csv");
-	if (o->load.no_waits && o->load.hists & (1u << PT_HIST_WAIT_READ | 1u << PT_HIST_WAIT_WRITE))
-		USAGE_ERR("--hist wait_read/wait_write need the waits: not with --no-waits");
+	/* sleep lengths need the sleeps */
+	if (o->load.hists & (1u << PT_HIST_WAIT_READ | 1u << PT_HIST_WAIT_WRITE))
+		o->load.waits = true;
 	if (o->demo && (o->load.npids || o->load.comm[0]))
 		USAGE_ERR("--demo reports on its own workload: no -p or -n");
 	return CLI_RUN;

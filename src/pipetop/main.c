@@ -288,8 +288,9 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	/* the detail pane shows every histogram of the selected row */
+	/* WAIT_R%/WAIT_W% and the detail pane's histograms */
 	o.load.hists = (1u << PT_NHIST) - 1;
+	o.load.waits = true;
 	if (pt_session_open(&t.s, &o.load, err, sizeof(err))) {
 		fprintf(stderr, "pipetop: %s\n", err);
 		return 1;

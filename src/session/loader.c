@@ -138,8 +138,10 @@ static int start(struct pt_session *s, const struct pt_load_opts *o)
 {
 	int err;
 
-	if (o->no_waits)
-		s->plan.lacks |= PT_NA_NO_WAITS | PT_NA_NO_LOCKS;
+	/* sleeps cost a program on every context switch: only when asked,
+	 * except where the kernel reports them itself */
+	if (!o->waits && s->tier != PT_TIER_TRACEPOINT)
+		s->plan.lacks |= PT_NA_NO_WAITS;
 	err = s->ops->open(&s->o, &s->plan);
 
 	if (!err && o->verbose && s->plan.via[0])

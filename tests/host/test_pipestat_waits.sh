@@ -12,7 +12,7 @@ fi
 
 # attach ARGS...: start_pipestat on $TIER if set (the VM runs this suite
 # on the function and tracepoint tiers)
-attach() { start_pipestat ${TIER:+--tier "$TIER"} "$@"; }
+attach() { start_pipestat --waits ${TIER:+--tier "$TIER"} "$@"; }
 
 # field WORD LINE: the value of WORD=... in a workload's report line
 field() { sed -n "s/.*\b$1=\([0-9]*\).*/\1/p" <<<"$2" | head -1; }
@@ -137,6 +137,21 @@ t_jobserver_waits() {
 	done < <(grep '^reader ' <<<"$out")
 }
 
+# without --waits the syscall tier has no program on sched_switch: the
+# wait columns are unknown (empty), never 0; contention is still counted
+t_default_no_waits() {
+	local out pid
+	start_pipestat -k pid --csv ${TIER:+--tier "$TIER"} ||
+		{ not_ok "no --waits: attach"; return; }
+	out=$(work slow-reader 1 50); pid=$(field pid "$(grep '^writer ' <<<"$out")")
+	stop_pipestat
+	expect "no --waits: the writer's wait_write_ns is empty, not 0" \
+		"$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+			$c["pid"] == p { print "[" $c["wait_write_ns"] "]" }' p="$pid" "$TMP/out")" "[]"
+	expect "no --waits: the tier line says so" \
+		"$(grep -c 'not known: .*waits_read' "$TMP/err")" 1
+}
+
 t_bad_hist() {
 	"$PIPESTAT" --hist bogus >/dev/null 2>"$TMP/err"
 	expect "--hist bogus: exit status" $? 2
@@ -150,5 +165,6 @@ t_slow_writer
 t_lock
 t_hist_sizes
 t_jobserver_waits
+[ "${TIER:-syscall}" = tracepoint ] || t_default_no_waits
 t_bad_hist
 summary
