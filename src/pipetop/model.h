@@ -19,14 +19,14 @@ enum tm_col {
 	TM_RPS,		/* reads/s */
 	TM_WPS,		/* writes/s */
 	TM_MBPS,	/* MB/s through the pipe (or the process) */
+	TM_WAITR,	/* share of the interval readers slept waiting for data */
+	TM_WAITW,	/* ... writers for room: the blocked side */
 	TM_AVGWR,	/* average write size, bytes */
 	TM_HIT,		/* pool hit % */
 	TM_ALLOCLK,	/* pages allocated under pipe->mutex, per second */
 	TM_SECRD,	/* user-access sections per read */
 	TM_EAGR,	/* read EAGAINs/s */
 	TM_EAGW,	/* write EAGAINs/s */
-	TM_WAITR,	/* share of the interval readers slept waiting for data */
-	TM_WAITW,	/* ... writers for room */
 	TM_LOCK,	/* contended pipe->mutex acquisitions per second */
 	TM_NCOLS,
 };
