@@ -158,6 +158,8 @@ static __always_inline void call_exit(long ret)
 		count_add(c, reads, 1);
 		count_add(c, read_bytes, bytes);
 		count_add(c, read_bufs, bufs);
+		if (!ret)
+			count_add(c, read_eof, 1);
 		if (bytes)
 			hist_add(&st->key, PT_HIST_READ_SIZE, bytes);
 		if (ret == -EAGAIN) {

@@ -250,6 +250,8 @@ static __always_inline void exit_read(struct op_state *st, long ret)
 	waits_count(c, &st->w, PT_OP_READ, true);
 	if (ret == -EAGAIN)
 		count_eagain(c, st);
+	if (!ret)
+		count_add(c, read_eof, 1);
 	if (ret <= 0)
 		return;
 	count_add(c, read_bytes, ret);
@@ -455,6 +457,8 @@ int BPF_PROG(sc_uring_done, struct io_ring_ctx *ring, void *req_ptr)
 		count_add(c, uring_reads, 1);
 		if (res > 0)
 			count_add(c, read_bytes, res);
+		else if (!res)
+			count_add(c, read_eof, 1);
 		else if (res == -EAGAIN)
 			count_add(c, eagain_read_nowait, 1);
 	} else {

@@ -147,6 +147,8 @@ int BPF_PROG(tp_copy, struct pipe_inode_info *pipe, struct file *file,
 		count_add(c, read_bytes, bytes);
 		count_add(c, read_bufs, bufs);
 		count_add(c, read_sections, sections);
+		if (!ret)
+			count_add(c, read_eof, 1);
 		if (bytes)
 			hist_add(&key, PT_HIST_READ_SIZE, bytes);
 		return 0;

@@ -61,6 +61,7 @@ struct pt_counts {
 	__u64 wait_write_ns;
 	__u64 lock_contended;	/* pipe->mutex acquisitions that had to wait */
 	__u64 lock_wait_ns;	/* ... from lock:contention_begin to _end */
+	__u64 read_eof;		/* reads that returned 0: no writer left */
 };
 
 /* Log2 histograms (pipestat --hist), kept only when asked for. */

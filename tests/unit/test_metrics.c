@@ -65,6 +65,8 @@ static void values(void)
 	CHECK(pt_get(PT_COL_POOL_MISSES, &c, &e).u == 10);
 	CHECK(pt_get(PT_COL_COPY_SECTIONS, &c, &e).u == 5);
 	CHECK(pt_get(PT_COL_SECTIONS_PER_READ, &c, &e).d == 0.5);
+	c.read_eof = 3;
+	CHECK(pt_get(PT_COL_EOF_READS, &c, &e).u == 3);
 	e.tier = PT_TIER_FUNCTION;
 	CHECK(pt_get(PT_COL_POOL_HITS, &c, &e).u == 34);	/* 40 - 6 */
 	CHECK(pt_get(PT_COL_POOL_MISSES, &c, &e).u == 6);

@@ -60,7 +60,7 @@ static void csv_contract(void)
 	CHECK(h[strlen(h) - 1] == '\n');
 	/* 'derived' was the last field; later columns come after it, in order */
 	CHECK(strstr(h, ",eagain_splice,untracked,derived,waits_read,wait_read_ns,"
-		      "waits_write,wait_write_ns,lock_contended,lock_wait_ns") != NULL);
+		      "waits_write,wait_write_ns,lock_contended,lock_wait_ns,eof_reads") != NULL);
 	free(h);
 }
 
