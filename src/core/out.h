@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* pipestat's two output formats, chosen once. */
+/* pipestat's output formats, chosen once. */
 #ifndef OUT_H
 #define OUT_H
 
@@ -12,13 +12,13 @@ struct pt_report {
 	const struct pt_env *env;
 	double time;		/* end of the interval, Unix seconds */
 	double interval_s;	/* length of the interval measured */
+	unsigned int hists;	/* JSON: these histograms (1 << enum pt_hist)
+				 * as hist_<name> keys after the columns */
 };
 
 /* Each returns 0, or -1 when the stream failed (a closed pipe, say). */
 int out_csv_header(FILE *f);
 int out_csv_report(FILE *f, const struct pt_report *r);
-/* The 'derived' field: names of the columns derived for c, ';'-separated. */
-void out_csv_derived(FILE *f, const struct pt_counts *c, const struct pt_env *env);
 /*
  * The histograms of mask (1 << enum pt_hist) of every row that has some.
  * hist_parse: "write_size,read_size,occupancy,wait_read,wait_write" or
@@ -30,6 +30,8 @@ const char *hist_name(enum pt_hist h);
 /* The used slots of a histogram, first to last; returns the largest count
  * (0: empty). */
 __u64 hist_range(const __u64 *slot, int *first, int *last);
+/* One JSON object per row, keys = the CSV columns (no header). */
+int out_json_report(FILE *f, const struct pt_report *r);
 int out_table_report(FILE *f, const struct pt_report *r);
 
 #endif

@@ -2,9 +2,11 @@
 /*
  * CSV (RFC 4180): one header, one row per key per interval. Columns are a
  * contract with scripts: never renamed or reordered, only appended.
+ * JSON (--json): the same rows as NDJSON, keyed by the CSV column names.
  */
 #include "fmt.h"
 #include "out.h"
+#include "record.h"
 
 int out_csv_header(FILE *f)
 {
@@ -19,62 +21,69 @@ int out_csv_header(FILE *f)
 	return fflush(f) ? -1 : 0;
 }
 
-static void csv_key(FILE *f, enum pt_by by, const struct pt_key *k)
+/* The key fields the key type does not use are unknown. */
+static void key_fields(struct rec *o, enum pt_by by, const struct pt_key *k)
 {
-	char comm[2 * PT_COMM_LEN + 3], name[PT_COMM_LEN + 1];
 	bool has_pid = by_has_pid(by), has_comm = by_has_comm(by);
 	bool has_pipe = by_has_pipe(by);
 
-	snprintf(name, sizeof(name), "%.*s", PT_COMM_LEN, k->comm);
-	fmt_csv_field(comm, sizeof(comm), has_comm ? name : "");
 	if (has_pid)
-		fprintf(f, ",%u", k->tgid);
+		rec_u64(o, "pid", k->tgid);
 	else
-		fputs(",", f);
-	fprintf(f, ",%s", comm);
+		rec_null(o, "pid");
+	if (has_comm)
+		rec_strn(o, "comm", k->comm, PT_COMM_LEN);
+	else
+		rec_null(o, "comm");
 	if (has_pipe)
-		fprintf(f, ",%llu", (unsigned long long)k->ino);
+		rec_u64(o, "pipe_ino", k->ino);
 	else
-		fputs(",", f);
+		rec_null(o, "pipe_ino");
 }
 
-static void csv_row(FILE *f, const struct pt_report *r, const struct pt_row *row)
+static void row_record(FILE *f, enum rec_fmt fmt, const struct pt_report *r,
+		       const struct pt_row *row)
 {
-	char buf[64];
+	struct rec o;
 
-	fprintf(f, "%.3f,%.3f,%s,%s", r->time, r->interval_s,
-		tier_name(r->env->tier), by_name(r->rows->by));
-	csv_key(f, r->rows->by, &row->key);
+	rec_begin(&o, f, fmt);
+	rec_fixed(&o, "time", r->time, 3);
+	rec_fixed(&o, "interval_s", r->interval_s, 3);
+	rec_str(&o, "tier", tier_name(r->env->tier));
+	rec_str(&o, "key_type", by_name(r->rows->by));
+	key_fields(&o, r->rows->by, &row->key);
 	for (int i = 0; i < PT_NCOLS; i++) {
 		struct pt_value v = pt_get(i, &row->c, r->env);
 
-		if (pt_metrics[i].csv) {
-			fmt_csv_value(buf, sizeof(buf), &v);
-			fprintf(f, ",%s", buf);
-		}
-		if (i == PT_COL_DERIVED_AFTER) {
-			fputc(',', f);
-			out_csv_derived(f, &row->c, r->env);
-		}
+		if (pt_metrics[i].csv)
+			rec_value(&o, pt_metrics[i].csv, &v);
+		if (i == PT_COL_DERIVED_AFTER)
+			rec_derived(&o, "derived", &row->c, r->env);
 	}
-	fputc('\n', f);
+	for (int h = 0; h < PT_NHIST && fmt == REC_JSON; h++) {
+		char name[32];
+
+		if (!(r->hists & (1u << h)))
+			continue;
+		snprintf(name, sizeof(name), "hist_%s", hist_name(h));
+		rec_hist(&o, name, row->hist ? row->hist[h] : NULL, PT_HIST_SLOTS);
+	}
+	rec_end(&o);
 }
 
-void out_csv_derived(FILE *f, const struct pt_counts *c, const struct pt_env *env)
+static int report(FILE *f, enum rec_fmt fmt, const struct pt_report *r)
 {
-	const char *sep = "";
-
-	for (int i = 0; i < PT_NCOLS; i++) {
-		if (!pt_metrics[i].csv || pt_get(i, c, env).q != PT_DERIVED)
-			continue;
-		fprintf(f, "%s%s", sep, pt_metrics[i].csv);
-		sep = ";";
-	}
+	for (size_t i = 0; i < r->rows->n; i++)
+		row_record(f, fmt, r, &r->rows->v[i]);
+	return fflush(f) || ferror(f) ? -1 : 0;
 }
 
 int out_csv_report(FILE *f, const struct pt_report *r)
 {
-	for (size_t i = 0; i < r->rows->n; i++)
-		csv_row(f, r, &r->rows->v[i]);
-	return fflush(f) || ferror(f) ? -1 : 0;
+	return report(f, REC_CSV, r);
+}
+
+int out_json_report(FILE *f, const struct pt_report *r)
+{
+	return report(f, REC_JSON, r);
 }

@@ -49,6 +49,8 @@ static const char usage[] =
 "                       KNOB: pipe-prealloc-max (0..8), pipe-prealloc-keep\n"
 "                       (0..8), pipe-read-batch (0..1)\n"
 "      --csv            CSV: one header, one row per point (per side)\n"
+"      --json           NDJSON: the CSV's rows as one JSON object per line,\n"
+"                       keyed by the CSV column names; unknown is null\n"
 "      --tier TIER      auto (default), tracepoint, function or syscall\n"
 "  -v, --verbose        say why tiers were not used; libbpf warnings\n"
 "  -h, --help           this text\n"
@@ -132,7 +134,7 @@ static void default_cpus(struct pb_opts *o)
 int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
 	     char *err, size_t n)
 {
-	enum { OPT_QUICK = 256, OPT_AB, OPT_CSV };
+	enum { OPT_QUICK = 256, OPT_AB, OPT_CSV, OPT_JSON };
 	static const struct option longs[] = {
 		{ "size", required_argument, NULL, 's' },
 		{ "writers", required_argument, NULL, 'w' },
@@ -144,6 +146,7 @@ int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
 		{ "quick", no_argument, NULL, OPT_QUICK },
 		{ "ab", required_argument, NULL, OPT_AB },
 		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "json", no_argument, NULL, OPT_JSON },
 		{ "tier", required_argument, NULL, CLI_OPT_TIER },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -212,6 +215,9 @@ int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
 		case OPT_CSV:
 			o->csv = true;
 			break;
+		case OPT_JSON:
+			o->json = true;
+			break;
 		default:
 			if ((c = cli_common(c, argv, &help, out, &o->load, err, n)))
 				return c < 0 ? CLI_USAGE : CLI_EXIT_OK;
@@ -234,6 +240,8 @@ int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
 	if (!any_wl)
 		for (int i = 0; i < PB_NWL; i++)
 			o->wl[i] = true;
+	if (o->csv && o->json)
+		USAGE_ERR("--csv and --json: give one");
 	if (o->ops && o->duration)
 		USAGE_ERR("--ops and --duration both end a repetition: give one");
 	if (!o->reps)

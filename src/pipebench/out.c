@@ -9,6 +9,7 @@
 #include <string.h>
 #include "core/fmt.h"
 #include "core/out.h"
+#include "core/record.h"
 #include "pipebench.h"
 
 static int cmp_double(const void *a, const void *b)
@@ -115,8 +116,9 @@ void pb_out_begin(FILE *f, const struct pb_opts *o, enum pt_tier tier)
 	struct pt_env env;
 	char a[16], b[16], c[16];
 
-	if (o->csv) {
-		fputs(csv_head, f);
+	if (o->csv || o->json) {
+		if (o->csv)
+			fputs(csv_head, f);
 		fflush(f);
 		return;
 	}
@@ -212,16 +214,9 @@ static void table_point(FILE *f, const struct pb_opts *o, const struct pb_point 
 	(void)o;
 }
 
-static void csv_value(FILE *f, struct pt_value v)
-{
-	char buf[48];
-
-	fmt_csv_value(buf, sizeof(buf), &v);
-	fprintf(f, ",%s", buf);
-}
-
-static void csv_point_side(FILE *f, const struct pb_opts *o, const struct pb_point *p,
-			   const struct pb_side *s, int side, double delta, double noise)
+/* One row of the CSV, or one JSON object keyed by the CSV's column names. */
+static void point_side(FILE *f, const struct pb_opts *o, const struct pb_point *p,
+		       const struct pb_side *s, int side, double delta, double noise)
 {
 	struct pb_stats mb = pb_stats_of(s->mbps, s->n), us = pb_stats_of(s->usop, s->n);
 	static const enum pt_col ordered[] = {
@@ -229,27 +224,56 @@ static void csv_point_side(FILE *f, const struct pb_opts *o, const struct pb_poi
 		PT_COL_POOL_HIT_PCT, PT_COL_ALLOC_LOCKED, PT_COL_COPY_SECTIONS,
 		PT_COL_EAGAIN_READ, PT_COL_EAGAIN_WRITE,
 	};
+	static const enum pt_col tail[] = {
+		PT_COL_SECTIONS_PER_READ, PT_COL_COPY_BUFFERS, PT_COL_KNOB_PREALLOC_MAX,
+		PT_COL_KNOB_PREALLOC_KEEP, PT_COL_KNOB_READ_BATCH,
+	};
+	struct pt_value v;
+	struct rec r;
 
-	fprintf(f, "%s,%ld,%d,%d,%d,%.2f,%.2f,%.2f", pb_wl_names[p->wl], p->size,
-		p->writers, p->readers, s->n, mb.median, mb.min, mb.max);
-	for (size_t i = 0; i < sizeof(ordered) / sizeof(ordered[0]); i++)
-		csv_value(f, metric(s, ordered[i]));
-	fprintf(f, ",%s,%s,%lld,%lld,%.6f,%.3f,%.3f,%.3f", tier_name(s->env.tier),
-		p->variant, s->bytes, s->ops, s->seconds, us.median, us.min, us.max);
-	csv_value(f, alloc_per_mb(s));
-	csv_value(f, metric(s, PT_COL_SECTIONS_PER_READ));
-	csv_value(f, metric(s, PT_COL_COPY_BUFFERS));
-	csv_value(f, metric(s, PT_COL_KNOB_PREALLOC_MAX));
-	csv_value(f, metric(s, PT_COL_KNOB_PREALLOC_KEEP));
-	csv_value(f, metric(s, PT_COL_KNOB_READ_BATCH));
-	if (o->ab.on)
-		fprintf(f, ",%s,%d,%s,%.2f,%.2f", o->ab.knob, s->knob_value,
-			side ? "patched" : "baseline", delta, noise);
-	else
-		fputs(",,,,,", f);
-	fputc(',', f);
-	out_csv_derived(f, &s->c, &s->env);
-	fputc('\n', f);
+	rec_begin(&r, f, o->json ? REC_JSON : REC_CSV);
+	rec_str(&r, "workload", pb_wl_names[p->wl]);
+	rec_i64(&r, "size", p->size);
+	rec_i64(&r, "writers", p->writers);
+	rec_i64(&r, "readers", p->readers);
+	rec_i64(&r, "reps", s->n);
+	rec_fixed(&r, "mbps_median", mb.median, 2);
+	rec_fixed(&r, "mbps_min", mb.min, 2);
+	rec_fixed(&r, "mbps_max", mb.max, 2);
+	for (size_t i = 0; i < sizeof(ordered) / sizeof(ordered[0]); i++) {
+		v = metric(s, ordered[i]);
+		rec_value(&r, pt_metrics[ordered[i]].csv, &v);
+	}
+	rec_str(&r, "tier", tier_name(s->env.tier));
+	rec_str(&r, "variant", p->variant);
+	rec_i64(&r, "moved_bytes", s->bytes);
+	rec_i64(&r, "ops", s->ops);
+	rec_fixed(&r, "seconds", s->seconds, 6);
+	rec_fixed(&r, "us_per_op_median", us.median, 3);
+	rec_fixed(&r, "us_per_op_min", us.min, 3);
+	rec_fixed(&r, "us_per_op_max", us.max, 3);
+	v = alloc_per_mb(s);
+	rec_value(&r, "alloc_locked_per_mb", &v);
+	for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]); i++) {
+		v = metric(s, tail[i]);
+		rec_value(&r, pt_metrics[tail[i]].csv, &v);
+	}
+	if (o->ab.on) {
+		rec_str(&r, "ab_knob", o->ab.knob);
+		rec_i64(&r, "ab_value", s->knob_value);
+		rec_str(&r, "ab_side", side ? "patched" : "baseline");
+		rec_fixed(&r, "delta_pct", delta, 2);
+		rec_fixed(&r, "noise_pct", noise, 2);
+	} else {
+		static const char *const ab[] = {
+			"ab_knob", "ab_value", "ab_side", "delta_pct", "noise_pct",
+		};
+
+		for (size_t i = 0; i < sizeof(ab) / sizeof(ab[0]); i++)
+			rec_null(&r, ab[i]);
+	}
+	rec_derived(&r, "derived", &s->c, &s->env);
+	rec_end(&r);
 }
 
 void pb_out_point(FILE *f, const struct pb_opts *o, const struct pb_point *p,
@@ -258,7 +282,7 @@ void pb_out_point(FILE *f, const struct pb_opts *o, const struct pb_point *p,
 	double delta = 0, noise;
 	struct pb_stats a, b;
 
-	if (!o->csv) {
+	if (!o->csv && !o->json) {
 		table_point(f, o, p, sides, nsides);
 		return;
 	}
@@ -269,12 +293,12 @@ void pb_out_point(FILE *f, const struct pb_opts *o, const struct pb_point *p,
 		delta = pb_delta_pct(a.median, b.median);
 	noise = pb_noise_pct(&a, nsides > 1 ? &b : NULL);
 	for (int s = 0; s < nsides; s++)
-		csv_point_side(f, o, p, &sides[s], s, delta, noise);
+		point_side(f, o, p, &sides[s], s, delta, noise);
 }
 
 void pb_out_end(FILE *f, const struct pb_opts *o)
 {
-	if (o->csv)
+	if (o->csv || o->json)
 		return;
 	fputs("MB = 10^6 bytes through the pipe; us/op: per round trip (pingpong), "
 	      "per read (uring)\n"

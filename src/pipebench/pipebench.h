@@ -47,7 +47,7 @@ struct pb_opts {
 	long ops;		/* per repetition instead of a duration; 0: none */
 	int cpus[PB_MAX_CPUS];
 	int ncpus;
-	bool quick, csv;
+	bool quick, csv, json;
 	struct pb_ab ab;
 	struct pt_load_opts load;
 };

@@ -49,8 +49,10 @@ static int report(struct run *r)
 	rows_sort(&r->rows);
 	pt_session_env(&r->s, &env);
 	env.interval_s = rep.interval_s;
-	err = r->o->csv ? out_csv_report(stdout, &rep) : out_table_report(stdout, &rep);
-	if (!err && r->o->load.hists)
+	rep.hists = r->o->json ? r->o->load.hists : 0;
+	err = r->o->csv ? out_csv_report(stdout, &rep) :
+	      r->o->json ? out_json_report(stdout, &rep) : out_table_report(stdout, &rep);
+	if (!err && r->o->load.hists && !r->o->json)
 		err = out_hist_report(stdout, &rep, r->o->load.hists);
 	if (env.untracked)
 		fprintf(stderr, "pipestat: %llu events not tracked: counter map full\n",

@@ -8,7 +8,7 @@
 
 static const char usage[] =
 "Usage: pipestat [-i SEC [-c N]] [-d SEC] [-p PID]... [-n COMM] [-k KEY]\n"
-"                [--csv] [--tier TIER] [--demo] [--max-keys N] [-v]\n"
+"                [--csv|--json] [--tier TIER] [--demo] [--max-keys N] [-v]\n"
 "Count what happens in Linux pipes (reads, writes, bytes, EAGAIN returns,\n"
 "pipe page allocations, pool hits, user-copy sections), per interval.\n"
 "\n"
@@ -19,11 +19,13 @@ static const char usage[] =
 "  -n, --comm NAME      only processes with this command name\n"
 "  -k, --by KEY         one row per: total (default), pid, comm, pipe\n"
 "      --csv            CSV: one header, one row per key per interval\n"
+"      --json           NDJSON: one JSON object per key per interval, keys\n"
+"                       the CSV column names, unknown values null\n"
 "      --hist NAME[,NAME]  log2 histograms per key after each report:\n"
 "                       write_size, read_size, occupancy (ring slots in\n"
 "                       use when a write starts), wait_read, wait_write\n"
 "                       (ns per sleep; implies --waits), or all; not with\n"
-"                       --csv\n"
+"                       --csv; with --json as keys hist_NAME of each object\n"
 "      --waits          time the sleeps of readers and writers (waits_* and\n"
 "                       wait_*_ns columns, WAIT_R%, WAIT_W%) in the syscall\n"
 "                       and function tiers: a program on every context\n"
@@ -52,7 +54,7 @@ static const char usage_tail[] =
 int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		   char *err, size_t n)
 {
-	enum { OPT_CSV = 256, OPT_DEMO, OPT_HIST, OPT_WAITS };
+	enum { OPT_CSV = 256, OPT_DEMO, OPT_HIST, OPT_WAITS, OPT_JSON };
 	static const struct option longs[] = {
 		{ "interval", required_argument, NULL, 'i' },
 		{ "count", required_argument, NULL, 'c' },
@@ -61,6 +63,7 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		{ "comm", required_argument, NULL, 'n' },
 		{ "by", required_argument, NULL, 'k' },
 		{ "csv", no_argument, NULL, OPT_CSV },
+		{ "json", no_argument, NULL, OPT_JSON },
 		{ "tier", required_argument, NULL, CLI_OPT_TIER },
 		{ "demo", no_argument, NULL, OPT_DEMO },
 		{ "hist", required_argument, NULL, OPT_HIST },
@@ -112,6 +115,9 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		case OPT_WAITS:
 			o->load.waits = true;
 			break;
+		case OPT_JSON:
+			o->json = true;
+			break;
 		case OPT_DEMO:
 			o->demo = true;
 			break;
@@ -122,6 +128,8 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 	}
 	if (optind < argc)
 		USAGE_ERR("unexpected argument '%s'", argv[optind]);
+	if (o->csv && o->json)
+		USAGE_ERR("--csv and --json: give one");
 	if (o->count && !o->interval)
 		USAGE_ERR("-c needs -i");
 	if (o->csv && o->load.hists)

@@ -15,6 +15,7 @@ struct pipestat_opts {
 	double duration;	/* 0: until Ctrl-C */
 	enum pt_by by;
 	bool csv;
+	bool json;
 	bool demo;
 };
 

@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include "core/fmt.h"
 #include "core/out.h"
+#include "core/record.h"
+#include "json_unit.h"
 #include "unit.h"
 
 static char *render(int (*fn)(FILE *, const struct pt_report *),
@@ -125,6 +127,87 @@ static void syscall_tier_row(void)
 	rows_free(&rows);
 }
 
+/* --json: the CSV's columns as keys, unknown null, hostile comm bytes escaped */
+static void json_rows(void)
+{
+	struct pt_rows rows;
+	struct pt_env env = { .tier = PT_TIER_SYSCALL, .knob_prealloc_max = -1,
+			      .knob_prealloc_keep = -1, .knob_read_batch = -1 };
+	struct pt_key k = { .tgid = 42, .ino = 777 };
+	struct pt_counts c = { .reads = 4, .read_bytes = 131072, .bufs_new = 32,
+			       .alloc_pages = 8, .read_bufs = 32 };
+	struct pt_report r = { .rows = &rows, .env = &env, .time = 1700000000.5,
+			       .interval_s = 1.0 };
+	char keys[2048], v[256], *json, *head;
+
+	/* quote, backslash, newline, a control byte, bytes outside ASCII */
+	memcpy(k.comm, "a\"b\\c\n\x01\xff\xc3\xa9zzzzzz", PT_COMM_LEN);
+	rows_init(&rows, PT_BY_PIPE_PID);
+	rows_add(&rows, &k, &c);
+	json = render(out_json_report, &r);
+	CHECK(strchr(json, '\n') == json + strlen(json) - 1);	/* one line */
+	CHECK(json_walk(json, keys, sizeof(keys), "comm", v, sizeof(v)) == 0);
+	/* all 16 bytes: a comm need not end in NUL */
+	CHECK_STR(v, "\"a\\\"b\\\\c\\n\\u0001\\u00ff\\u00c3\\u00a9zzzzzz\"");
+	head = header();
+	head[strlen(head) - 1] = '\0';
+	CHECK_STR(keys, head);		/* keys = the CSV columns, in order */
+	free(head);
+	json_walk(json, NULL, 0, "pid", v, sizeof(v));
+	CHECK_STR(v, "42");
+	json_walk(json, NULL, 0, "time", v, sizeof(v));
+	CHECK_STR(v, "1700000000.500");
+	json_walk(json, NULL, 0, "pool_hit_pct", v, sizeof(v));
+	CHECK_STR(v, "75.00");
+	json_walk(json, NULL, 0, "prefill_dropped", v, sizeof(v));
+	CHECK_STR(v, "null");		/* unknown, never 0 */
+	json_walk(json, NULL, 0, "knob_read_batch", v, sizeof(v));
+	CHECK_STR(v, "null");
+	json_walk(json, NULL, 0, "tier", v, sizeof(v));
+	CHECK_STR(v, "\"syscall\"");
+	json_walk(json, NULL, 0, "derived", v, sizeof(v));
+	CHECK_STR(v, "[\"pool_hits\",\"pool_hit_pct\",\"copy_sections\","
+		  "\"copy_buffers\",\"sections_per_read\"]");
+	CHECK(!strstr(json, "hist_"));		/* only when asked for */
+	free(json);
+
+	/* --hist: objects keyed by each slot's lower bound, after the columns */
+	{
+		struct pt_hkey hk = { .key = k, .hist = PT_HIST_WRITE_SIZE, .slot = 12 };
+
+		rows_add_hist(&rows, &hk, 5);
+		hk.slot = 0;
+		rows_add_hist(&rows, &hk, 2);
+		r.hists = 1u << PT_HIST_WRITE_SIZE | 1u << PT_HIST_READ_SIZE;
+		json = render(out_json_report, &r);
+		CHECK(json_walk(json, keys, sizeof(keys), "hist_write_size", v, sizeof(v)) == 0);
+		CHECK_STR(v, "{\"0\":2,\"4096\":5}");
+		json_walk(json, NULL, 0, "hist_read_size", v, sizeof(v));
+		CHECK_STR(v, "{}");
+		CHECK(strstr(keys, ",derived,") && strstr(keys, ",hist_write_size,hist_read_size"));
+		free(json);
+		r.hists = 0;
+		/* CSV never has them */
+		json = render(out_csv_report, &r);
+		CHECK(!strchr(json, '{'));
+		free(json);
+	}
+
+	/* by comm: pid and pipe unknown; a total row: no comm either */
+	rows_free(&rows);
+	rows_init(&rows, PT_BY_TOTAL);
+	rows_add(&rows, &k, &c);
+	json = render(out_json_report, &r);
+	json_walk(json, NULL, 0, "pid", v, sizeof(v));
+	CHECK_STR(v, "null");
+	json_walk(json, NULL, 0, "comm", v, sizeof(v));
+	CHECK_STR(v, "null");
+	json_walk(json, NULL, 0, "pipe_ino", v, sizeof(v));
+	CHECK_STR(v, "null");
+	free(json);
+	rows_free(&rows);
+}
+
 static void values(void)
 {
 	struct pt_value v = { .q = PT_EXACT, .type = PT_V_U64, .u = 123456789 };
@@ -162,6 +245,7 @@ int main(void)
 {
 	csv_contract();
 	syscall_tier_row();
+	json_rows();
 	values();
 	tiers();
 	return unit_summary("test_output");

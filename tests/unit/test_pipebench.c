@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "pipebench/pipebench.h"
+#include "json_unit.h"
 #include "unit.h"
 
 static struct pb_opts o;
@@ -216,6 +217,29 @@ static void output(void)
 	CHECK_STR(field(buf, column(head, "copy_sections"), f, sizeof(f)), "160");
 	CHECK_STR(field(buf, column(head, "pool_hit_pct"), f, sizeof(f)), "6.25");
 	free(buf);
+
+	/* --json: the CSV's columns as keys, unknown null */
+	CHECK(parse("--json stream") == CLI_RUN);
+	buf = NULL;
+	m = open_memstream(&buf, &len);
+	pb_out_begin(m, &o, PT_TIER_SYSCALL);
+	pb_out_point(m, &o, &p, &side, 1);
+	fclose(m);
+	{
+		char keys[1024], v[64];
+
+		CHECK(json_walk(buf, keys, sizeof(keys), "alloc_locked", v, sizeof(v)) == 0);
+		CHECK_STR(keys, head);
+		CHECK_STR(v, "150");
+		json_walk(buf, NULL, 0, "ab_side", v, sizeof(v));
+		CHECK_STR(v, "null");
+		json_walk(buf, NULL, 0, "workload", v, sizeof(v));
+		CHECK_STR(v, "\"stream\"");
+		json_walk(buf, NULL, 0, "mbps_median", v, sizeof(v));
+		CHECK_STR(v, "200.00");
+	}
+	free(buf);
+	CHECK(parse("--json --csv stream") == CLI_USAGE);
 
 	/* table: '-' where unknown */
 	side.env.tier = PT_TIER_SYSCALL;
