@@ -37,10 +37,11 @@ PIPESTAT_OBJS := $(call objs,src/pipestat/*.c)
 PIPETOP_OBJS := $(call objs,src/pipetop/*.c)
 PIPEBENCH_OBJS := $(call objs,src/pipebench/*.c)
 CURSES_LIBS ?= $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
+MHD_LIBS   ?= $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
 
 pipestat: $(PIPESTAT_OBJS) $(SESSION_OBJS) $(CORE_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -o $@
+	$(Q)$(CC) $(CFLAGS) $^ $(MHD_LIBS) -lpthread $(LDLIBS) -o $@
 
 pipetop: $(PIPETOP_OBJS) $(SESSION_OBJS) $(CORE_OBJS)
 	$(call msg,LINK,$@)
@@ -90,6 +91,7 @@ tests/host/pipework: tests/host/pipework.c $(OUT)/core/workload.o
 UNIT_LIBS  := -lm
 $(OUT)/test_rows $(OUT)/test_output $(OUT)/test_metrics: $(CORE_OBJS)
 $(OUT)/test_opts: $(OUT)/pipestat/opts.o $(CORE_OBJS)
+$(OUT)/test_prom: $(CORE_OBJS)
 $(OUT)/test_pipetop: $(OUT)/pipetop/model.o $(OUT)/pipetop/opts.o $(CORE_OBJS)
 $(OUT)/test_pipebench: $(filter-out $(OUT)/pipebench/main.o,$(PIPEBENCH_OBJS)) $(CORE_OBJS)
 $(OUT)/test_pipebench: UNIT_LIBS += -luring

@@ -158,6 +158,24 @@ void counts_add(struct pt_counts *sum, const struct pt_counts *c)
 		d[i] += s[i];
 }
 
+/* The slot of folded key f: its row's, or the empty one it would take. */
+static size_t find_slot(const struct pt_rows *r, const struct pt_key *f)
+{
+	size_t s = key_hash(f) & (r->nslots - 1);
+
+	for (; r->slot[s]; s = (s + 1) & (r->nslots - 1))
+		if (!memcmp(&r->v[r->slot[s] - 1].key, f, sizeof(*f)))
+			break;
+	return s;
+}
+
+bool rows_has(const struct pt_rows *r, const struct pt_key *k)
+{
+	struct pt_key f = fold_key(r->by, k);
+
+	return r->nslots && r->slot[find_slot(r, &f)];
+}
+
 /* The row of k's key under r->by, created with zero counts; NULL on OOM. */
 static struct pt_row *row_of(struct pt_rows *r, const struct pt_key *k)
 {
@@ -166,13 +184,9 @@ static struct pt_row *row_of(struct pt_rows *r, const struct pt_key *k)
 
 	if ((r->n + 1) * 2 > r->nslots && grow_index(r))
 		return NULL;
-	s = key_hash(&f) & (r->nslots - 1);
-	for (; r->slot[s]; s = (s + 1) & (r->nslots - 1)) {
-		struct pt_row *row = &r->v[r->slot[s] - 1];
-
-		if (!memcmp(&row->key, &f, sizeof(f)))
-			return row;
-	}
+	s = find_slot(r, &f);
+	if (r->slot[s])
+		return &r->v[r->slot[s] - 1];
 	if (pt_grow((void **)&r->v, &r->cap, r->n + 1, sizeof(*r->v), 64))
 		return NULL;
 	r->v[r->n] = (struct pt_row){ .key = f };

@@ -44,6 +44,8 @@ bool by_has_pipe(enum pt_by by);
 void rows_init(struct pt_rows *r, enum pt_by by);
 void rows_clear(struct pt_rows *r);
 void rows_free(struct pt_rows *r);
+/* Whether r has a row for k's key under r->by. */
+bool rows_has(const struct pt_rows *r, const struct pt_key *k);
 /* Adds c into the row of k's key under r->by; -1 on out of memory. */
 int rows_add(struct pt_rows *r, const struct pt_key *k, const struct pt_counts *c);
 void counts_add(struct pt_counts *sum, const struct pt_counts *c);

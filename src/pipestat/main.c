@@ -14,6 +14,7 @@
 #include "session/loader.h"
 #include "core/out.h"
 #include "opts.h"
+#include "serve.h"
 
 struct run {
 	struct pipestat_opts *o;
@@ -21,7 +22,37 @@ struct run {
 	struct pt_rows rows;
 	double start, last;	/* CLOCK_MONOTONIC */
 	pid_t demo;
+	struct prom_store *prom;	/* --listen, --textfile */
+	struct pt_server *server;
+	bool textfile_failed;
 };
+
+/* The interval into the Prometheus totals, and the textfile rewritten. */
+static int export_prom(struct run *r, const struct pt_env *env)
+{
+	int err;
+
+	serve_lock(r->server);
+	err = prom_add(r->prom, &r->rows, env);
+	serve_unlock(r->server);
+	if (err) {
+		fprintf(stderr, "pipestat: out of memory for the metrics\n");
+		return -1;
+	}
+	if (!r->o->textfile)
+		return 0;
+	/* said once when it starts failing, once when it works again */
+	if (prom_textfile(r->o->textfile, r->prom)) {
+		if (!r->textfile_failed)
+			fprintf(stderr, "pipestat: writing %s: %s\n", r->o->textfile,
+				strerror(errno));
+		r->textfile_failed = true;
+	} else if (r->textfile_failed) {
+		fprintf(stderr, "pipestat: writing %s works again\n", r->o->textfile);
+		r->textfile_failed = false;
+	}
+	return 0;
+}
 
 /* Drains and prints one interval; -1 if the output stream is gone. */
 static int report(struct run *r)
@@ -50,9 +81,15 @@ static int report(struct run *r)
 	pt_session_env(&r->s, &env);
 	env.interval_s = rep.interval_s;
 	rep.hists = r->o->json ? r->o->load.hists : 0;
-	err = r->o->csv ? out_csv_report(stdout, &rep) :
-	      r->o->json ? out_json_report(stdout, &rep) : out_table_report(stdout, &rep);
-	if (!err && r->o->load.hists && !r->o->json)
+	if (r->prom && export_prom(r, &env))
+		return -1;
+	if (r->o->csv)
+		err = out_csv_report(stdout, &rep);
+	else if (r->o->json)
+		err = out_json_report(stdout, &rep);
+	else
+		err = r->prom ? 0 : out_table_report(stdout, &rep);
+	if (!err && r->o->load.hists && !r->o->json && !r->prom)
 		err = out_hist_report(stdout, &rep, r->o->load.hists);
 	if (env.untracked)
 		fprintf(stderr, "pipestat: %llu events not tracked: counter map full\n",
@@ -121,6 +158,7 @@ int main(int argc, char **argv)
 {
 	struct pipestat_opts o;
 	struct run r = { .o = &o, .demo = -1 };
+	struct prom_store prom;
 	char err[256];
 	sigset_t set;
 	int rc;
@@ -155,8 +193,23 @@ int main(int argc, char **argv)
 	if (o.load.verbose)
 		fprintf(stderr, "pipestat: attached in %.1f ms\n",
 			(r.last - r.start) * 1e3);
-	say_tier(&r.s);
 	rows_init(&r.rows, o.by);
+	if (o.listen || o.textfile) {
+		prom_init(&prom, o.by, o.max_series);
+		pt_session_env(&r.s, &prom.env);
+		r.prom = &prom;
+	}
+	/* before the tier line, which says it is running */
+	if (o.listen) {
+		r.server = serve_start(o.listen, &prom, err, sizeof(err));
+		if (!r.server) {
+			fprintf(stderr, "pipestat: %s\n", err);
+			rc = 1;
+			goto out;
+		}
+		fprintf(stderr, "pipestat: serving http://%s/metrics\n", o.listen);
+	}
+	say_tier(&r.s);
 
 	rc = 0;
 	if (o.csv && out_csv_header(stdout))
@@ -171,7 +224,10 @@ int main(int argc, char **argv)
 	}
 	run_loop(&r, &set);
 out:
+	serve_stop(r.server);
 	pt_session_close(&r.s);
 	rows_free(&r.rows);
+	if (r.prom)
+		prom_free(r.prom);
 	return rc;
 }

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <getopt.h>
+#include <netdb.h>
 #include <string.h>
 #include "core/cli.h"
 #include "core/metrics.h"
@@ -8,7 +9,8 @@
 
 static const char usage[] =
 "Usage: pipestat [-i SEC [-c N]] [-d SEC] [-p PID]... [-n COMM] [-k KEY]\n"
-"                [--csv|--json] [--tier TIER] [--demo] [--max-keys N] [-v]\n"
+"                [--csv|--json] [--listen ADDR:PORT] [--textfile PATH]\n"
+"                [--tier TIER] [--demo] [--max-keys N] [-v]\n"
 "Count what happens in Linux pipes (reads, writes, bytes, EAGAIN returns,\n"
 "pipe page allocations, pool hits, user-copy sections), per interval.\n"
 "\n"
@@ -18,6 +20,12 @@ static const char usage[] =
 "  -p, --pid PID        only this process (repeatable, up to 64)\n"
 "  -n, --comm NAME      only processes with this command name\n"
 "  -k, --by KEY         one row per: total (default), pid, comm, pipe\n"
+"      --listen ADDR:PORT  serve Prometheus /metrics (OpenMetrics) there,\n"
+"                       e.g. 127.0.0.1:9432; counters since the start\n"
+"      --textfile PATH  write the same metrics to PATH every interval\n"
+"                       (atomically; node_exporter's textfile collector)\n"
+"      --max-series N   label sets in /metrics (default 1000); keys past\n"
+"                       it are summed into one series overflow=\"true\"\n"
 "      --csv            CSV: one header, one row per key per interval\n"
 "      --json           NDJSON: one JSON object per key per interval, keys\n"
 "                       the CSV column names, unknown values null\n"
@@ -47,14 +55,41 @@ static const char usage_tail[] =
 "  pipestat -k pid -d 10          per process, once after 10 s\n"
 "  pipestat -k pipe --csv -i 1    per pipe, CSV every second\n"
 "  pipestat -p 1234 -p 1235 -c 5 -i 2\n"
-"  pipestat --demo                try it on a built-in workload\n";
+"  pipestat --demo                try it on a built-in workload\n"
+"  pipestat --listen 127.0.0.1:9432   Prometheus counters per command\n"
+"\n"
+"With --listen or --textfile: an interval of 1 s unless -i says, one\n"
+"label set per command unless -k says (-k pid, -k pipe: capped by\n"
+"--max-series), and no table on stdout (--csv or --json still print).\n";
+
+int listen_addr(const char *s, struct addrinfo **ai)
+{
+	static const struct addrinfo hints = {
+		.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE,
+		.ai_socktype = SOCK_STREAM,
+	};
+	char host[64];
+	const char *colon = strrchr(s, ':');
+	size_t len = colon ? (size_t)(colon - s) : 0;
+
+	if (!colon || len >= sizeof(host) || cli_long(colon + 1, 1, 65535) < 0)
+		return EAI_SERVICE;
+	if (len >= 2 && s[0] == '[' && s[len - 1] == ']')
+		snprintf(host, sizeof(host), "%.*s", (int)len - 2, s + 1);
+	else if (memchr(s, ':', len) || memchr(s, '[', len))
+		return EAI_NONAME;	/* an IPv6 address needs its brackets */
+	else
+		snprintf(host, sizeof(host), "%.*s", (int)len, s);
+	return getaddrinfo(len ? host : NULL, colon + 1, &hints, ai);
+}
 
 #define USAGE_ERR(...) do { snprintf(err, n, __VA_ARGS__); return CLI_USAGE; } while (0)
 
 int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		   char *err, size_t n)
 {
-	enum { OPT_CSV = 256, OPT_DEMO, OPT_HIST, OPT_WAITS, OPT_JSON };
+	enum { OPT_CSV = 256, OPT_DEMO, OPT_HIST, OPT_WAITS, OPT_JSON, OPT_LISTEN,
+	       OPT_TEXTFILE, OPT_MAX_SERIES };
 	static const struct option longs[] = {
 		{ "interval", required_argument, NULL, 'i' },
 		{ "count", required_argument, NULL, 'c' },
@@ -64,6 +99,9 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		{ "by", required_argument, NULL, 'k' },
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "listen", required_argument, NULL, OPT_LISTEN },
+		{ "textfile", required_argument, NULL, OPT_TEXTFILE },
+		{ "max-series", required_argument, NULL, OPT_MAX_SERIES },
 		{ "tier", required_argument, NULL, CLI_OPT_TIER },
 		{ "demo", no_argument, NULL, OPT_DEMO },
 		{ "hist", required_argument, NULL, OPT_HIST },
@@ -75,10 +113,13 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		{}
 	};
 	static const struct cli_help help = { "pipestat", usage, usage_tail };
+	struct addrinfo *ai;
+	bool by_given = false;
 	long mask;
 	int c, v;
 
 	memset(o, 0, sizeof(*o));
+	o->max_series = 1000;
 	o->load.tier = PT_TIER_AUTO;
 	o->by = PT_BY_TOTAL;
 	optind = 0;
@@ -102,6 +143,7 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 				USAGE_ERR("invalid key '%s': want total, pid, comm or pipe",
 					  optarg);
 			o->by = v;
+			by_given = true;
 			break;
 		case OPT_CSV:
 			o->csv = true;
@@ -118,6 +160,24 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		case OPT_JSON:
 			o->json = true;
 			break;
+		case OPT_LISTEN:
+			if ((v = listen_addr(optarg, &ai)))
+				USAGE_ERR("invalid --listen '%s': want ADDR:PORT, e.g. "
+					  "127.0.0.1:9432 or [::1]:9432 (%s)", optarg,
+					  gai_strerror(v));
+			freeaddrinfo(ai);
+			o->listen = optarg;
+			break;
+		case OPT_TEXTFILE:
+			if (!*optarg)
+				USAGE_ERR("invalid --textfile '': want a file name");
+			o->textfile = optarg;
+			break;
+		case OPT_MAX_SERIES:
+			if ((o->max_series = cli_long(optarg, 1, 1L << 20)) < 0)
+				USAGE_ERR("invalid --max-series '%s': want 1 to %ld",
+					  optarg, 1L << 20);
+			break;
 		case OPT_DEMO:
 			o->demo = true;
 			break;
@@ -130,6 +190,10 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		USAGE_ERR("unexpected argument '%s'", argv[optind]);
 	if (o->csv && o->json)
 		USAGE_ERR("--csv and --json: give one");
+	if ((o->listen || o->textfile) && !o->interval)
+		o->interval = 1;	/* the counters' freshness */
+	if ((o->listen || o->textfile) && !by_given)
+		o->by = PT_BY_COMM;
 	if (o->count && !o->interval)
 		USAGE_ERR("-c needs -i");
 	if (o->csv && o->load.hists)

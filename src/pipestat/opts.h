@@ -16,9 +16,16 @@ struct pipestat_opts {
 	enum pt_by by;
 	bool csv;
 	bool json;
+	const char *listen;	/* --listen ADDR:PORT */
+	const char *textfile;	/* --textfile PATH */
+	long max_series;	/* label sets in /metrics */
 	bool demo;
 };
 
+
+struct addrinfo;
+/* "ADDR:PORT", "[V6]:PORT" or ":PORT" (every address): getaddrinfo's code. */
+int listen_addr(const char *s, struct addrinfo **ai);
 
 /*
  * CLI_RUN to go on; CLI_EXIT_OK after --help/--version (printed to out);

@@ -38,6 +38,20 @@ t_header() {
 	expect "csv: reps" "$(col "$TMP/header.csv" reps)" 3
 }
 
+# --json: the CSV's rows as objects keyed by its columns
+t_json() {
+	local n=100
+	"$PIPEBENCH" --json -s 65536 -n $n -R 2 stream >"$TMP/json.out" 2>"$TMP/json.err"
+	expect "json: exit status" "$?" 0
+	expect "json: one object" "$(jq -s 'length' "$TMP/json.out")" 1
+	expect "json: keys are the CSV's columns" "$(jq -r 'keys_unsorted | join(",")' "$TMP/json.out")" \
+		"$(head -1 "$TMP/header.csv")"
+	expect "json: writes" "$(jq -r '.writes' "$TMP/json.out")" $((2 * n))
+	expect "json: write_bytes" "$(jq -r '.write_bytes' "$TMP/json.out")" $((2 * n * 65536))
+	expect "json: no --ab: ab_side null" "$(jq -r '.ab_side' "$TMP/json.out")" null
+	expect "json: workload a string" "$(jq -r '.workload' "$TMP/json.out")" stream
+}
+
 # per row: write_bytes == writes * size == bytes the workload moved
 stream_like() {
 	local what=$1 f=$2 r=$3 size writes wb moved
@@ -221,6 +235,7 @@ t_sigint() {
 }
 
 t_header
+t_json
 t_sigint
 t_stream
 t_stream_ops

@@ -107,6 +107,27 @@ t_jobserver() {
 	expect "jobserver: writer writes" "$(csv_get "$TMP/out" writes pid "$(pid_of "$out")")" $tokens
 }
 
+# --json: one valid JSON object per row, the CSV's numbers, unknown null
+t_json() {
+	local n=1000 out pid
+	start_pipestat -k pid --json -n pipework || { not_ok "json: attach"; return; }
+	out=$(work eagain-read $n); pid=$(pid_of "$out")
+	work eagain-write 300 >/dev/null
+	stop_pipestat
+	expect "json: exit status" "$PS_RC" 0
+	expect "json: every line one valid object" "$(jq -c 'type' "$TMP/out" | sort -u)" '"object"'
+	expect "json: one line per process" "$(jq -s 'length' "$TMP/out")" 2
+	expect "json: eagain_read" "$(jq -r "select(.pid == $pid) | .eagain_read" "$TMP/out")" $n
+	expect "json: reads" "$(jq -r "select(.pid == $pid) | .reads" "$TMP/out")" $n
+	expect "json: comm" "$(jq -r "select(.pid == $pid) | .comm" "$TMP/out")" pipework
+	expect "json: unknown on this tier is null" \
+		"$(jq -c "select(.pid == $pid) | [.eagain_empty, .prefill_dropped, .pipe_ino]" "$TMP/out")" \
+		"[null,null,null]"
+	expect "json: derived is an array" "$(jq -r "select(.pid == $pid) | .derived | type" "$TMP/out")" array
+	expect "json: eagain_write of the other process" \
+		"$(jq -r "select(.pid != $pid) | .eagain_write" "$TMP/out")" 300
+}
+
 t_pingpong() {
 	local n=2000 out pid hits misses
 	start_pipestat -k pid --csv -n pipework || { not_ok "pingpong: attach"; return; }
@@ -245,7 +266,7 @@ t_closed_stdout() {
 
 t_bad_input() {
 	local rc msg
-	for args in "-i 0" "-i abc" "-c 3" "-k bogus" "--tier nope" "-p 0" "-n 0123456789abcdefg" "--max-keys 0" "--bogus" "extra"; do
+	for args in "-i 0" "-i abc" "-c 3" "-k bogus" "--csv --json" "--listen 9432" "--tier nope" "-p 0" "-n 0123456789abcdefg" "--max-keys 0" "--bogus" "extra"; do
 		# shellcheck disable=SC2086
 		msg=$("$PIPESTAT" $args 2>&1 >/dev/null); rc=$?
 		expect "bad input '$args': exit 2" "$rc" 2
@@ -273,6 +294,7 @@ t_eagain_write
 t_stream
 t_fifo
 t_jobserver
+t_json
 t_pingpong
 t_splice
 t_uring

@@ -81,6 +81,35 @@ static void errors(void)
 	CHECK_STR(err, "invalid --max-keys '4194305': 1 to 4194304");
 }
 
+/* --listen, --textfile: Prometheus defaults and addresses */
+static void prometheus(void)
+{
+	struct pipestat_opts o;
+	char err[256];
+
+	CHECK(parse("--listen 127.0.0.1:9432", &o, err) == CLI_RUN);
+	CHECK_STR(o.listen, "127.0.0.1:9432");
+	/* per command, every second, unless asked otherwise */
+	CHECK(o.by == PT_BY_COMM && o.interval == 1 && o.max_series == 1000);
+	CHECK(parse("--textfile /x.prom -k pid -i 5 --max-series 7", &o, err) == CLI_RUN);
+	CHECK(o.by == PT_BY_PID && o.interval == 5 && o.max_series == 7);
+	CHECK_STR(o.textfile, "/x.prom");
+	CHECK(parse("--listen [::1]:80 -k total", &o, err) == CLI_RUN && o.by == PT_BY_TOTAL);
+	CHECK(parse("--listen :9432 -c 3", &o, err) == CLI_RUN && o.count == 3);
+	CHECK(parse("--json", &o, err) == CLI_RUN && o.json && o.by == PT_BY_TOTAL);
+	CHECK(parse("--json --csv", &o, err) == CLI_USAGE);
+	CHECK_STR(err, "--csv and --json: give one");
+	static const char *const bad[] = {
+		"--listen 9432", "--listen 127.0.0.1:0", "--listen 127.0.0.1:65536",
+		"--listen localhost:9432", "--listen ::1:9432", "--listen 1.2.3:x",
+		"--listen 300.1.1.1:80", "--max-series 0",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(parse(bad[i], &o, err) == CLI_USAGE);
+	CHECK(parse("--listen 9432", &o, err) == CLI_USAGE);
+	CHECK(!strncmp(err, "invalid --listen '9432': want ADDR:PORT", 39));
+}
+
 static void too_many_pids(void)
 {
 	struct pipestat_opts o;
@@ -99,6 +128,7 @@ int main(void)
 	defaults();
 	values();
 	errors();
+	prometheus();
 	too_many_pids();
 	return unit_summary("test_opts");
 }

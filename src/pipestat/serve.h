@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* pipestat --listen: /metrics over HTTP (libmicrohttpd, its own thread). */
+#ifndef SERVE_H
+#define SERVE_H
+
+#include <stddef.h>
+#include "core/prom.h"
+
+struct pt_server;
+
+/*
+ * Serves p at http://ADDR:PORT/metrics (OpenMetrics when the scraper
+ * accepts it, else the text format 0.0.4); NULL with a one-line reason.
+ * The store is read under the server's lock: take it to change p.
+ */
+struct pt_server *serve_start(const char *addr_port, struct prom_store *p,
+			      char *err, size_t n);
+void serve_lock(struct pt_server *s);
+void serve_unlock(struct pt_server *s);
+void serve_stop(struct pt_server *s);
+
+#endif

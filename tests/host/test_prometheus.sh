@@ -1,0 +1,146 @@
+#!/usr/bin/env bash
+# pipestat --listen scraped by Debian's real Prometheus server, and
+# --textfile: known-answer workloads, exact counters read back through
+# Prometheus's HTTP API. A Prometheus that cannot start fails the suite.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/host/lib.sh
+
+if [ "$(id -u)" != 0 ]; then
+	echo "tests/host/test_prometheus.sh: needs root (BPF)"; exit 1
+fi
+PROMETHEUS=${PROMETHEUS:-prometheus}
+PROM_PID=
+trap 'stop_pipestat 2>/dev/null; [ -n "$PROM_PID" ] && kill "$PROM_PID" 2>/dev/null && wait "$PROM_PID"; rm -rf "$TMP"' EXIT
+
+# free_port: a loopback TCP port nobody listens on
+free_port() {
+	local p
+	for _ in $(seq 100); do
+		p=$((20000 + RANDOM % 40000))
+		ss -Hltn "sport = :$p" | grep -q . || { echo "$p"; return; }
+	done
+	return 1
+}
+
+# query PROMQL: the value of the query's first sample ("" if none)
+query() {
+	curl -sf --data-urlencode "query=$1" "http://127.0.0.1:$PROM_PORT/api/v1/query" |
+		jq -r '.data.result[0].value[1] // ""'
+}
+
+# until_value PROMQL WANT: polls until the query gives WANT (20 s at most);
+# prints the last value seen
+until_value() {
+	local v=
+	for _ in $(seq 100); do
+		v=$(query "$1")
+		[ "$v" = "$2" ] && break
+		sleep 0.2
+	done
+	echo "$v"
+}
+
+start_prometheus() {
+	cat >"$TMP/prometheus.yml" <<-CONF
+	global:
+	  scrape_interval: 1s
+	scrape_configs:
+	  - job_name: pipetrace
+	    static_configs:
+	      - targets: ['127.0.0.1:$PS_PORT']
+	CONF
+	"$PROMETHEUS" --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/tsdb" \
+		--web.listen-address="127.0.0.1:$PROM_PORT" >"$TMP/prometheus.log" 2>&1 &
+	PROM_PID=$!
+	for _ in $(seq 150); do
+		curl -sf "http://127.0.0.1:$PROM_PORT/-/ready" >/dev/null && return 0
+		kill -0 "$PROM_PID" 2>/dev/null || break
+		sleep 0.2
+	done
+	sed 's/^/# /' "$TMP/prometheus.log" | tail -20 >&2
+	return 1
+}
+
+t_scraped() {
+	local sel='comm="pipework",job="pipetrace"' v
+	PS_PORT=$(free_port) && PROM_PORT=$(free_port) || { not_ok "prometheus: no free port"; return; }
+	start_pipestat --listen "127.0.0.1:$PS_PORT" -n pipework -i 0.2 ||
+		{ not_ok "prometheus: pipestat --listen attach"; return; }
+	if ! command -v "$PROMETHEUS" >/dev/null || ! start_prometheus; then
+		not_ok "prometheus: the server starts ($PROMETHEUS)"
+		return
+	fi
+	ok "prometheus: the server starts"
+	expect "prometheus: target up" "$(until_value 'up{job="pipetrace"}' 1)" 1
+	work eagain-read 1000 >/dev/null
+	work eagain-read 234 >/dev/null
+	work eagain-write 700 >/dev/null
+	# counters since the start, over three processes of one command
+	expect "prometheus: eagain_read" "$(until_value "pipetrace_eagain_read_total{$sel}" 1234)" 1234
+	expect "prometheus: reads" "$(until_value "pipetrace_reads_total{$sel}" 1234)" 1234
+	expect "prometheus: eagain_write" "$(until_value "pipetrace_eagain_write_total{$sel}" 700)" 700
+	# the writer's first write filled the fresh pipe: 16 pages, 64 KiB
+	expect "prometheus: writes" "$(until_value "pipetrace_writes_total{$sel}" 701)" 701
+	expect "prometheus: write_bytes" "$(until_value "pipetrace_write_bytes_total{$sel}" 65536)" 65536
+	expect "prometheus: pool_misses" "$(until_value "pipetrace_pool_misses_total{$sel}" 16)" 16
+	expect "prometheus: tier label" "$(query "count(pipetrace_reads_total{$sel,tier=\"syscall\"})")" 1
+	expect "prometheus: untracked" "$(query 'pipetrace_untracked_events_total{job="pipetrace"}')" 0
+	expect "prometheus: build info" \
+		"$(query "pipetrace_build_info{version=\"$("$PIPESTAT" -V | cut -d' ' -f2)\",tier=\"syscall\"}")" 1
+	# unknown on this tier: no series at all, never a 0
+	expect "prometheus: eagain_empty absent" "$(query 'count(pipetrace_eagain_empty_total)')" ""
+	# what the server was asked for and said
+	v=$(curl -sf -H 'Accept: application/openmetrics-text; version=1.0.0' -D "$TMP/headers" \
+		"http://127.0.0.1:$PS_PORT/metrics" | tail -1)
+	expect "prometheus: OpenMetrics ends in # EOF" "$v" "# EOF"
+	expect "prometheus: OpenMetrics content type" \
+		"$(grep -ic '^content-type: application/openmetrics-text; version=1.0.0' "$TMP/headers")" 1
+	expect "prometheus: only /metrics" \
+		"$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PS_PORT/")" 404
+	kill "$PROM_PID"; wait "$PROM_PID"; PROM_PID=
+	stop_pipestat
+	expect "prometheus: pipestat exit status" "$PS_RC" 0
+}
+
+# --textfile: the same text, replaced whole each interval; -k pid capped
+t_textfile() {
+	local f=$TMP/pipetrace.prom out1 out2 pid1 pid2
+	start_pipestat --textfile "$f" -k pid --max-series 1 -n pipework -i 0.2 ||
+		{ not_ok "textfile: attach"; return; }
+	out1=$(work eagain-read 77); pid1=$(pid_of "$out1")
+	out2=$(work eagain-read 55); pid2=$(pid_of "$out2")
+	for _ in $(seq 50); do
+		grep -q '^pipetrace_eagain_read_total{.*overflow="true"} 55$' "$f" 2>/dev/null && break
+		sleep 0.2
+	done
+	stop_pipestat
+	expect "textfile: first process its own series" \
+		"$(grep -c "^pipetrace_eagain_read_total{tier=\"syscall\",pid=\"$pid1\",comm=\"pipework\"} 77\$" "$f")" 1
+	expect "textfile: past --max-series 1, the overflow series" \
+		"$(grep -c '^pipetrace_eagain_read_total{tier="syscall",overflow="true"} 55$' "$f")" 1
+	expect "textfile: no series for the second pid" "$(grep -c "pid=\"$pid2\"" "$f")" 0
+	expect "textfile: text format, no # EOF" "$(grep -c '^# EOF' "$f")" 0
+	expect "textfile: no temporary file left" "$(ls "$TMP" | grep -c 'pipetrace.prom.tmp')" 0
+	expect "textfile: nothing on stdout" "$(wc -c <"$TMP/out")" 0
+}
+
+t_listen_errors() {
+	local rc msg port
+	port=$(free_port)
+	# someone else on the port: one line, exit 1
+	"$PIPESTAT" --listen "127.0.0.1:$port" -i 0.2 >/dev/null 2>&1 &
+	local first=$!
+	for _ in $(seq 50); do ss -Hltn "sport = :$port" | grep -q . && break; sleep 0.1; done
+	msg=$("$PIPESTAT" --listen "127.0.0.1:$port" 2>&1 >/dev/null); rc=$?
+	kill -INT "$first"; wait "$first"
+	expect "listen: port in use: exit 1" "$rc" 1
+	expect "listen: port in use: says so" "$(grep -c "^pipestat: --listen 127.0.0.1:$port: " <<<"$msg")" 1
+	msg=$("$PIPESTAT" --textfile "$TMP/no/such/dir.prom" -c 1 -i 0.1 2>&1 >/dev/null); rc=$?
+	expect "textfile: unwritable: says so" "$(grep -c "^pipestat: writing $TMP/no/such/dir.prom: No such file or directory" <<<"$msg")" 1
+}
+
+t_scraped
+t_textfile
+t_listen_errors
+summary
