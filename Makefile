@@ -13,8 +13,12 @@ CFLAGS     ?= -O2 -g
 override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Iinclude -I$(OUT) -Isrc \
 	      -DPIPETRACE_VERSION='"$(VERSION)"'
 LDLIBS     ?= -lbpf -lelf -lz
-BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -Iinclude -I$(OUT) \
-	      -Wall -Werror
+# CO-RE: the vendored vmlinux.h of this architecture (libbpf-tools style), so
+# building never needs the build machine's BTF; without one, it is made
+# from VMLINUX_BTF. BTF is needed only to run.
+VMLINUX_DIR := $(if $(wildcard include/vmlinux/$(ARCH)/vmlinux.h),include/vmlinux/$(ARCH),$(OUT))
+BPF_CFLAGS := -g -O2 -target bpf -mcpu=v3 -D__TARGET_ARCH_$(ARCH) -I$(VMLINUX_DIR) \
+	      -Iinclude -I$(OUT) -Wall -Werror
 
 ifeq ($(V),1)
 Q :=
@@ -54,7 +58,8 @@ pipebench: $(PIPEBENCH_OBJS) $(SESSION_OBJS) $(CORE_OBJS)
 TEST_PROGS := tests/host/pipework
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUT)/%,$(wildcard tests/unit/test_*.c))
 
-.PHONY: all clean check unit unit-asan hostcheck bench vmtest deps demo test
+.PHONY: all clean check unit unit-asan hostcheck bench vmtest deps demo test vmlinux-h \
+	install uninstall deb
 all: $(TOOLS) $(TEST_PROGS)
 
 deps:
@@ -67,7 +72,12 @@ $(OUT)/vmlinux.h: $(VMLINUX_BTF) | $(OUT)
 	$(call msg,GEN,$@)
 	$(Q)$(BPFTOOL) btf dump file $< format c > $@
 
-$(OUT)/%.bpf.o: bpf/%.bpf.c bpf/*.bpf.h include/pipetrace.h $(OUT)/vmlinux.h | $(OUT)
+# make vmlinux-h: regenerates the vendored header from this host's BTF
+vmlinux-h: $(OUT)/vmlinux.h
+	$(Q)mkdir -p include/vmlinux/$(ARCH)
+	$(Q)cp $< include/vmlinux/$(ARCH)/vmlinux.h
+
+$(OUT)/%.bpf.o: bpf/%.bpf.c bpf/*.bpf.h include/pipetrace.h $(VMLINUX_DIR)/vmlinux.h | $(OUT)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
@@ -140,6 +150,54 @@ bench: all $(OUT)/benchwork
 	$(Q)tests/bench/bench.sh
 	$(Q)tests/bench/pipetop_cost.sh
 	$(Q)tests/bench/prog_cost.sh
+
+# make install [PREFIX=/usr/local] [DESTDIR=]: the tools, their man pages
+# and bash completion; make uninstall removes exactly those files.
+PREFIX     ?= /usr/local
+SBINDIR    := $(PREFIX)/sbin
+BINDIR     := $(PREFIX)/bin
+MANDIR     := $(PREFIX)/share/man
+COMPDIR    := $(PREFIX)/share/bash-completion/completions
+INSTALLED  := $(SBINDIR)/pipestat $(SBINDIR)/pipetop $(BINDIR)/pipebench \
+	      $(MANDIR)/man8/pipestat.8 $(MANDIR)/man8/pipetop.8 \
+	      $(MANDIR)/man1/pipebench.1 $(patsubst %,$(COMPDIR)/%,$(TOOLS))
+
+install: $(TOOLS)
+	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
+	$(Q)install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPDIR)
+	$(Q)install -m 755 pipestat pipetop $(DESTDIR)$(SBINDIR)
+	$(Q)install -m 755 pipebench $(DESTDIR)$(BINDIR)
+	$(Q)install -m 644 man/pipestat.8 man/pipetop.8 $(DESTDIR)$(MANDIR)/man8
+	$(Q)install -m 644 man/pipebench.1 $(DESTDIR)$(MANDIR)/man1
+	$(Q)for t in $(TOOLS); do \
+		install -m 644 scripts/pipetrace.bash-completion $(DESTDIR)$(COMPDIR)/$$t; done
+
+uninstall:
+	$(call msg,UNINSTALL,$(DESTDIR)$(PREFIX))
+	$(Q)rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+
+# make deb: a binary package of a staged install under /usr; Depends from
+# the shared libraries the tools link (dpkg-shlibdeps)
+DEB_ARCH    = $(shell dpkg --print-architecture)
+DEB         = $(OUT)/pipetrace_$(VERSION)_$(DEB_ARCH).deb
+deb: $(TOOLS)
+	$(call msg,DEB,$(DEB))
+	$(Q)rm -rf $(OUT)/deb && mkdir -p $(OUT)/deb/debian $(OUT)/deb/root/DEBIAN
+	$(Q)$(MAKE) --no-print-directory install PREFIX=/usr DESTDIR=$(CURDIR)/$(OUT)/deb/root
+	$(Q)printf 'Source: pipetrace\n\nPackage: pipetrace\nArchitecture: any\n' \
+		>$(OUT)/deb/debian/control
+	$(Q)cd $(OUT)/deb && dpkg-shlibdeps -O root/usr/sbin/* root/usr/bin/* 2>/dev/null | \
+		sed -n 's/^shlibs:Depends=/Depends: /p' >depends && test -s depends
+	$(Q){ printf 'Package: pipetrace\nVersion: $(VERSION)\nArchitecture: $(DEB_ARCH)\n'; \
+	   printf 'Maintainer: pipetrace developers <pipetrace@localhost>\n'; \
+	   printf 'Section: admin\nPriority: optional\n'; \
+	   cat $(OUT)/deb/depends; \
+	   printf 'Description: BPF tools for Linux pipe paths\n'; \
+	   printf ' pipestat (reports, JSON, Prometheus), pipetop (live view) and\n'; \
+	   printf ' pipebench (reference workloads with the pipe metrics).\n'; \
+	} >$(OUT)/deb/root/DEBIAN/control
+	$(Q)dpkg-deb --root-owner-group -Zxz --build $(OUT)/deb/root $(DEB) >/dev/null
 
 clean:
 	$(call msg,CLEAN)

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# make install / uninstall into a staging root, and make deb installed
+# into a scratch dpkg root: every file where it belongs, each tool runs
+# from there, and nothing is left after removal.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/host/lib.sh
+
+VERSION=$("$PIPESTAT" --version | cut -d' ' -f2)
+FILES="sbin/pipestat sbin/pipetop bin/pipebench share/man/man8/pipestat.8
+share/man/man8/pipetop.8 share/man/man1/pipebench.1
+share/bash-completion/completions/pipestat
+share/bash-completion/completions/pipetop
+share/bash-completion/completions/pipebench"
+
+# each tool's --version, run from root R under prefix P
+versions() {
+	local t
+	for t in sbin/pipestat sbin/pipetop bin/pipebench; do
+		"$1$2/$t" --version
+	done | tr '\n' ' '
+}
+
+t_install() {
+	local d=$TMP/stage f missing=0
+	make -s install DESTDIR="$d" PREFIX=/opt/pt >"$TMP/install.log" 2>&1
+	expect "install: exit status" "$?" 0
+	for f in $FILES; do
+		[ -f "$d/opt/pt/$f" ] || { missing=$((missing + 1)); echo "# missing /opt/pt/$f"; }
+	done
+	expect "install: every file under DESTDIR/PREFIX" "$missing" 0
+	expect "install: tools run from there" "$(versions "$d" /opt/pt)" \
+		"pipestat $VERSION pipetop $VERSION pipebench $VERSION "
+	expect "install: man page" "$(head -1 "$d/opt/pt/share/man/man8/pipestat.8" | cut -d' ' -f1-3)" \
+		".TH PIPESTAT 8"
+	make -s uninstall DESTDIR="$d" PREFIX=/opt/pt >>"$TMP/install.log" 2>&1
+	expect "uninstall: exit status" "$?" 0
+	expect "uninstall: no file left" "$(find "$d" -type f | wc -l)" 0
+}
+
+# the completion offers each tool's own options, from its --help
+t_completion() {
+	local got
+	got=$(PATH=".:$PATH" bash -c '. scripts/pipetrace.bash-completion
+		COMP_WORDS=(pipestat --li); COMP_CWORD=1; _pipetrace pipestat; echo "${COMPREPLY[*]}"
+		COMP_WORDS=(pipebench st); COMP_CWORD=1; _pipetrace pipebench; echo "${COMPREPLY[*]}"
+		COMP_WORDS=(pipetop --tier s); COMP_CWORD=2; _pipetrace pipetop; echo "${COMPREPLY[*]}"')
+	expect "completion: pipestat --li" "$(sed -n 1p <<<"$got")" "--listen"
+	expect "completion: pipebench workloads" "$(sed -n 2p <<<"$got")" "stream"
+	expect "completion: --tier values" "$(sed -n 3p <<<"$got")" "syscall"
+}
+
+t_deb() {
+	local r=$TMP/root deb depends
+	make -s deb >"$TMP/deb.log" 2>&1
+	expect "deb: exit status" "$?" 0
+	deb=$(ls build/pipetrace_"$VERSION"_*.deb 2>/dev/null | head -1)
+	[ -n "$deb" ] || { not_ok "deb: no package built"; sed 's/^/# /' "$TMP/deb.log"; return; }
+	depends=$(dpkg-deb -f "$deb" Depends)
+	# from the libraries the tools link, not a hand-kept list
+	for lib in libbpf1 libmicrohttpd12 liburing2 libncursesw6 libc6; do
+		expect "deb: Depends names $lib" "$(grep -c "\\b$lib\\b" <<<"$depends")" 1
+	done
+	mkdir -p "$r/var/lib/dpkg/info" "$r/var/lib/dpkg/updates"
+	: >"$r/var/lib/dpkg/status"
+	# the scratch root has no libraries: the host's satisfy Depends
+	dpkg --root="$r" --log=/dev/null --force-depends -i "$deb" >"$TMP/dpkg.log" 2>&1
+	expect "deb: dpkg -i into a scratch root" "$?" 0
+	expect "deb: installed" "$(dpkg --root="$r" -s pipetrace 2>/dev/null | grep -c '^Status: install ok installed')" 1
+	expect "deb: tools run from the scratch root" "$(versions "$r" /usr)" \
+		"pipestat $VERSION pipetop $VERSION pipebench $VERSION "
+	expect "deb: completion for all three" \
+		"$(ls "$r/usr/share/bash-completion/completions" | tr '\n' ' ')" "pipebench pipestat pipetop "
+	dpkg --root="$r" --log=/dev/null -r pipetrace >>"$TMP/dpkg.log" 2>&1
+	expect "deb: dpkg -r" "$?" 0
+	expect "deb: nothing left in usr" "$(find "$r/usr" -type f 2>/dev/null | wc -l)" 0
+}
+
+t_install
+t_completion
+t_deb
+summary
