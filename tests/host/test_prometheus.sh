@@ -125,6 +125,31 @@ t_textfile() {
 	expect "textfile: nothing on stdout" "$(wc -c <"$TMP/out")" 0
 }
 
+# an operator's set-up: not root, only CAP_BPF and CAP_PERFMON
+t_capabilities() {
+	local port v
+	port=$(free_port)
+	chmod 711 "$TMP"
+	install -m 755 "$PIPESTAT" "$TMP/pipestat-nobody"
+	printf '#!/bin/sh\nexec setpriv --reuid=65534 --regid=65534 --clear-groups %s %s "$@"\n' \
+		'--inh-caps=+bpf,+perfmon --ambient-caps=+bpf,+perfmon' "$TMP/pipestat-nobody" \
+		>"$TMP/pipestat-caps"
+	chmod 755 "$TMP/pipestat-caps"
+	PIPESTAT=$TMP/pipestat-caps start_pipestat --listen "127.0.0.1:$port" -n pipework -i 0.2 ||
+		{ not_ok "capabilities: attach as nobody with CAP_BPF, CAP_PERFMON"; return; }
+	ok "capabilities: attached as nobody with CAP_BPF, CAP_PERFMON"
+	work eagain-read 42 >/dev/null
+	for _ in $(seq 50); do
+		v=$(curl -sf "http://127.0.0.1:$port/metrics" |
+			sed -n 's/^pipetrace_eagain_read_total{tier="syscall",comm="pipework"} //p')
+		[ "$v" = 42 ] && break
+		sleep 0.2
+	done
+	expect "capabilities: counted" "$v" 42
+	expect "capabilities: runs as nobody" "$(ps -o user= -p "$PS_PID" | tr -d ' ')" nobody
+	stop_pipestat
+}
+
 t_listen_errors() {
 	local rc msg port
 	port=$(free_port)
@@ -142,5 +167,6 @@ t_listen_errors() {
 
 t_scraped
 t_textfile
+t_capabilities
 t_listen_errors
 summary
