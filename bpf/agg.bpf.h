@@ -54,6 +54,14 @@ struct {
 	__type(value, __u8);
 } pid_filter SEC(".maps");
 
+/* --cgroup: the cgroup v2 directory at index 0 (libbpf-tools convention) */
+struct {
+	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} cgroup_filter SEC(".maps");
+
 const volatile struct pt_scope pt_scope = {};
 struct pt_gen pt_gen = {};
 
@@ -68,7 +76,7 @@ static __always_inline bool comm_matches(const char *comm)
 	return true;
 }
 
-/* false if -p/-n leave the current task out */
+/* false if -p/-n/--cgroup leave the current task out */
 static __always_inline bool current_wanted(void)
 {
 	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
@@ -78,6 +86,8 @@ static __always_inline bool current_wanted(void)
 		return false;
 	if (pt_scope.by_pid && !bpf_map_lookup_elem(&pid_filter, &tgid))
 		return false;
+	if (pt_scope.by_cgroup && bpf_current_task_under_cgroup(&cgroup_filter, 0) != 1)
+		return false;
 	if (pt_scope.by_comm) {
 		bpf_get_current_comm(comm, sizeof(comm));
 		return comm_matches(comm);
@@ -85,11 +95,13 @@ static __always_inline bool current_wanted(void)
 	return true;
 }
 
-/* The current task's part of a key: process and command. */
+/* The current task's part of a key: process, command (and cgroup). */
 static __always_inline void key_for_current(struct pt_key *key)
 {
 	key->tgid = bpf_get_current_pid_tgid() >> 32;
 	bpf_get_current_comm(key->comm, sizeof(key->comm));
+	if (pt_scope.key_cgroup)
+		key->cgroup = bpf_get_current_cgroup_id();
 }
 
 /* The counters of key in the live generation, created on first use. */

@@ -90,6 +90,8 @@ static __always_inline void task_key(struct pt_key *key, struct task_struct *t)
 {
 	key->tgid = BPF_CORE_READ(t, tgid);
 	bpf_probe_read_kernel(key->comm, sizeof(key->comm), &t->comm);
+	if (pt_scope.key_cgroup)
+		key->cgroup = BPF_CORE_READ(t, cgroups, dfl_cgrp, kn, id);
 }
 
 #endif

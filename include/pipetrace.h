@@ -16,6 +16,7 @@ struct pt_key {
 	__u32 dev;		/* s_dev of the pipe's inode */
 	__u64 ino;		/* pipe inode number (pipefs or FIFO) */
 	char comm[PT_COMM_LEN];
+	__u64 cgroup;		/* cgroup v2 id of the task; only with -k cgroup */
 };
 
 /*
@@ -96,6 +97,8 @@ struct pt_scope {
 	__u8 by_comm;		/* only tasks whose command is comm */
 	char comm[PT_COMM_LEN];
 	__u32 hists;		/* 1 << enum pt_hist: histograms to keep */
+	__u8 by_cgroup;		/* only tasks under the cgroup in cgroup_filter */
+	__u8 key_cgroup;	/* keys carry the task's cgroup id (-k cgroup) */
 };
 
 /* The drain's handshake with the programs: each BPF object's .bss. */

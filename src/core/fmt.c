@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdio.h>
 #include <string.h>
+#include "cgroup.h"
 #include "fmt.h"
 
 void fmt_csv_value(char *buf, size_t n, const struct pt_value *v)
@@ -70,6 +71,12 @@ void fmt_key(char *buf, size_t n, enum pt_by by, const struct pt_key *k)
 	if (by_has_pipe(by) && len >= 0 && (size_t)len < n)
 		len += snprintf(buf + len, n - len, "pipe %llu ",
 				(unsigned long long)k->ino);
+	if (by_has_cgroup(by) && len >= 0 && (size_t)len < n) {
+		char cg[4096];
+
+		cgroup_name(cg, sizeof(cg), k->cgroup);
+		len += snprintf(buf + len, n - len, "cgroup %s ", cg);
+	}
 	if (len > 0 && (size_t)len < n && buf[len - 1] == ' ')
 		buf[len - 1] = '\0';
 }

@@ -16,6 +16,8 @@ struct pt_load_opts {
 	__u32 max_keys;			/* counter map size; 0 = the default */
 	__u32 hists;			/* 1 << enum pt_hist: histograms to keep */
 	bool waits;			/* --waits: trace sleeps on sched_switch */
+	const char *cgroup;		/* --cgroup: a cgroup v2 directory */
+	bool key_cgroup;		/* -k cgroup: keys carry the cgroup id */
 	bool verbose;
 };
 

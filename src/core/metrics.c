@@ -299,6 +299,14 @@ static unsigned int na_state(const struct pt_env *e)
 	       (e->knob_prealloc_max < 0 ? PT_NA_NO_POOL : 0);
 }
 
+int metric_parse(const char *csv)
+{
+	for (int i = 0; i < PT_NCOLS; i++)
+		if (pt_metrics[i].csv && !strcmp(csv, pt_metrics[i].csv))
+			return i;
+	return -1;
+}
+
 enum pt_quality pt_col_quality(enum pt_col col, const struct pt_env *env)
 {
 	const struct pt_how *h;

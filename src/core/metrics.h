@@ -128,6 +128,8 @@ struct pt_metric {
 
 extern const struct pt_metric pt_metrics[PT_NCOLS];
 
+/* The column of a CSV name; -1 if no column has it. */
+int metric_parse(const char *csv);
 /* A column's quality on env's tier and knob state (same for every row). */
 enum pt_quality pt_col_quality(enum pt_col col, const struct pt_env *env);
 /* One column of one row; .q PT_NA when it cannot be known. */

@@ -14,7 +14,20 @@ struct pt_report {
 	double interval_s;	/* length of the interval measured */
 	unsigned int hists;	/* JSON: these histograms (1 << enum pt_hist)
 				 * as hist_<name> keys after the columns */
+	size_t max_rows;	/* -r: the first rows only; 0: all */
+	bool rate;		/* --rate: counts per second of the interval */
 };
+
+/* The rows a report prints: all, or the first max_rows. */
+size_t out_nrows(const struct pt_report *r);
+/*
+ * One cell: pt_get(), and with --rate a count column (not a knob) per
+ * second of the interval (rounded to a whole number for the table).
+ */
+struct pt_value out_value(const struct pt_report *r, enum pt_col col,
+			  const struct pt_row *row, bool whole);
+/* -s: rows by col, largest first, values not known last; ties by key. */
+void out_sort(struct pt_rows *rows, enum pt_col col, const struct pt_env *env);
 
 /* Each returns 0, or -1 when the stream failed (a closed pipe, say). */
 int out_csv_header(FILE *f);

@@ -6,6 +6,7 @@
  */
 #include "fmt.h"
 #include "out.h"
+#include "cgroup.h"
 #include "record.h"
 
 int out_csv_header(FILE *f)
@@ -17,7 +18,8 @@ int out_csv_header(FILE *f)
 		if (i == PT_COL_DERIVED_AFTER)
 			fputs(",derived", f);
 	}
-	fputc('\n', f);
+	/* key columns appended later come after every metric */
+	fputs(",cgroup\n", f);
 	return fflush(f) ? -1 : 0;
 }
 
@@ -53,12 +55,20 @@ static void row_record(FILE *f, enum rec_fmt fmt, const struct pt_report *r,
 	rec_str(&o, "key_type", by_name(r->rows->by));
 	key_fields(&o, r->rows->by, &row->key);
 	for (int i = 0; i < PT_NCOLS; i++) {
-		struct pt_value v = pt_get(i, &row->c, r->env);
+		struct pt_value v = out_value(r, i, row, false);
 
 		if (pt_metrics[i].csv)
 			rec_value(&o, pt_metrics[i].csv, &v);
 		if (i == PT_COL_DERIVED_AFTER)
 			rec_derived(&o, "derived", &row->c, r->env);
+	}
+	if (by_has_cgroup(r->rows->by)) {
+		char cg[4096];
+
+		cgroup_name(cg, sizeof(cg), row->key.cgroup);
+		rec_str(&o, "cgroup", cg);
+	} else {
+		rec_null(&o, "cgroup");
 	}
 	for (int h = 0; h < PT_NHIST && fmt == REC_JSON; h++) {
 		char name[32];
@@ -73,7 +83,7 @@ static void row_record(FILE *f, enum rec_fmt fmt, const struct pt_report *r,
 
 static int report(FILE *f, enum rec_fmt fmt, const struct pt_report *r)
 {
-	for (size_t i = 0; i < r->rows->n; i++)
+	for (size_t i = 0; i < out_nrows(r); i++)
 		row_record(f, fmt, r, &r->rows->v[i]);
 	return fflush(f) || ferror(f) ? -1 : 0;
 }

@@ -85,7 +85,7 @@ static void print_hist(FILE *f, enum pt_hist h, const __u64 *slot)
 
 int out_hist_report(FILE *f, const struct pt_report *r, unsigned int mask)
 {
-	for (size_t i = 0; i < r->rows->n; i++) {
+	for (size_t i = 0; i < out_nrows(r); i++) {
 		const struct pt_row *row = &r->rows->v[i];
 		char key[96];
 

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The human table: a heading per interval, one line per key. */
+#define _GNU_SOURCE	/* qsort_r */
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "cgroup.h"
 #include "fmt.h"
 #include "out.h"
 
@@ -22,6 +25,8 @@ static void heading(FILE *f, const struct pt_report *r)
 		fprintf(f, "%-16s ", "COMM");
 	if (by_has_pipe(by))
 		fprintf(f, "%-10s ", "PIPE");
+	if (by_has_cgroup(by))
+		fprintf(f, "%-32s ", "CGROUP");
 	for (int i = 0; i < PT_NCOLS; i++) {
 		if (!pt_metrics[i].head)
 			continue;
@@ -45,22 +50,72 @@ static void line(FILE *f, const struct pt_report *r, const struct pt_row *row)
 		fprintf(f, "%-16.16s ", row->key.comm);
 	if (by_has_pipe(by))
 		fprintf(f, "%-10llu ", (unsigned long long)row->key.ino);
+	if (by_has_cgroup(by)) {
+		char cg[4096];
+
+		cgroup_name(cg, sizeof(cg), row->key.cgroup);
+		fprintf(f, "%-32s ", cg);
+	}
 	for (int i = 0; i < PT_NCOLS; i++) {
 		struct pt_value v;
 
 		if (!pt_metrics[i].head)
 			continue;
-		v = pt_get(i, &row->c, r->env);
+		v = out_value(r, i, row, true);
 		fmt_table_value(buf, sizeof(buf), &v, pt_metrics[i].width);
 		fprintf(f, " %*s", pt_metrics[i].width, buf);
 	}
 	fputc('\n', f);
 }
 
+size_t out_nrows(const struct pt_report *r)
+{
+	return r->max_rows && r->max_rows < r->rows->n ? r->max_rows : r->rows->n;
+}
+
+struct pt_value out_value(const struct pt_report *r, enum pt_col col,
+			  const struct pt_row *row, bool whole)
+{
+	struct pt_value v = pt_get(col, &row->c, r->env);
+
+	if (!r->rate || v.q == PT_NA || v.type != PT_V_U64 || pt_metrics[col].knob)
+		return v;
+	v.d = r->interval_s > 0 ? v.u / r->interval_s : 0;
+	if (whole)
+		v.u = (__u64)(v.d + 0.5);
+	else
+		v.type = PT_V_RATIO;
+	return v;
+}
+
+static int sort_cmp(const void *a, const void *b, void *arg)
+{
+	const struct pt_row *x = a, *y = b;
+	const struct { enum pt_col col; const struct pt_env *env; } *s = arg;
+	struct pt_value vx = pt_get(s->col, &x->c, s->env);
+	struct pt_value vy = pt_get(s->col, &y->c, s->env);
+	double dx = vx.type == PT_V_U64 ? (double)vx.u : vx.d;
+	double dy = vy.type == PT_V_U64 ? (double)vy.u : vy.d;
+
+	if ((vx.q == PT_NA) != (vy.q == PT_NA))
+		return vx.q == PT_NA ? 1 : -1;
+	if (vx.q != PT_NA && dx != dy)
+		return dx < dy ? 1 : -1;
+	return memcmp(&x->key, &y->key, sizeof(x->key));
+}
+
+void out_sort(struct pt_rows *rows, enum pt_col col, const struct pt_env *env)
+{
+	struct { enum pt_col col; const struct pt_env *env; } s = { col, env };
+
+	qsort_r(rows->v, rows->n, sizeof(*rows->v), sort_cmp, &s);
+	rows_reindex(rows);
+}
+
 int out_table_report(FILE *f, const struct pt_report *r)
 {
 	heading(f, r);
-	for (size_t i = 0; i < r->rows->n; i++)
+	for (size_t i = 0; i < out_nrows(r); i++)
 		line(f, r, &r->rows->v[i]);
 	if (!r->rows->n)
 		fputs("(no pipe activity)\n", f);

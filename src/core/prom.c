@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
+#include "cgroup.h"
 #include "prom.h"
 
 void prom_init(struct prom_store *p, enum pt_by by, size_t cap)
@@ -70,6 +71,14 @@ static void labels(FILE *f, const struct prom_store *p, const struct pt_row *row
 	}
 	if (by == PT_BY_PIPE)
 		fprintf(f, ",pipe_ino=\"%llu\"", (unsigned long long)row->key.ino);
+	if (by_has_cgroup(by)) {
+		char cg[4096];
+
+		cgroup_name(cg, sizeof(cg), row->key.cgroup);
+		fputs(",cgroup=\"", f);
+		prom_label_value(f, cg, sizeof(cg));
+		fputc('"', f);
+	}
 	fputc('}', f);
 }
 

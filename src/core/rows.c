@@ -9,6 +9,7 @@ static const char *const by_names[] = {
 	[PT_BY_COMM] = "comm",
 	[PT_BY_PIPE] = "pipe",
 	[PT_BY_PIPE_PID] = "pipe-pid",
+	[PT_BY_CGROUP] = "cgroup",
 };
 
 const char *by_name(enum pt_by by)
@@ -54,6 +55,11 @@ int pt_grow(void **v, size_t *cap, size_t need, size_t elem, size_t first)
 	*v = p;
 	*cap = n;
 	return 0;
+}
+
+bool by_has_cgroup(enum pt_by by)
+{
+	return by == PT_BY_CGROUP;
 }
 
 void rows_init(struct pt_rows *r, enum pt_by by)
@@ -106,6 +112,10 @@ static struct pt_key fold_key(enum pt_by by, const struct pt_key *k)
 		break;
 	case PT_BY_PIPE_PID:
 		f = *k;
+		f.cgroup = 0;
+		break;
+	case PT_BY_CGROUP:
+		f.cgroup = k->cgroup;
 		break;
 	}
 	return f;
@@ -225,6 +235,12 @@ static int row_cmp(const void *a, const void *b)
 	if (bx != by)
 		return bx < by ? 1 : -1;
 	return memcmp(&x->key, &y->key, sizeof(x->key));
+}
+
+void rows_reindex(struct pt_rows *r)
+{
+	if (r->slot)
+		index_rows(r);
 }
 
 /* Sorting reorders v, so the index is rebuilt. */

@@ -14,6 +14,7 @@ enum pt_by {
 	PT_BY_COMM,
 	PT_BY_PIPE,
 	PT_BY_PIPE_PID,	/* pipe and process: pipetop's ends */
+	PT_BY_CGROUP,	/* cgroup v2 (the kernel keys carry it only then) */
 };
 
 struct pt_row {
@@ -40,6 +41,7 @@ int by_parse(const char *s);	/* -1 if unknown */
 bool by_has_pid(enum pt_by by);
 bool by_has_comm(enum pt_by by);
 bool by_has_pipe(enum pt_by by);
+bool by_has_cgroup(enum pt_by by);
 
 void rows_init(struct pt_rows *r, enum pt_by by);
 void rows_clear(struct pt_rows *r);
@@ -51,6 +53,8 @@ int rows_add(struct pt_rows *r, const struct pt_key *k, const struct pt_counts *
 void counts_add(struct pt_counts *sum, const struct pt_counts *c);
 /* Adds n values to a histogram slot of hk's key under r->by; -1 on OOM. */
 int rows_add_hist(struct pt_rows *r, const struct pt_hkey *hk, __u64 n);
+/* After reordering r->v: the index again. */
+void rows_reindex(struct pt_rows *r);
 /* Sorts rows by bytes moved, busiest first, ties by key. */
 void rows_sort(struct pt_rows *r);
 

@@ -80,7 +80,11 @@ static int report(struct run *r)
 	rows_sort(&r->rows);
 	pt_session_env(&r->s, &env);
 	env.interval_s = rep.interval_s;
+	if (r->o->sort_col >= 0)
+		out_sort(&r->rows, r->o->sort_col, &env);
 	rep.hists = r->o->json ? r->o->load.hists : 0;
+	rep.max_rows = r->o->rows;
+	rep.rate = r->o->rate;
 	if (r->prom && export_prom(r, &env))
 		return -1;
 	if (r->o->csv)

@@ -2,6 +2,7 @@
 #include <getopt.h>
 #include <netdb.h>
 #include <string.h>
+#include "core/cgroup.h"
 #include "core/cli.h"
 #include "core/metrics.h"
 #include "core/out.h"
@@ -9,8 +10,9 @@
 
 static const char usage[] =
 "Usage: pipestat [-i SEC [-c N]] [-d SEC] [-p PID]... [-n COMM] [-k KEY]\n"
+"                [-r N] [-s COLUMN] [--rate] [interval [count]]\n"
 "                [--csv|--json] [--listen ADDR:PORT] [--textfile PATH]\n"
-"                [--tier TIER] [--demo] [--max-keys N] [-v]\n"
+"                [--cgroup PATH] [--tier TIER] [--demo] [--max-keys N] [-v]\n"
 "Count what happens in Linux pipes (reads, writes, bytes, EAGAIN returns,\n"
 "pipe page allocations, pool hits, user-copy sections), per interval.\n"
 "\n"
@@ -19,7 +21,14 @@ static const char usage[] =
 "  -d, --duration SEC   stop after SEC seconds (default: at Ctrl-C)\n"
 "  -p, --pid PID        only this process (repeatable, up to 64)\n"
 "  -n, --comm NAME      only processes with this command name\n"
-"  -k, --by KEY         one row per: total (default), pid, comm, pipe\n"
+"  -r, --rows N         only the first N rows of each interval\n"
+"  -s, --sort COLUMN    rows by this CSV column, largest first (default:\n"
+"                       bytes moved), e.g. -s eagain_read\n"
+"      --rate           counts per second of the interval, not totals\n"
+"  -k, --by KEY         one row per: total (default), pid, comm, pipe,\n"
+"                       cgroup (the cgroup v2 path, CSV column 'cgroup')\n"
+"      --cgroup PATH    only tasks in this cgroup v2 directory's subtree,\n"
+"                       e.g. /sys/fs/cgroup/system.slice/foo.service\n"
 "      --listen ADDR:PORT  serve Prometheus /metrics (OpenMetrics) there,\n"
 "                       e.g. 127.0.0.1:9432; counters since the start\n"
 "      --textfile PATH  write the same metrics to PATH every interval\n"
@@ -52,6 +61,8 @@ static const char usage_tail[] =
 "\n"
 "Examples:\n"
 "  pipestat -i 1                  totals every second\n"
+"  pipestat 1 5                   the same, five times\n"
+"  pipestat -k pid -s eagain_read -r 10 -i 5 --rate   top 10 by EAGAINs/s\n"
 "  pipestat -k pid -d 10          per process, once after 10 s\n"
 "  pipestat -k pipe --csv -i 1    per pipe, CSV every second\n"
 "  pipestat -p 1234 -p 1235 -c 5 -i 2\n"
@@ -89,7 +100,7 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		   char *err, size_t n)
 {
 	enum { OPT_CSV = 256, OPT_DEMO, OPT_HIST, OPT_WAITS, OPT_JSON, OPT_LISTEN,
-	       OPT_TEXTFILE, OPT_MAX_SERIES };
+	       OPT_TEXTFILE, OPT_MAX_SERIES, OPT_CGROUP, OPT_RATE };
 	static const struct option longs[] = {
 		{ "interval", required_argument, NULL, 'i' },
 		{ "count", required_argument, NULL, 'c' },
@@ -99,6 +110,10 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		{ "by", required_argument, NULL, 'k' },
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "json", no_argument, NULL, OPT_JSON },
+		{ "cgroup", required_argument, NULL, OPT_CGROUP },
+		{ "rows", required_argument, NULL, 'r' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "rate", no_argument, NULL, OPT_RATE },
 		{ "listen", required_argument, NULL, OPT_LISTEN },
 		{ "textfile", required_argument, NULL, OPT_TEXTFILE },
 		{ "max-series", required_argument, NULL, OPT_MAX_SERIES },
@@ -120,11 +135,12 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 
 	memset(o, 0, sizeof(*o));
 	o->max_series = 1000;
+	o->sort_col = -1;
 	o->load.tier = PT_TIER_AUTO;
 	o->by = PT_BY_TOTAL;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:c:d:p:n:k:vhV", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:c:d:p:n:k:r:s:vhV", longs, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			if ((o->interval = cli_seconds(optarg, 1e7)) < 0)
@@ -140,8 +156,8 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 			break;
 		case 'k':
 			if ((v = by_parse(optarg)) < 0 || v == PT_BY_PIPE_PID)
-				USAGE_ERR("invalid key '%s': want total, pid, comm or pipe",
-					  optarg);
+				USAGE_ERR("invalid key '%s': want total, pid, comm, pipe "
+					  "or cgroup", optarg);
 			o->by = v;
 			by_given = true;
 			break;
@@ -159,6 +175,23 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 			break;
 		case OPT_JSON:
 			o->json = true;
+			break;
+		case 'r':
+			if ((o->rows = cli_long(optarg, 1, 1L << 30)) < 0)
+				USAGE_ERR("invalid rows '%s': want a whole number > 0", optarg);
+			break;
+		case 's':
+			if ((o->sort_col = metric_parse(optarg)) < 0)
+				USAGE_ERR("invalid sort column '%s': want a CSV metric column, "
+					  "e.g. write_bytes or eagain_read", optarg);
+			break;
+		case OPT_RATE:
+			o->rate = true;
+			break;
+		case OPT_CGROUP:
+			if (!cgroup_check(optarg, err, n))
+				return CLI_USAGE;
+			o->load.cgroup = optarg;
 			break;
 		case OPT_LISTEN:
 			if ((v = listen_addr(optarg, &ai)))
@@ -186,6 +219,15 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 				return c < 0 ? CLI_USAGE : CLI_EXIT_OK;
 		}
 	}
+	/* libbpf-tools' positional form: pipestat [interval [count]] */
+	if (optind < argc && !o->interval && cli_seconds(argv[optind], 1e7) > 0) {
+		o->interval = cli_seconds(argv[optind++], 1e7);
+		if (optind < argc && !o->count &&
+		    (o->count = cli_long(argv[optind], 1, 1L << 30)) > 0)
+			optind++;
+		if (o->count < 0)
+			o->count = 0;
+	}
 	if (optind < argc)
 		USAGE_ERR("unexpected argument '%s'", argv[optind]);
 	if (o->csv && o->json)
@@ -194,6 +236,7 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		o->interval = 1;	/* the counters' freshness */
 	if ((o->listen || o->textfile) && !by_given)
 		o->by = PT_BY_COMM;
+	o->load.key_cgroup = o->by == PT_BY_CGROUP;
 	if (o->count && !o->interval)
 		USAGE_ERR("-c needs -i");
 	if (o->csv && o->load.hists)

@@ -19,6 +19,9 @@ struct pipestat_opts {
 	const char *listen;	/* --listen ADDR:PORT */
 	const char *textfile;	/* --textfile PATH */
 	long max_series;	/* label sets in /metrics */
+	long rows;		/* -r: top rows per interval; 0: all */
+	int sort_col;		/* -s: enum pt_col to sort by; -1: bytes moved */
+	bool rate;		/* --rate: per second */
 	bool demo;
 };
 

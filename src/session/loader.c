@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,8 @@ static int configure(struct pt_session *s, const struct pt_load_opts *o)
 	f->self_tgid = getpid();
 	f->by_pid = o->npids > 0;
 	f->by_comm = o->comm[0] != '\0';
+	f->by_cgroup = o->cgroup != NULL;
+	f->key_cgroup = o->key_cgroup;
 	memcpy(f->comm, o->comm, PT_COMM_LEN);
 	f->hists = o->hists;
 	err = size_gen_map(s->o.obj, &counts_map, keys);
@@ -123,6 +126,20 @@ static int bind_maps(struct pt_session *s, const struct pt_load_opts *o)
 	err = err ?: bind_gen_map(s->o.obj, &s->hists);
 	if (err)
 		return err;
+	if (o->cgroup) {
+		__u32 zero = 0;
+		int cg = open(o->cgroup, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+		m = bpf_object__find_map_by_name(s->o.obj, "cgroup_filter");
+		if (cg < 0 || !m || bpf_map_update_elem(bpf_map__fd(m), &zero, &cg, BPF_ANY)) {
+			int err = -errno;
+
+			if (cg >= 0)
+				close(cg);
+			return err;
+		}
+		close(cg);
+	}
 	m = bpf_object__find_map_by_name(s->o.obj, "pid_filter");
 	fd = m ? bpf_map__fd(m) : -1;
 	for (int i = 0; i < o->npids; i++) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* pipestat's option parsing: values, limits and the errors users see. */
 #include <stdio.h>
+#include "core/metrics.h"
 #include "pipestat/opts.h"
 #include "unit.h"
 
@@ -110,6 +111,44 @@ static void prometheus(void)
 	CHECK(!strncmp(err, "invalid --listen '9432': want ADDR:PORT", 39));
 }
 
+static void cgroups(void)
+{
+	struct pipestat_opts o;
+	char err[256];
+
+	CHECK(parse("-k cgroup", &o, err) == CLI_RUN);
+	CHECK(o.by == PT_BY_CGROUP && o.load.key_cgroup && !o.load.cgroup);
+	CHECK(parse("-k pid", &o, err) == CLI_RUN && !o.load.key_cgroup);
+	CHECK(parse("--cgroup /nonexistent/x", &o, err) == CLI_USAGE);
+	CHECK_STR(err, "--cgroup '/nonexistent/x': No such file or directory");
+	CHECK(parse("--cgroup /tmp", &o, err) == CLI_USAGE);
+	CHECK_STR(err, "--cgroup '/tmp': not a cgroup v2 directory");
+}
+
+/* -r, -s, --rate and libbpf-tools' pipestat [interval [count]] */
+static void operator(void)
+{
+	struct pipestat_opts o;
+	char err[256];
+
+	CHECK(parse("", &o, err) == CLI_RUN && o.rows == 0 && o.sort_col == -1 && !o.rate);
+	CHECK(parse("2 5", &o, err) == CLI_RUN && o.interval == 2 && o.count == 5);
+	CHECK(parse("0.5", &o, err) == CLI_RUN && o.interval == 0.5 && o.count == 0);
+	CHECK(parse("-k pid 1 3", &o, err) == CLI_RUN && o.interval == 1 && o.count == 3);
+	CHECK(parse("1 3 4", &o, err) == CLI_USAGE);
+	CHECK_STR(err, "unexpected argument '4'");
+	CHECK(parse("-i 1 2", &o, err) == CLI_USAGE);	/* the interval twice */
+	CHECK(parse("1 x", &o, err) == CLI_USAGE);
+	CHECK_STR(err, "unexpected argument 'x'");
+	CHECK(parse("-r 10 -s eagain_read --rate", &o, err) == CLI_RUN);
+	CHECK(o.rows == 10 && o.sort_col == PT_COL_EAGAIN_READ && o.rate);
+	CHECK(parse("--rows 3 --sort write_bytes", &o, err) == CLI_RUN);
+	CHECK(o.rows == 3 && o.sort_col == PT_COL_WRITE_BYTES);
+	CHECK(parse("-s nope", &o, err) == CLI_USAGE);
+	CHECK(!strncmp(err, "invalid sort column 'nope'", 26));
+	CHECK(parse("-r 0", &o, err) == CLI_USAGE);
+}
+
 static void too_many_pids(void)
 {
 	struct pipestat_opts o;
@@ -129,6 +168,8 @@ int main(void)
 	values();
 	errors();
 	prometheus();
+	cgroups();
+	operator();
 	too_many_pids();
 	return unit_summary("test_opts");
 }

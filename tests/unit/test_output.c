@@ -60,6 +60,8 @@ static void csv_contract(void)
 
 	CHECK(!strncmp(h, contract, strlen(contract)));
 	CHECK(h[strlen(h) - 1] == '\n');
+	/* key columns added later: after every metric */
+	CHECK(strlen(h) > 21 && !strcmp(h + strlen(h) - 21, ",lock_wait_ns,cgroup\n"));
 	/* 'derived' was the last field; later columns come after it, in order */
 	CHECK(strstr(h, ",eagain_splice,untracked,derived,waits_read,wait_read_ns,"
 		      "waits_write,wait_write_ns,lock_contended,lock_wait_ns,eof_reads") != NULL);
@@ -204,7 +206,87 @@ static void json_rows(void)
 	CHECK_STR(v, "null");
 	json_walk(json, NULL, 0, "pipe_ino", v, sizeof(v));
 	CHECK_STR(v, "null");
+	json_walk(json, NULL, 0, "cgroup", v, sizeof(v));
+	CHECK_STR(v, "null");
 	free(json);
+	rows_free(&rows);
+
+	/* by cgroup: its name, or its id once no directory has it */
+	k.cgroup = ~0ULL;
+	rows_init(&rows, PT_BY_CGROUP);
+	rows_add(&rows, &k, &c);
+	json = render(out_json_report, &r);
+	json_walk(json, NULL, 0, "cgroup", v, sizeof(v));
+	CHECK_STR(v, "\"id:18446744073709551615\"");
+	json_walk(json, NULL, 0, "pid", v, sizeof(v));
+	CHECK_STR(v, "null");
+	free(json);
+	json = render(out_csv_report, &r);
+	CHECK(strstr(json, ",id:18446744073709551615\n") != NULL);
+	free(json);
+	rows_free(&rows);
+}
+
+/* -s, -r and --rate */
+static void operator(void)
+{
+	struct pt_rows rows;
+	struct pt_env env = { .tier = PT_TIER_SYSCALL, .knob_prealloc_max = 3,
+			      .knob_prealloc_keep = -1, .knob_read_batch = -1 };
+	struct pt_report r = { .rows = &rows, .env = &env, .interval_s = 2.0 };
+	struct pt_key k = {};
+	struct pt_counts c = {};
+	struct pt_value v;
+	char *csv;
+
+	rows_init(&rows, PT_BY_PID);
+	for (int i = 1; i <= 4; i++) {
+		k.tgid = i;
+		c.eagain_read_nonblock = 10 * (i % 3);	/* 10, 20, 0, 10 */
+		c.write_bytes = 100 * i;
+		rows_add(&rows, &k, &c);
+	}
+	rows_sort(&rows);
+	CHECK(rows.v[0].key.tgid == 4);		/* bytes first */
+	out_sort(&rows, PT_COL_EAGAIN_READ, &env);
+	CHECK(rows.v[0].key.tgid == 2 && rows.v[1].key.tgid == 1 &&
+	      rows.v[2].key.tgid == 4 && rows.v[3].key.tgid == 3);
+	/* a column not known on the tier sorts nothing first */
+	out_sort(&rows, PT_COL_EAGAIN_EMPTY, &env);
+	CHECK(rows.v[0].key.tgid == 1);
+	CHECK(rows_has(&rows, &rows.v[3].key));	/* the index follows */
+
+	r.max_rows = 2;
+	out_sort(&rows, PT_COL_WRITE_BYTES, &env);
+	CHECK(out_nrows(&r) == 2);
+	csv = render(out_csv_report, &r);
+	CHECK(!strncmp(csv, "0.000,2.000,syscall,pid,4,", 26));
+	{
+		int lines = 0;
+
+		for (const char *p = csv; *p; p++)
+			lines += *p == '\n';
+		CHECK(lines == 2);
+	}
+	free(csv);
+	r.max_rows = 0;
+
+	/* --rate: counts per second; knobs stay as they are */
+	r.rate = true;
+	v = out_value(&r, PT_COL_WRITE_BYTES, &rows.v[0], false);
+	CHECK(v.type == PT_V_RATIO && v.d == 200);
+	v = out_value(&r, PT_COL_EAGAIN_READ, &rows.v[3], false);	/* pid 1: 10 in 2 s */
+	CHECK(v.d == 5);
+	v = out_value(&r, PT_COL_KNOB_PREALLOC_MAX, &rows.v[0], false);
+	CHECK(v.type == PT_V_U64 && v.u == 3);
+	v = out_value(&r, PT_COL_EAGAIN_EMPTY, &rows.v[0], false);
+	CHECK(v.q == PT_NA);
+	r.interval_s = 3.0;
+	v = out_value(&r, PT_COL_WRITE_BYTES, &rows.v[0], true);	/* 400 / 3 */
+	CHECK(v.type == PT_V_U64 && v.u == 133);
+	csv = render(out_csv_report, &r);
+	CHECK(strstr(csv, ",133.33,") != NULL);
+	free(csv);
 	rows_free(&rows);
 }
 
@@ -246,6 +328,7 @@ int main(void)
 	csv_contract();
 	syscall_tier_row();
 	json_rows();
+	operator();
 	values();
 	tiers();
 	return unit_summary("test_output");

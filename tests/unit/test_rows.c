@@ -21,8 +21,12 @@ static void fold_by(void)
 	struct pt_counts c = { .reads = 1, .write_bytes = 10 };
 	struct { enum pt_by by; size_t rows; } cases[] = {
 		{ PT_BY_TOTAL, 1 }, { PT_BY_PID, 3 }, { PT_BY_COMM, 2 },
-		{ PT_BY_PIPE, 3 }, { PT_BY_PIPE_PID, 4 },
+		{ PT_BY_PIPE, 3 }, { PT_BY_PIPE_PID, 4 }, { PT_BY_CGROUP, 2 },
 	};
+
+	/* -k cgroup: two cgroups over three processes */
+	keys[0].cgroup = keys[1].cgroup = keys[2].cgroup = 7;
+	keys[3].cgroup = 8;
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		struct pt_rows r;
@@ -53,6 +57,16 @@ static void fold_clears_unused_fields(void)
 	rows_init(&r, PT_BY_PIPE);
 	rows_add(&r, &k, &c);
 	CHECK(r.v[0].key.tgid == 0 && r.v[0].key.comm[0] == 0 && r.v[0].key.ino == 100);
+	rows_free(&r);
+	k.cgroup = 9;
+	rows_init(&r, PT_BY_CGROUP);
+	rows_add(&r, &k, &c);
+	CHECK(r.v[0].key.tgid == 0 && r.v[0].key.comm[0] == 0 && r.v[0].key.ino == 0 &&
+	      r.v[0].key.cgroup == 9);
+	rows_free(&r);
+	rows_init(&r, PT_BY_PID);
+	rows_add(&r, &k, &c);
+	CHECK(r.v[0].key.cgroup == 0);	/* only -k cgroup keeps it */
 	rows_free(&r);
 }
 
