@@ -16,6 +16,8 @@ struct pt_report {
 				 * as hist_<name> keys after the columns */
 	size_t max_rows;	/* -r: the first rows only; 0: all */
 	bool rate;		/* --rate: counts per second of the interval */
+	/* -k pipe: rows by pipe and process, ends_sort()ed: writers, readers */
+	const struct pt_rows *ends;
 };
 
 /* The rows a report prints: all, or the first max_rows. */

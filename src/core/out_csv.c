@@ -7,6 +7,7 @@
 #include "fmt.h"
 #include "out.h"
 #include "cgroup.h"
+#include "ends.h"
 #include "record.h"
 
 int out_csv_header(FILE *f)
@@ -19,7 +20,7 @@ int out_csv_header(FILE *f)
 			fputs(",derived", f);
 	}
 	/* key columns appended later come after every metric */
-	fputs(",cgroup\n", f);
+	fputs(",cgroup,writers,readers\n", f);
 	return fflush(f) ? -1 : 0;
 }
 
@@ -69,6 +70,17 @@ static void row_record(FILE *f, enum rec_fmt fmt, const struct pt_report *r,
 		rec_str(&o, "cgroup", cg);
 	} else {
 		rec_null(&o, "cgroup");
+	}
+	if (r->ends) {
+		char names[1024];
+
+		ends_names(names, sizeof(names), r->ends, &row->key, true);
+		rec_str(&o, "writers", names);
+		ends_names(names, sizeof(names), r->ends, &row->key, false);
+		rec_str(&o, "readers", names);
+	} else {
+		rec_null(&o, "writers");
+		rec_null(&o, "readers");
 	}
 	for (int h = 0; h < PT_NHIST && fmt == REC_JSON; h++) {
 		char name[32];

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 #include "cgroup.h"
+#include "ends.h"
 #include "fmt.h"
 #include "out.h"
 
@@ -34,6 +35,8 @@ static void heading(FILE *f, const struct pt_report *r)
 			 pt_col_quality(i, r->env) == PT_DERIVED ? "*" : "");
 		fprintf(f, " %*s", pt_metrics[i].width, head);
 	}
+	if (r->ends)
+		fputs("  WRITERS -> READERS", f);
 	fputc('\n', f);
 }
 
@@ -64,6 +67,13 @@ static void line(FILE *f, const struct pt_report *r, const struct pt_row *row)
 		v = out_value(r, i, row, true);
 		fmt_table_value(buf, sizeof(buf), &v, pt_metrics[i].width);
 		fprintf(f, " %*s", pt_metrics[i].width, buf);
+	}
+	if (r->ends) {
+		char w[1024], rd[1024];
+
+		ends_names(w, sizeof(w), r->ends, &row->key, true);
+		ends_names(rd, sizeof(rd), r->ends, &row->key, false);
+		fprintf(f, "  %s -> %s", *w ? w : "?", *rd ? rd : "?");
 	}
 	fputc('\n', f);
 }

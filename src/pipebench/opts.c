@@ -31,16 +31,16 @@ static const char usage[] =
 "            pipes and on pipes that hold the data\n"
 "  bw        lmbench bw_pipe: 64 KiB chunks through one pipe, not pinned\n"
 "\n"
-"  -s, --size LIST      sizes for stream and pingpong, e.g. 4096,65536\n"
+"  -S, --size LIST      sizes for stream and pingpong, e.g. 4096,65536\n"
 "                       (default: stream 4096,32768,65536,131072; pingpong 1)\n"
 "  -w, --writers LIST   mix writers (default 1,2,5)\n"
-"  -r, --readers LIST   mix readers (default 1,5,10)\n"
+"      --readers LIST   mix readers (default 1,5,10)\n"
 "  -d, --duration SEC   length of one repetition (default 1)\n"
 "  -R, --reps N         repetitions per point (default 5); the median, min\n"
 "                       and max are reported\n"
-"  -n, --ops N          end a repetition after N writes (round trips for\n"
+"  -N, --ops N          end a repetition after N writes (round trips for\n"
 "                       pingpong; per writer for mix) instead of a duration\n"
-"  -c, --cpus LIST      CPUs to pin to, e.g. 0,1 or 2-3 (default: the first\n"
+"  -C, --cpus LIST      CPUs to pin to, e.g. 0,1 or 2-3 (default: the first\n"
 "                       two this process may use)\n"
 "      --quick          short runs for tests: 3 reps of 0.1 s\n"
 "      --ab KNOB=A,B    run every point with fs.KNOB=A (baseline) and =B\n"
@@ -59,7 +59,7 @@ static const char usage[] =
 "Examples:\n"
 "  pipebench stream                          the size sweep\n"
 "  pipebench --ab pipe-read-batch=0,1 stream\n"
-"  pipebench --ab pipe-prealloc-max=0,8 -s 32768,65536 stream --csv\n";
+"  pipebench --ab pipe-prealloc-max=0,8 -S 32768,65536 stream --csv\n";
 
 /* no empty entries: strtok_r would skip them */
 static bool list_ok(const char *s, size_t cap)
@@ -134,15 +134,15 @@ static void default_cpus(struct pb_opts *o)
 int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
 	     char *err, size_t n)
 {
-	enum { OPT_QUICK = 256, OPT_AB, OPT_CSV, OPT_JSON };
+	enum { OPT_QUICK = 256, OPT_AB, OPT_CSV, OPT_JSON, OPT_READERS };
 	static const struct option longs[] = {
-		{ "size", required_argument, NULL, 's' },
+		{ "size", required_argument, NULL, 'S' },
 		{ "writers", required_argument, NULL, 'w' },
-		{ "readers", required_argument, NULL, 'r' },
+		{ "readers", required_argument, NULL, OPT_READERS },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "reps", required_argument, NULL, 'R' },
-		{ "ops", required_argument, NULL, 'n' },
-		{ "cpus", required_argument, NULL, 'c' },
+		{ "ops", required_argument, NULL, 'N' },
+		{ "cpus", required_argument, NULL, 'C' },
 		{ "quick", no_argument, NULL, OPT_QUICK },
 		{ "ab", required_argument, NULL, OPT_AB },
 		{ "csv", no_argument, NULL, OPT_CSV },
@@ -163,9 +163,17 @@ int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
 	o->ab.value[0] = o->ab.value[1] = -1;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":s:w:r:d:R:n:c:vhV", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":S:w:d:R:N:C:s:r:n:c:vhV", longs, NULL)) != -1) {
 		switch (c) {
-		case 's':
+		case 's': case 'r': case 'n': case 'c':
+			USAGE_ERR("-%c is the %s in every front end: pipebench's %s is %s",
+				  c, c == 's' ? "sort column" : c == 'r' ? "row count" :
+				  c == 'n' ? "command name" : "interval count",
+				  c == 's' ? "size list" : c == 'r' ? "readers list" :
+				  c == 'n' ? "op count" : "CPU list",
+				  c == 's' ? "-S (--size)" : c == 'r' ? "--readers" :
+				  c == 'n' ? "-N (--ops)" : "-C (--cpus)");
+		case 'S':
 			if ((o->nsizes = parse_list(optarg, o->sizes, PB_MAX_LIST,
 						    1, 16L << 20)) < 0)
 				USAGE_ERR("invalid size list '%s': want up to %d sizes "
@@ -178,7 +186,7 @@ int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
 				USAGE_ERR("invalid writers list '%s': want numbers "
 					  "1..64, e.g. 1,2,5", optarg);
 			break;
-		case 'r':
+		case OPT_READERS:
 			if ((o->nreaders = parse_list(optarg, o->readers, PB_MAX_LIST,
 						      1, 64)) < 0)
 				USAGE_ERR("invalid readers list '%s': want numbers "
@@ -195,12 +203,12 @@ int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
 					  PB_MAX_REPS);
 			o->reps = l;
 			break;
-		case 'n':
+		case 'N':
 			if ((o->ops = cli_long(optarg, 1, 1L << 40)) < 0)
 				USAGE_ERR("invalid ops '%s': want a whole number > 0",
 					  optarg);
 			break;
-		case 'c':
+		case 'C':
 			if ((o->ncpus = parse_cpus(optarg, o->cpus, PB_MAX_CPUS)) < 0)
 				USAGE_ERR("invalid CPU list '%s': want CPUs this "
 					  "process may use, e.g. 0,1 or 0-3", optarg);

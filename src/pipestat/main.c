@@ -12,6 +12,7 @@
 #include "session/privs.h"
 #include "demo.h"
 #include "session/loader.h"
+#include "core/ends.h"
 #include "core/out.h"
 #include "opts.h"
 #include "serve.h"
@@ -20,6 +21,7 @@ struct run {
 	struct pipestat_opts *o;
 	struct pt_session s;
 	struct pt_rows rows;
+	struct pt_rows ends;	/* -k pipe: by pipe and process */
 	double start, last;	/* CLOCK_MONOTONIC */
 	pid_t demo;
 	struct prom_store *prom;	/* --listen, --textfile */
@@ -66,9 +68,17 @@ static int report(struct run *r)
 	int err;
 
 	rows_clear(&r->rows);
-	if (pt_session_drain(&r->s, &r->rows, &env.untracked)) {
+	rows_clear(&r->ends);
+	/* -k pipe: by pipe and process first, to name each pipe's ends */
+	if (pt_session_drain(&r->s, r->rows.by == PT_BY_PIPE ? &r->ends : &r->rows,
+			     &env.untracked) ||
+	    (r->rows.by == PT_BY_PIPE && rows_fold(&r->rows, &r->ends))) {
 		fprintf(stderr, "pipestat: reading counters: %s\n", strerror(errno));
 		return -1;
+	}
+	if (r->rows.by == PT_BY_PIPE) {
+		ends_sort(&r->ends);
+		rep.ends = &r->ends;
 	}
 	r->last = t;
 	if (r->rows.by == PT_BY_TOTAL && !r->rows.n) {
@@ -198,6 +208,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pipestat: attached in %.1f ms\n",
 			(r.last - r.start) * 1e3);
 	rows_init(&r.rows, o.by);
+	rows_init(&r.ends, PT_BY_PIPE_PID);
 	if (o.listen || o.textfile) {
 		prom_init(&prom, o.by, o.max_series);
 		pt_session_env(&r.s, &prom.env);
@@ -231,6 +242,7 @@ out:
 	serve_stop(r.server);
 	pt_session_close(&r.s);
 	rows_free(&r.rows);
+	rows_free(&r.ends);
 	if (r.prom)
 		prom_free(r.prom);
 	return rc;

@@ -43,18 +43,6 @@ void tm_free(struct tm_model *m)
 	tm_init(m);
 }
 
-bool tm_is_writer(const struct pt_counts *c)
-{
-	return c->writes || c->splice_in || c->eagain_write_nonblock ||
-	       c->eagain_write_nowait;
-}
-
-bool tm_is_reader(const struct pt_counts *c)
-{
-	return c->reads || c->splice_out || c->eagain_read_nonblock ||
-	       c->eagain_read_nowait;
-}
-
 static __u64 bytes_in(const struct pt_counts *c)
 {
 	return c->write_bytes + c->splice_in_bytes;
@@ -353,9 +341,9 @@ void tm_ends_text(char *buf, size_t n, const struct tm_model *m,
 	for (__u32 i = 0; i < it->nends; i++) {
 		const struct pt_row *e = m->ends[it->first + i];
 
-		if (tm_is_writer(&e->c) && tw++ < TM_ENDS_LISTED)
+		if (pt_is_writer(&e->c) && tw++ < TM_ENDS_LISTED)
 			w[nw++] = e;
-		if (tm_is_reader(&e->c) && tr++ < TM_ENDS_LISTED)
+		if (pt_is_reader(&e->c) && tr++ < TM_ENDS_LISTED)
 			r[nr++] = e;
 	}
 	lw = side_text(sw, sizeof(sw), w, nw, tw, -1);

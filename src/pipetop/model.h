@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "core/metrics.h"
+#include "core/ends.h"
 #include "core/rows.h"
 
 enum tm_mode { TM_PER_PIPE, TM_PER_PROC };
@@ -83,10 +84,7 @@ enum pt_quality tm_col_quality(int col, const struct pt_env *env);
 void tm_format(char *buf, size_t n, const struct pt_value *v, enum tm_kind kind,
 	       int width);
 
-/* A process of a pipe writes into it / reads from it. */
-bool tm_is_writer(const struct pt_counts *c);
-bool tm_is_reader(const struct pt_counts *c);
-#define TM_ENDS_LISTED	32	/* per side; the rest only counted, as "+N" */
+#define TM_ENDS_LISTED	ENDS_LISTED	/* per side; the rest only counted, as "+N" */
 /*
  * "writer[pid],... -> reader[pid],..." in at most width characters (n >
  * width): busiest first, "+N" for those left out, "?" for a side not seen.

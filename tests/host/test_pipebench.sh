@@ -41,7 +41,7 @@ t_header() {
 # --json: the CSV's rows as objects keyed by its columns
 t_json() {
 	local n=100
-	"$PIPEBENCH" --json -s 65536 -n $n -R 2 stream >"$TMP/json.out" 2>"$TMP/json.err"
+	"$PIPEBENCH" --json -S 65536 -N $n -R 2 stream >"$TMP/json.out" 2>"$TMP/json.err"
 	expect "json: exit status" "$?" 0
 	expect "json: one object" "$(jq -s 'length' "$TMP/json.out")" 1
 	expect "json: keys are the CSV's columns" "$(jq -r 'keys_unsorted | join(",")' "$TMP/json.out")" \
@@ -83,7 +83,7 @@ t_stream() {
 # exact counts: N writes of 64 KiB per rep, 2 reps
 t_stream_ops() {
 	local n=150 f=$TMP/ops.csv hits misses
-	bench ops -s 65536 -n $n -R 2 stream
+	bench ops -S 65536 -N $n -R 2 stream
 	expect "stream --ops: writes" "$(col "$f" writes)" $((2 * n))
 	expect "stream --ops: write_bytes" "$(col "$f" write_bytes)" $((2 * n * 65536))
 	expect "stream --ops: moved_bytes" "$(col "$f" moved_bytes)" $((2 * n * 65536))
@@ -98,7 +98,7 @@ t_stream_ops() {
 
 t_mix() {
 	local r
-	bench mix --quick -w 1,2 -r 1,5 mix
+	bench mix --quick -w 1,2 --readers 1,5 mix
 	expect "mix: 2x2 points" "$(rows "$TMP/mix.csv")" 4
 	expect "mix: writers x readers" "$(awk -F, 'NR>1 {printf "%sx%s ", $3, $4}' "$TMP/mix.csv")" \
 		"1x1 1x5 2x1 2x5 "
@@ -109,7 +109,7 @@ t_mix() {
 
 t_pingpong() {
 	local n=1000 f=$TMP/pp.csv
-	bench pp -n $n -R 1 pingpong
+	bench pp -N $n -R 1 pingpong
 	expect "pingpong: size" "$(col "$f" size)" 1
 	expect "pingpong: round trips" "$(col "$f" ops)" $n
 	expect "pingpong: writes (both ends)" "$(col "$f" writes)" $((2 * n))
@@ -144,7 +144,7 @@ t_bw() {
 }
 
 t_table() {
-	"$PIPEBENCH" --quick stream -s 65536 >"$TMP/table" 2>"$TMP/table.err"
+	"$PIPEBENCH" --quick stream -S 65536 >"$TMP/table" 2>"$TMP/table.err"
 	expect "table: exit status" "$?" 0
 	grep -q '^stream  *65536  *1  *1 MB/s ' "$TMP/table" && ok "table: stream 65536 line" ||
 		not_ok "table: no stream 65536 line"
@@ -157,7 +157,7 @@ t_usage() {
 		"--size 4096,,1" "--cpus 9999" "--cpus x" "--writers 0" "--readers 100" \
 		"--ops 0" "--ab pipe-read-batch" "--ab pipe-read-batch=0,2" \
 		"--ab nosuch=0,1" "--ab pipe-prealloc-max=0,9" "--ab pipe-prealloc-max=a,b" \
-		"--tier nosuch" "--bogus" "nosuchworkload" "-d 1 -n 5" "--reps"; do
+		"--tier nosuch" "--bogus" "nosuchworkload" "-d 1 -N 5" "-n 5" "-c 0" "-r 1" "-s 4096" "--reps"; do
 		# shellcheck disable=SC2086
 		"$PIPEBENCH" $args >"$TMP/u.out" 2>"$TMP/u.err"
 		expect "usage: '$args' exits 2" "$?" 2
@@ -217,7 +217,7 @@ t_ab() {
 
 # Ctrl-C without --ab ends the workload too (it runs in its own group)
 t_sigint() {
-	"$PIPEBENCH" -n 100000000 -R 1 -s 65536 stream >"$TMP/int.out" 2>"$TMP/int.err" &
+	"$PIPEBENCH" -N 100000000 -R 1 -S 65536 stream >"$TMP/int.out" 2>"$TMP/int.err" &
 	local pid=$!
 	for _ in $(seq 100); do
 		pgrep -x "pbench-$pid" >/dev/null && break

@@ -128,6 +128,55 @@ t_json() {
 		"$(jq -r "select(.pid != $pid) | .eagain_write" "$TMP/out")" 300
 }
 
+# -s COLUMN -r N: the top row by that column only; --rate; positional form
+t_operator() {
+	local out pid n=1000
+	start_pipestat -k pid --csv -n pipework -s eagain_read -r 1 || { not_ok "-s -r: attach"; return; }
+	work eagain-read 100 >/dev/null
+	out=$(work eagain-read 300); pid=$(pid_of "$out")
+	work eagain-write 50 >/dev/null
+	stop_pipestat
+	expect "-s eagain_read -r 1: one row" "$(($(wc -l <"$TMP/out") - 1))" 1
+	expect "-s eagain_read -r 1: the 300" "$(csv_get "$TMP/out" eagain_read pid "$pid")" 300
+	start_pipestat -k pid --json -n pipework --rate || { not_ok "--rate: attach"; return; }
+	out=$(work eagain-read $n); pid=$(pid_of "$out")
+	sleep 2	# an interval of over 2 s: the rate is under n/2
+	stop_pipestat
+	# per second of the interval: times the interval gives the count back
+	expect "--rate: eagain_read x interval_s" \
+		"$(jq -r "select(.pid == $pid) | (.eagain_read * .interval_s + 0.5 | floor)" "$TMP/out")" $n
+	expect "--rate: under n/2 per second" \
+		"$(jq -r "select(.pid == $pid) | .eagain_read < $n / 2" "$TMP/out")" true
+	start_pipestat --csv 0.2 3 || { not_ok "positional: attach"; return; }
+	wait "$PS_PID"; PS_RC=$?; PS_PID=
+	expect "pipestat --csv 0.2 3: exit status" "$PS_RC" 0
+	expect "pipestat --csv 0.2 3: 3 rows" "$(grep -c ',syscall,total,' "$TMP/out")" 3
+}
+
+# -k pipe names each pipe's writers and readers
+t_pipe_ends() {
+	local n=50 out pid
+	start_pipestat -k pipe --json -n pipework || { not_ok "pipe ends: attach"; return; }
+	out=$(work stream 65536 $n); pid=$(pid_of "$out")
+	work jobserver 3 30 >"$TMP/job"
+	stop_pipestat
+	expect "pipe ends: the stream's writer" \
+		"$(jq -r "select(.writes == $n) | .writers" "$TMP/out")" "pipework[$pid]"
+	expect "pipe ends: its reader, the child" \
+		"$(jq -r "select(.writes == $n) | .readers" "$TMP/out" | grep -cE '^pipework\[[0-9]+\]$')" 1
+	expect "pipe ends: reader is not the writer" \
+		"$(jq -r "select(.writes == $n) | .readers" "$TMP/out" | grep -c "\\[$pid\\]")" 0
+	# the jobserver: one writer, three readers on one pipe
+	expect "pipe ends: jobserver readers" \
+		"$(jq -r 'select(.writes == 30) | .readers | split(",") | length' "$TMP/out")" 3
+	expect "pipe ends: jobserver readers named" \
+		"$(jq -r 'select(.writes == 30) | .readers | split(",") | map(sub("\\[[0-9]+\\]"; "")) | unique | join(",")' "$TMP/out")" pipework
+	start_pipestat -k pid --json -n pipework || { not_ok "pipe ends: attach"; return; }
+	work eagain-read 5 >/dev/null
+	stop_pipestat
+	expect "pipe ends: null when not by pipe" "$(jq -c '[.writers, .readers]' "$TMP/out")" "[null,null]"
+}
+
 t_pingpong() {
 	local n=2000 out pid hits misses
 	start_pipestat -k pid --csv -n pipework || { not_ok "pingpong: attach"; return; }
@@ -161,7 +210,7 @@ t_uring() {
 	local comm
 	[ -x ./pipebench ] || { not_ok "uring: ./pipebench not built"; return; }
 	start_pipestat -k comm --csv || { not_ok "uring: attach"; return; }
-	./pipebench --csv -R 1 -n 1 uring >"$TMP/bench" 2>"$TMP/bench.err"
+	./pipebench --csv -R 1 -N 1 uring >"$TMP/bench" 2>"$TMP/bench.err"
 	stop_pipestat
 	comm=$(sed -n "s/.*counting command '\(pbench-[0-9]*\)'.*/\1/p" "$TMP/bench.err")
 	# 128 pipes x 256 reads of 4 KiB, once on empty pipes, once on full
@@ -266,7 +315,7 @@ t_closed_stdout() {
 
 t_bad_input() {
 	local rc msg
-	for args in "-i 0" "-i abc" "-c 3" "-k bogus" "--csv --json" "--listen 9432" "--tier nope" "-p 0" "-n 0123456789abcdefg" "--max-keys 0" "--bogus" "extra"; do
+	for args in "-i 0" "-i abc" "-c 3" "-k bogus" "--csv --json" "--listen 9432" "-s nope" "-r 0" "1 2 3" "--tier nope" "-p 0" "-n 0123456789abcdefg" "--max-keys 0" "--bogus" "extra"; do
 		# shellcheck disable=SC2086
 		msg=$("$PIPESTAT" $args 2>&1 >/dev/null); rc=$?
 		expect "bad input '$args': exit 2" "$rc" 2
@@ -295,6 +344,8 @@ t_stream
 t_fifo
 t_jobserver
 t_json
+t_operator
+t_pipe_ends
 t_pingpong
 t_splice
 t_uring

@@ -48,13 +48,22 @@ static void defaults(void)
 	CHECK(o.reps == 3 && near(o.duration, 0.1));
 	CHECK(parse("--quick -R 7 -d 2") == CLI_RUN);
 	CHECK(o.reps == 7 && near(o.duration, 2));
-	CHECK(parse("--quick -n 100") == CLI_RUN);
+	CHECK(parse("--quick -N 100") == CLI_RUN);
 	CHECK(o.ops == 100 && o.duration == 0);
+	/* one letter, one meaning in every front end */
+	CHECK(parse("-n 100") == CLI_USAGE);
+	CHECK_STR(err, "-n is the command name in every front end: pipebench's op count is -N (--ops)");
+	CHECK(parse("-c 0,1") == CLI_USAGE);
+	CHECK_STR(err, "-c is the interval count in every front end: pipebench's CPU list is -C (--cpus)");
+	CHECK(parse("-r 5") == CLI_USAGE);
+	CHECK(parse("-s 4096") == CLI_USAGE);
+	CHECK(parse("-C 0 -S 4096 --readers 2") == CLI_RUN);
+	CHECK(o.ncpus == 1 && o.cpus[0] == 0 && o.sizes[0] == 4096 && o.readers[0] == 2);
 }
 
 static void lists(void)
 {
-	CHECK(parse("-s 4096,65536 --writers 1,2 --readers 5 stream mix") == CLI_RUN);
+	CHECK(parse("-S 4096,65536 --writers 1,2 --readers 5 stream mix") == CLI_RUN);
 	CHECK(o.nsizes == 2 && o.sizes[0] == 4096 && o.sizes[1] == 65536);
 	CHECK(o.nwriters == 2 && o.writers[1] == 2 && o.nreaders == 1 && o.readers[0] == 5);
 	CHECK(o.wl[PB_STREAM] && o.wl[PB_MIX] && !o.wl[PB_BW] && !o.wl[PB_URING] &&
@@ -64,9 +73,9 @@ static void lists(void)
 	CHECK(parse("--cpus 0-0,0") == CLI_RUN && o.ncpus == 2);
 
 	static const char *const bad[] = {
-		"-s 0", "-s 4096,", "-s ,4096", "-s 4096,,8", "-s 16777217", "-s x",
-		"-w 0", "-w 65", "-r 1,,2", "-R 0", "-R 1000", "-d 0", "-d nan",
-		"-d 1 -n 2", "-n -1", "--cpus 99999", "--cpus 1-0", "--tier x",
+		"-S 0", "-S 4096,", "-S ,4096", "-S 4096,,8", "-S 16777217", "-S x",
+		"-w 0", "-w 65", "--readers 1,,2", "-R 0", "-R 1000", "-d 0", "-d nan",
+		"-d 1 -N 2", "-N -1", "--cpus 99999", "--cpus 1-0", "--tier x",
 		"nosuch", "--nosuch", "-R", "stream extra-arg",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Folding fine-grained kernel keys into rows of the key the user chose. */
 #include <stdlib.h>
+#include "core/ends.h"
 #include "core/rows.h"
 #include "unit.h"
 
@@ -114,6 +115,62 @@ static void many_keys_and_sort(void)
 	rows_free(&r);
 }
 
+/* -k pipe: each pipe's writers and readers, from rows by pipe and process */
+static void ends(void)
+{
+	struct pt_rows ends, pipes;
+	struct pt_counts w = { .writes = 3, .write_bytes = 30 }, r = { .reads = 2 };
+	struct pt_counts none = {}, ea = { .eagain_read_nonblock = 1 };
+	struct pt_key k = { .dev = 5, .ino = 100 };
+	char buf[1024];
+
+	rows_init(&ends, PT_BY_PIPE_PID);
+	rows_init(&pipes, PT_BY_PIPE);
+	strcpy(k.comm, "dd");
+	k.tgid = 12;
+	rows_add(&ends, &k, &w);
+	strcpy(k.comm, "cat");
+	k.tgid = 13;
+	rows_add(&ends, &k, &r);
+	k.tgid = 11;
+	rows_add(&ends, &k, &ea);		/* tried to read: a reader */
+	k.tgid = 14;
+	rows_add(&ends, &k, &none);		/* neither */
+	k.ino = 99;
+	k.tgid = 20;
+	strcpy(k.comm, "other");
+	rows_add(&ends, &k, &w);
+	for (int i = 0; i < 40; i++) {		/* a pipe with many writers */
+		k.ino = 7;
+		k.tgid = 1000 + i;
+		rows_add(&ends, &k, &w);
+	}
+	CHECK(rows_fold(&pipes, &ends) == 0);
+	CHECK(pipes.n == 3);
+	ends_sort(&ends);
+	k.ino = 100;
+	ends_names(buf, sizeof(buf), &ends, &k, true);
+	CHECK_STR(buf, "dd[12]");
+	ends_names(buf, sizeof(buf), &ends, &k, false);
+	CHECK_STR(buf, "cat[11],cat[13]");
+	k.ino = 99;
+	ends_names(buf, sizeof(buf), &ends, &k, false);
+	CHECK_STR(buf, "");
+	k.ino = 7;
+	ends_names(buf, sizeof(buf), &ends, &k, true);
+	CHECK(strncmp(buf, "other[1000],other[1001],", 24) == 0);
+	CHECK_STR(buf + strlen(buf) - 4, "],+8");	/* 40 - 32 */
+	k.ino = 100;
+	k.dev = 6;				/* same inode, another device */
+	ends_names(buf, sizeof(buf), &ends, &k, true);
+	CHECK_STR(buf, "");
+	for (size_t i = 0; i < pipes.n; i++)
+		if (pipes.v[i].key.ino == 100)
+			CHECK(pipes.v[i].c.writes == 3 && pipes.v[i].c.reads == 2);
+	rows_free(&ends);
+	rows_free(&pipes);
+}
+
 static void names(void)
 {
 	CHECK(by_parse("total") == PT_BY_TOTAL);
@@ -124,6 +181,7 @@ static void names(void)
 
 int main(void)
 {
+	ends();
 	fold_by();
 	fold_clears_unused_fields();
 	many_keys_and_sort();

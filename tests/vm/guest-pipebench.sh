@@ -36,7 +36,7 @@ col() {
 }
 
 # the tier pipebench picks here must be the exact one
-"$PIPEBENCH" --csv -n 10 -R 1 pingpong >"$TMP/tier.csv" 2>"$TMP/tier.err"
+"$PIPEBENCH" --csv -N 10 -R 1 pingpong >"$TMP/tier.csv" 2>"$TMP/tier.err"
 tier=$(awk -F, 'NR == 2 { print $18 }' "$TMP/tier.csv")
 [ "$tier" = tracepoint ] ||
 	skip "pipebench uses the '${tier:-none}' tier here, not tracepoint: $(head -1 "$TMP/tier.err")"
@@ -49,7 +49,7 @@ saved="$(cat /proc/sys/fs/pipe-prealloc-max) $(cat /proc/sys/fs/pipe-prealloc-ke
 # and every read finds all 16 buffers.
 N=100 R=2
 echo 0 >/proc/sys/fs/pipe-prealloc-max
-"$PIPEBENCH" --csv --ab pipe-read-batch=0,1 -s 65536 -n $N -R $R pingpong \
+"$PIPEBENCH" --csv --ab pipe-read-batch=0,1 -S 65536 -N $N -R $R pingpong \
 	>"$TMP/batch.csv" 2>"$TMP/batch.err"
 expect "batch A/B: exit status" "$?" 0
 sed 's/^/# /' "$TMP/batch.csv"
@@ -70,7 +70,7 @@ echo "${saved%% *}" >/proc/sys/fs/pipe-prealloc-max
 
 # 2. prefill: N 64 KiB writes per rep through a stream
 N=200
-"$PIPEBENCH" --csv --ab pipe-prealloc-max=0,8 -s 65536 -n $N -R $R stream \
+"$PIPEBENCH" --csv --ab pipe-prealloc-max=0,8 -S 65536 -N $N -R $R stream \
 	>"$TMP/pool.csv" 2>"$TMP/pool.err"
 expect "prealloc A/B: exit status" "$?" 0
 sed 's/^/# /' "$TMP/pool.csv"
