@@ -10,6 +10,7 @@
 #include <sys/vfs.h>
 #include <linux/magic.h>
 #include "cgroup.h"
+#include "rows.h"
 
 bool cgroup_check(const char *path, char *err, size_t n)
 {
@@ -41,15 +42,8 @@ static int seen(const char *path, const struct stat *st, int type, struct FTW *f
 	(void)f;
 	if (type != FTW_D)
 		return 0;
-	if (ncgs == capcgs) {
-		size_t cap = capcgs ? 2 * capcgs : 64;
-		struct cg *v = realloc(cgs, cap * sizeof(*v));
-
-		if (!v)
-			return 1;
-		cgs = v;
-		capcgs = cap;
-	}
+	if (pt_grow((void **)&cgs, &capcgs, ncgs + 1, sizeof(*cgs), 64))
+		return 1;
 	cgs[ncgs].id = st->st_ino;
 	cgs[ncgs].path = strdup(path[mount_len] ? path + mount_len : "/");
 	if (!cgs[ncgs].path)

@@ -80,3 +80,19 @@ void fmt_key(char *buf, size_t n, enum pt_by by, const struct pt_key *k)
 	if (len > 0 && (size_t)len < n && buf[len - 1] == ' ')
 		buf[len - 1] = '\0';
 }
+
+void fmt_escaped(FILE *f, const char *s, size_t len, const char *byte_fmt)
+{
+	for (size_t i = 0; i < len && s[i]; i++) {
+		unsigned char c = s[i];
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c == '\n')
+			fputs("\\n", f);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(f, byte_fmt, c);
+		else
+			fputc(c, f);
+	}
+}

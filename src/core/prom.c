@@ -3,6 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cgroup.h"
+#include "fmt.h"
 #include "prom.h"
 
 void prom_init(struct prom_store *p, enum pt_by by, size_t cap)
@@ -38,18 +39,7 @@ int prom_add(struct prom_store *p, const struct pt_rows *rows,
 
 void prom_label_value(FILE *f, const char *s, size_t len)
 {
-	for (size_t i = 0; i < len && s[i]; i++) {
-		unsigned char c = s[i];
-
-		if (c == '\\' || c == '"')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(f, "\\\\x%02x", c);
-		else
-			fputc(c, f);
-	}
+	fmt_escaped(f, s, len, "\\\\x%02x");
 }
 
 /* {tier="..",<key labels>} of one series; row NULL: the overflow series */

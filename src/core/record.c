@@ -32,20 +32,7 @@ static void field(struct rec *r, const char *name)
 void json_string(FILE *f, const char *s, size_t len)
 {
 	fputc('"', f);
-	for (size_t i = 0; i < len && s[i]; i++) {
-		unsigned char c = s[i];
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\t')
-			fputs("\\t", f);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
+	fmt_escaped(f, s, len, "\\u%04x");
 	fputc('"', f);
 }
 

@@ -74,4 +74,13 @@ static int json_walk(const char *obj, char *keys, size_t nk, const char *want,
 	return *p == '}' ? 0 : -1;
 }
 
+/* Key key's value text in obj ("" if absent); valid until the next call. */
+static const char *json_get(const char *obj, const char *key)
+{
+	static char val[1024];
+
+	json_walk(obj, NULL, 0, key, val, sizeof(val));
+	return val;
+}
+
 #endif

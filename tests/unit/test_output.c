@@ -155,20 +155,13 @@ static void json_rows(void)
 	head[strlen(head) - 1] = '\0';
 	CHECK_STR(keys, head);		/* keys = the CSV columns, in order */
 	free(head);
-	json_walk(json, NULL, 0, "pid", v, sizeof(v));
-	CHECK_STR(v, "42");
-	json_walk(json, NULL, 0, "time", v, sizeof(v));
-	CHECK_STR(v, "1700000000.500");
-	json_walk(json, NULL, 0, "pool_hit_pct", v, sizeof(v));
-	CHECK_STR(v, "75.00");
-	json_walk(json, NULL, 0, "prefill_dropped", v, sizeof(v));
-	CHECK_STR(v, "null");		/* unknown, never 0 */
-	json_walk(json, NULL, 0, "knob_read_batch", v, sizeof(v));
-	CHECK_STR(v, "null");
-	json_walk(json, NULL, 0, "tier", v, sizeof(v));
-	CHECK_STR(v, "\"syscall\"");
-	json_walk(json, NULL, 0, "derived", v, sizeof(v));
-	CHECK_STR(v, "[\"pool_hits\",\"pool_hit_pct\",\"copy_sections\","
+	CHECK_STR(json_get(json, "pid"), "42");
+	CHECK_STR(json_get(json, "time"), "1700000000.500");
+	CHECK_STR(json_get(json, "pool_hit_pct"), "75.00");
+	CHECK_STR(json_get(json, "prefill_dropped"), "null");		/* unknown, never 0 */
+	CHECK_STR(json_get(json, "knob_read_batch"), "null");
+	CHECK_STR(json_get(json, "tier"), "\"syscall\"");
+	CHECK_STR(json_get(json, "derived"), "[\"pool_hits\",\"pool_hit_pct\",\"copy_sections\","
 		  "\"copy_buffers\",\"sections_per_read\"]");
 	CHECK(!strstr(json, "hist_"));		/* only when asked for */
 	free(json);
@@ -184,8 +177,7 @@ static void json_rows(void)
 		json = render(out_json_report, &r);
 		CHECK(json_walk(json, keys, sizeof(keys), "hist_write_size", v, sizeof(v)) == 0);
 		CHECK_STR(v, "{\"0\":2,\"4096\":5}");
-		json_walk(json, NULL, 0, "hist_read_size", v, sizeof(v));
-		CHECK_STR(v, "{}");
+		CHECK_STR(json_get(json, "hist_read_size"), "{}");
 		CHECK(strstr(keys, ",derived,") && strstr(keys, ",hist_write_size,hist_read_size"));
 		free(json);
 		r.hists = 0;
@@ -200,14 +192,10 @@ static void json_rows(void)
 	rows_init(&rows, PT_BY_TOTAL);
 	rows_add(&rows, &k, &c);
 	json = render(out_json_report, &r);
-	json_walk(json, NULL, 0, "pid", v, sizeof(v));
-	CHECK_STR(v, "null");
-	json_walk(json, NULL, 0, "comm", v, sizeof(v));
-	CHECK_STR(v, "null");
-	json_walk(json, NULL, 0, "pipe_ino", v, sizeof(v));
-	CHECK_STR(v, "null");
-	json_walk(json, NULL, 0, "cgroup", v, sizeof(v));
-	CHECK_STR(v, "null");
+	CHECK_STR(json_get(json, "pid"), "null");
+	CHECK_STR(json_get(json, "comm"), "null");
+	CHECK_STR(json_get(json, "pipe_ino"), "null");
+	CHECK_STR(json_get(json, "cgroup"), "null");
 	free(json);
 	rows_free(&rows);
 
@@ -216,10 +204,8 @@ static void json_rows(void)
 	rows_init(&rows, PT_BY_CGROUP);
 	rows_add(&rows, &k, &c);
 	json = render(out_json_report, &r);
-	json_walk(json, NULL, 0, "cgroup", v, sizeof(v));
-	CHECK_STR(v, "\"id:18446744073709551615\"");
-	json_walk(json, NULL, 0, "pid", v, sizeof(v));
-	CHECK_STR(v, "null");
+	CHECK_STR(json_get(json, "cgroup"), "\"id:18446744073709551615\"");
+	CHECK_STR(json_get(json, "pid"), "null");
 	free(json);
 	json = render(out_csv_report, &r);
 	CHECK(strstr(json, ",id:18446744073709551615,,\n") != NULL);
