@@ -203,6 +203,14 @@ t_splice() {
 	expect "splice: splice_out" "$(csv_get "$TMP/out" splice_out pid "$pid")" $n
 	expect "splice: splice_out_bytes" "$(csv_get "$TMP/out" splice_out_bytes pid "$pid")" $((n * 4096))
 	expect "splice: not reads or writes" "$(csv_get "$TMP/out" reads pid "$pid")/$(csv_get "$TMP/out" writes pid "$pid")" 0/0
+	# and in the table
+	start_pipestat -k pid -n pipework || { not_ok "splice table: attach"; return; }
+	out=$(work splice $n); pid=$(pid_of "$out")
+	stop_pipestat
+	expect "splice table: SPL_IN_B, SPL_OUT_B" "$(awk -v p="$pid" '
+		$1 == "PID" { for (i = 1; i <= NF; i++) idx[$i] = i }
+		$1 == p { print $idx["SPL_IN_B"] "/" $idx["SPL_OUT_B"] }' "$TMP/out")" \
+		"$((n * 4096))/$((n * 4096))"
 }
 
 # io_uring reads never pass read(2): counted from the io_uring events
