@@ -53,12 +53,15 @@ t_by_cgroup() {
 	in_cgroup "$CG/b" eagain-read 22 >/dev/null
 	in_cgroup "$CG/a/sub" eagain-write 70 >/dev/null
 	stop_pipestat
-	expect "-k cgroup: header ends in cgroup" "$(head -1 "$TMP/out" | awk -F, '{ print $NF }')" cgroup
+	expect "-k cgroup: cgroup after every metric" \
+		"$(head -1 "$TMP/out" | grep -c ',lock_wait_ns,cgroup,writers,readers$')" 1
 	expect "-k cgroup: a" "$(csv_get "$TMP/out" eagain_read cgroup "/$NAME/a")" 111
 	expect "-k cgroup: b, two processes" "$(csv_get "$TMP/out" eagain_read cgroup "/$NAME/b")" 222
 	expect "-k cgroup: a/sub its own row" "$(csv_get "$TMP/out" eagain_write cgroup "/$NAME/a/sub")" 70
 	expect "-k cgroup: a/sub writes" "$(csv_get "$TMP/out" writes cgroup "/$NAME/a/sub")" 71
-	expect "-k cgroup: no pid or comm" "$(awk -F, -v c="/$NAME/a" '$NF == c { print $5 "|" $6 }' "$TMP/out")" "|"
+	expect "-k cgroup: no pid or comm" "$(awk -F, -v c="/$NAME/a" '
+		NR == 1 { for (i = 1; i <= NF; i++) idx[$i] = i; next }
+		$idx["cgroup"] == c { print $idx["pid"] "|" $idx["comm"] }' "$TMP/out")" "|"
 	# the same as JSON, and combined with --cgroup
 	start_pipestat -k cgroup --json -n pipework --cgroup "$CG/b" ||
 		{ not_ok "-k cgroup --json: attach"; return; }
