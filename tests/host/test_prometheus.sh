@@ -69,6 +69,7 @@ t_scraped() {
 		{ not_ok "prometheus: pipestat --listen attach"; return; }
 	if ! command -v "$PROMETHEUS" >/dev/null || ! start_prometheus; then
 		not_ok "prometheus: the server starts ($PROMETHEUS)"
+		stop_pipestat
 		return
 	fi
 	ok "prometheus: the server starts"
