@@ -6,7 +6,8 @@ need=""
 have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }
 for pkg in make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev \
 	   libncurses-dev util-linux tmux liburing-dev \
-	   libmicrohttpd-dev prometheus curl jq dpkg-dev fakeroot; do
+	   libmicrohttpd-dev prometheus prometheus-node-exporter curl jq dpkg-dev \
+	   fakeroot; do
 	have "$pkg" || need="$need $pkg"
 done
 [ -z "$need" ] && exit 0

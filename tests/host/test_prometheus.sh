@@ -124,6 +124,28 @@ t_textfile() {
 	expect "textfile: text format, no # EOF" "$(grep -c '^# EOF' "$f")" 0
 	expect "textfile: no temporary file left" "$(ls "$TMP" | grep -c 'pipetrace.prom.tmp')" 0
 	expect "textfile: nothing on stdout" "$(wc -c <"$TMP/out")" 0
+	# what node_exporter's textfile collector makes of it
+	local port v
+	port=$(free_port)
+	mkdir "$TMP/tf" && cp "$f" "$TMP/tf/"
+	prometheus-node-exporter --collector.disable-defaults --collector.textfile \
+		--collector.textfile.directory="$TMP/tf" --web.listen-address="127.0.0.1:$port" \
+		>"$TMP/ne.log" 2>&1 &
+	local ne=$!
+	for _ in $(seq 50); do
+		v=$(curl -sf "http://127.0.0.1:$port/metrics") && break
+		sleep 0.2
+	done
+	kill "$ne"; wait "$ne" 2>/dev/null
+	expect "node_exporter: reads the file without error" \
+		"$(sed -n 's/^node_textfile_scrape_error //p' <<<"$v")" 0
+	# it sorts the labels and gives every series of a family the same names
+	# (an empty value is no label to Prometheus)
+	expect "node_exporter: the counter" "$(grep -c \
+		"^pipetrace_eagain_read_total{comm=\"pipework\",overflow=\"\",pid=\"$pid1\",tier=\"syscall\"} 77\$" \
+		<<<"$v")" 1
+	expect "node_exporter: the overflow series" "$(grep -c \
+		'^pipetrace_eagain_read_total{comm="",overflow="true",pid="",tier="syscall"} 55$' <<<"$v")" 1
 }
 
 # an operator's set-up: not root, only CAP_BPF and CAP_PERFMON
