@@ -90,6 +90,9 @@ enum pt_col {
 
 /* The CSV's 'derived' field follows this column (it was once the last). */
 #define PT_COL_DERIVED_AFTER PT_COL_UNTRACKED
+/* The key columns cgroup, writers, readers follow this one; metric
+ * columns appended later come after them. */
+#define PT_COL_KEYS_AFTER PT_COL_EOF_READS
 
 /* Knob states in which a tier cannot know a column it otherwise knows. */
 enum pt_na_when {

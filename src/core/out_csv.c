@@ -18,9 +18,10 @@ int out_csv_header(FILE *f)
 			fprintf(f, ",%s", pt_metrics[i].csv);
 		if (i == PT_COL_DERIVED_AFTER)
 			fputs(",derived", f);
+		if (i == PT_COL_KEYS_AFTER)
+			fputs(",cgroup,writers,readers", f);
 	}
-	/* key columns appended later come after every metric */
-	fputs(",cgroup,writers,readers\n", f);
+	fputc('\n', f);
 	return fflush(f) ? -1 : 0;
 }
 
@@ -44,6 +45,31 @@ static void key_fields(struct rec *o, enum pt_by by, const struct pt_key *k)
 		rec_null(o, "pipe_ino");
 }
 
+/* The key columns added after the metrics: cgroup, writers, readers. */
+static void later_keys(struct rec *o, const struct pt_report *r,
+		       const struct pt_row *row)
+{
+	if (by_has_cgroup(r->rows->by)) {
+		char cg[4096];
+
+		cgroup_name(cg, sizeof(cg), row->key.cgroup);
+		rec_str(o, "cgroup", cg);
+	} else {
+		rec_null(o, "cgroup");
+	}
+	if (r->ends) {
+		char names[1024];
+
+		ends_names(names, sizeof(names), r->ends, &row->key, true);
+		rec_str(o, "writers", names);
+		ends_names(names, sizeof(names), r->ends, &row->key, false);
+		rec_str(o, "readers", names);
+	} else {
+		rec_null(o, "writers");
+		rec_null(o, "readers");
+	}
+}
+
 static void row_record(FILE *f, enum rec_fmt fmt, const struct pt_report *r,
 		       const struct pt_row *row)
 {
@@ -62,25 +88,8 @@ static void row_record(FILE *f, enum rec_fmt fmt, const struct pt_report *r,
 			rec_value(&o, pt_metrics[i].csv, &v);
 		if (i == PT_COL_DERIVED_AFTER)
 			rec_derived(&o, "derived", &row->c, r->env);
-	}
-	if (by_has_cgroup(r->rows->by)) {
-		char cg[4096];
-
-		cgroup_name(cg, sizeof(cg), row->key.cgroup);
-		rec_str(&o, "cgroup", cg);
-	} else {
-		rec_null(&o, "cgroup");
-	}
-	if (r->ends) {
-		char names[1024];
-
-		ends_names(names, sizeof(names), r->ends, &row->key, true);
-		rec_str(&o, "writers", names);
-		ends_names(names, sizeof(names), r->ends, &row->key, false);
-		rec_str(&o, "readers", names);
-	} else {
-		rec_null(&o, "writers");
-		rec_null(&o, "readers");
+		if (i == PT_COL_KEYS_AFTER)
+			later_keys(&o, r, row);
 	}
 	for (int h = 0; h < PT_NHIST && fmt == REC_JSON; h++) {
 		char name[32];

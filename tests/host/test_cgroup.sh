@@ -54,7 +54,7 @@ t_by_cgroup() {
 	in_cgroup "$CG/a/sub" eagain-write 70 >/dev/null
 	stop_pipestat
 	expect "-k cgroup: cgroup after every metric" \
-		"$(head -1 "$TMP/out" | grep -c ',lock_wait_ns,cgroup,writers,readers$')" 1
+		"$(head -1 "$TMP/out" | grep -c ',lock_wait_ns,eof_reads,cgroup,writers,readers')" 1
 	expect "-k cgroup: a" "$(csv_get "$TMP/out" eagain_read cgroup "/$NAME/a")" 111
 	expect "-k cgroup: b, two processes" "$(csv_get "$TMP/out" eagain_read cgroup "/$NAME/b")" 222
 	expect "-k cgroup: a/sub its own row" "$(csv_get "$TMP/out" eagain_write cgroup "/$NAME/a/sub")" 70
