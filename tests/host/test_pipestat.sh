@@ -237,6 +237,66 @@ t_closed_stdout() {
 	expect "closed stdout: nothing on stderr but the tier line" "$(grep -vc 'Ctrl-C to end' "$TMP/err")" 0
 }
 
+# issue 13.1: a tiny interval is refused; the floor still ends at a signal
+t_tiny_interval() {
+	local msg rc
+	msg=$(timeout -s KILL 5 "$PIPESTAT" -i 0.001 2>&1 >/dev/null); rc=$?
+	expect "tiny interval: exit 2" "$rc" 2
+	expect "tiny interval: says the floor" "$(head -1 <<<"$msg")" "pipestat: invalid interval '0.001': want 0.1 to 10000000 seconds"
+	start_pipestat -i 0.1 --csv -k pipe || { not_ok "tiny interval: attach"; return; }
+	sleep 0.5
+	ends_within "tiny interval: SIGTERM" TERM 1
+}
+
+# ends_within WHAT SIGNAL SECONDS: the running pipestat ends that soon
+ends_within() {
+	local t0 ms
+	t0=$(date +%s%N)
+	kill -"$2" "$PS_PID"
+	for _ in $(seq $(($3 * 20))); do
+		kill -0 "$PS_PID" 2>/dev/null || break
+		sleep 0.05
+	done
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	if kill -0 "$PS_PID" 2>/dev/null; then
+		not_ok "$1: still running after ${ms} ms"
+		kill -KILL "$PS_PID"
+	else
+		ok "$1: ended in ${ms} ms"
+	fi
+	wait "$PS_PID"; PS_RC=$?; PS_PID=
+	expect "$1: exit status" "$PS_RC" 0
+}
+
+# issue 13.2: an output error other than a closed reader is one line, exit 1
+t_disk_full() {
+	local rc
+	timeout -s KILL 10 "$PIPESTAT" -i 0.2 -c 3 >/dev/full 2>"$TMP/err"; rc=$?
+	expect "disk full: exit 1" "$rc" 1
+	expect "disk full: says why" "$(grep -v 'Ctrl-C to end' "$TMP/err")" "pipestat: writing output: No space left on device"
+	"$PIPESTAT" -i 0.2 -c 3 --csv >/dev/full 2>"$TMP/err"; rc=$?
+	expect "disk full (csv header): exit 1" "$rc" 1
+}
+
+# issue 13.6: a signal ends the run while stdout is stalled (a full FIFO)
+t_stalled_output() {
+	local holder
+	mkfifo "$TMP/stall"
+	sleep 60 <"$TMP/stall" & holder=$!
+	head -c 65536 /dev/zero >"$TMP/stall"	# full: the next write blocks
+	: >"$TMP/err"
+	"$PIPESTAT" --csv >"$TMP/stall" 2>"$TMP/err" &
+	PS_PID=$!
+	for _ in $(seq 100); do grep -q 'Ctrl-C' "$TMP/err" && break; sleep 0.1; done
+	sleep 0.3
+	ends_within "stalled output (csv header)" TERM 1
+	"$PIPESTAT" -i 0.1 >"$TMP/stall" 2>"$TMP/err" &
+	PS_PID=$!
+	sleep 2
+	ends_within "stalled output (table)" INT 1
+	kill "$holder"; wait "$holder" 2>/dev/null
+}
+
 t_bad_input() {
 	local rc msg
 	for args in "-i 0" "-i abc" "-c 3" "-k bogus" "--tier nope" "-p 0" "-n 0123456789abcdefg" "--max-keys 0" "--bogus" "extra"; do
@@ -276,6 +336,9 @@ t_map_full
 t_intervals
 t_no_leftovers
 t_closed_stdout
+t_tiny_interval
+t_disk_full
+t_stalled_output
 t_bad_input
 t_demo
 summary
