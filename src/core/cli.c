@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "fmt.h"
 
 double cli_seconds(const char *s, double max)
 {
@@ -124,8 +125,12 @@ void cli_block_signals(sigset_t *set, const int *extra, size_t nextra)
 
 int cli_exit_code(int parsed, const char *prog, const char *err)
 {
+	char safe[512];
+
 	if (parsed == CLI_EXIT_OK)
 		return 0;
-	fprintf(stderr, "%s: %s\nTry '%s --help'.\n", prog, err, prog);
+	/* err may quote an argument: no terminal control from it */
+	fprintf(stderr, "%s: %s\nTry '%s --help'.\n", prog,
+		fmt_printable(safe, sizeof(safe), err, sizeof(safe)), prog);
 	return 2;
 }

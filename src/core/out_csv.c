@@ -17,7 +17,7 @@ int out_csv_header(FILE *f)
 
 static void csv_key(FILE *f, enum pt_by by, const struct pt_key *k)
 {
-	char comm[2 * PT_COMM_LEN + 3], name[PT_COMM_LEN + 1];
+	char comm[4 * PT_COMM_LEN + 3], name[PT_COMM_LEN + 1];
 	bool has_pid = by == PT_BY_PID || by == PT_BY_PIPE_PID;
 	bool has_comm = has_pid || by == PT_BY_COMM;
 	bool has_pipe = by == PT_BY_PIPE || by == PT_BY_PIPE_PID;

@@ -50,14 +50,14 @@ static void heading(FILE *f, const struct pt_report *r)
 static void line(FILE *f, const struct pt_report *r, const struct pt_row *row)
 {
 	enum pt_by by = r->rows->by;
-	char buf[32];
+	char buf[32], comm[PT_COMM_LEN + 1];
 
 	if (by == PT_BY_TOTAL)
 		fprintf(f, "%-8s", "total");
 	if (has_pid(by))
 		fprintf(f, "%-8u", row->key.tgid);
 	if (has_comm(by))
-		fprintf(f, "%-16.16s ", row->key.comm);
+		fprintf(f, "%-16.16s ", fmt_comm(comm, row->key.comm));
 	if (has_pipe(by))
 		fprintf(f, "%-10llu ", (unsigned long long)row->key.ino);
 	for (int i = 0; i < PT_NCOLS; i++) {

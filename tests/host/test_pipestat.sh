@@ -297,6 +297,28 @@ t_stalled_output() {
 	kill "$holder"; wait "$holder" 2>/dev/null
 }
 
+# hostile N: N reads under a command name with an escape sequence, a bell
+# and a newline (a process may name itself anything)
+hostile() {
+	PIPEWORK_COMM=$'E\e[2J\e]0;x\a\nZ' work eagain-read "$1" >/dev/null
+}
+
+# issue 13.3: no terminal control bytes from a process name, anywhere
+t_hostile_comm() {
+	start_pipestat -k comm || { not_ok "hostile comm: attach"; return; }
+	hostile 25
+	stop_pipestat
+	expect "hostile comm (table): no control bytes" "$(tr -d '\n' <"$TMP/out" | tr -d '[:print:]' | wc -c)" 0
+	expect "hostile comm (table): shown as ps does" "$(grep -c '^E?\[2J?\]0;x??Z ' "$TMP/out")" 1
+	start_pipestat -k comm --csv || { not_ok "hostile comm csv: attach"; return; }
+	hostile 25
+	stop_pipestat
+	expect "hostile comm (csv): no control bytes" "$(tr -d '\n' <"$TMP/out" | tr -d '[:print:]' | wc -c)" 0
+	expect "hostile comm (csv): escaped, one row" "$(csv_get "$TMP/out" reads comm 'E\\x1b[2J\\x1b]0;x\\x07\\x0aZ')" 25
+	msg=$(timeout 5 "$PIPESTAT" -n $'\e]0;x\a too long a name' 2>&1 >/dev/null)
+	expect "hostile -n: no control bytes on stderr" "$(tr -d '\n' <<<"$msg" | tr -d '[:print:]' | wc -c)" 0
+}
+
 t_bad_input() {
 	local rc msg
 	for args in "-i 0" "-i abc" "-c 3" "-k bogus" "--tier nope" "-p 0" "-n 0123456789abcdefg" "--max-keys 0" "--bogus" "extra"; do
@@ -339,6 +361,7 @@ t_closed_stdout
 t_tiny_interval
 t_disk_full
 t_stalled_output
+t_hostile_comm
 t_bad_input
 t_demo
 summary
