@@ -14,6 +14,7 @@
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/utsname.h>
+#include <termios.h>
 #include "core/cli.h"
 #include "core/clock.h"
 #include "session/privs.h"
@@ -78,6 +79,36 @@ static int refresh_data(struct top *t)
 	env_read_knobs(&t->st.env);
 	t->st.have_data = true;
 	return rebuild(t);
+}
+
+/*
+ * A stopped terminal (Ctrl-S) blocks a draw in write(2), where a blocked
+ * signal cannot reach us. So the termination signals are let in while
+ * drawing only, and end the process at once, terminal modes restored.
+ */
+static struct termios tty_saved;
+static bool tty_have_saved;
+static sigset_t end_set;
+
+static void end_now(int sig)
+{
+	(void)sig;
+	if (tty_have_saved)
+		tcsetattr(STDOUT_FILENO, TCSANOW, &tty_saved);
+	_exit(0);
+}
+
+static void draw(struct top *t)
+{
+	sigset_t pending;
+
+	if (!sigpending(&pending))
+		for (int s = 1; s < NSIG; s++)
+			if (sigismember(&end_set, s) && sigismember(&pending, s))
+				return;	/* the run loop takes it */
+	sigprocmask(SIG_UNBLOCK, &end_set, NULL);
+	tv_draw(&t->st, &t->m);
+	sigprocmask(SIG_BLOCK, &end_set, NULL);
 }
 
 enum { ACT_NONE, ACT_QUIT, ACT_DRAW, ACT_REBUILD };
@@ -160,9 +191,10 @@ static int key(struct tv_state *st, int ch)
 /* Returns 0 to go on, 1 to quit, -1 on error. */
 static int keys(struct top *t)
 {
-	int ch, what = ACT_NONE, k;
+	int ch, what = ACT_NONE, k, n = 0;
 
-	while ((ch = getch()) != ERR) {
+	/* at most a screenful of keys a turn: a flood must not starve signals */
+	while (n++ < 256 && (ch = getch()) != ERR) {
 		k = key(&t->st, ch);
 		if (k == ACT_QUIT)
 			return 1;
@@ -172,7 +204,7 @@ static int keys(struct top *t)
 	if (what == ACT_REBUILD && rebuild(t))
 		return -1;
 	if (what != ACT_NONE)
-		tv_draw(&t->st, &t->m);
+		draw(t);
 	return 0;
 }
 
@@ -185,7 +217,7 @@ static int run(struct top *t, int sigfd)
 		{ .fd = isatty(STDIN_FILENO) ? STDIN_FILENO : -1, .events = POLLIN },
 	};
 
-	tv_draw(&t->st, &t->m);
+	draw(t);
 	for (;;) {
 		double left = t->last + t->st.interval - now();
 		int r;
@@ -194,7 +226,7 @@ static int run(struct top *t, int sigfd)
 			if (refresh_data(t))
 				return -1;
 			if (!t->st.paused || !t->st.have_data)
-				tv_draw(&t->st, &t->m);
+				draw(t);
 			continue;
 		}
 		r = poll(pfd, 2, (int)ceil(left * 1000));
@@ -208,6 +240,8 @@ static int run(struct top *t, int sigfd)
 		}
 		if (pfd[1].revents & (POLLHUP | POLLERR | POLLNVAL))
 			pfd[1].fd = -1;	/* no keyboard: signals still end it */
+		if (pfd[1].fd < 0)
+			continue;	/* keys only from a terminal */
 		r = keys(t);
 		if (r)
 			return r > 0 ? 0 : -1;
@@ -249,6 +283,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pipetop: signalfd: %s\n", strerror(errno));
 		return 1;
 	}
+	end_set = set;
+	for (int s = 1; s < NSIG; s++)
+		if (sigismember(&set, s))
+			sigaction(s, &(struct sigaction){ .sa_handler = end_now }, NULL);
+	tty_have_saved = !tcgetattr(STDOUT_FILENO, &tty_saved);
 
 	if (pt_session_open(&t.s, &o.load, err, sizeof(err))) {
 		fprintf(stderr, "pipetop: %s\n", err);
@@ -277,7 +316,11 @@ int main(int argc, char **argv)
 	rc = run(&t, sigfd);
 	if (rc)
 		snprintf(err, sizeof(err), "%s", strerror(errno));
+	/* restoring the screen may block on a stopped terminal: a second at most */
+	signal(SIGALRM, end_now);
+	alarm(1);
 	tv_end();
+	alarm(0);
 	pt_session_close(&t.s);
 	tm_free(&t.m);
 	rows_free(&t.raw);

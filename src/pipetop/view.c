@@ -19,10 +19,16 @@ bool tv_term_known(void)
 {
 	int err;
 
+	char *cup;
+	bool ok;
+
 	if (setupterm(NULL, STDOUT_FILENO, &err) != OK)
 		return false;
+	/* a terminal without cursor addressing (TERM=dumb) cannot be drawn on */
+	cup = tigetstr("cup");
+	ok = cup && cup != (char *)-1;
 	del_curterm(cur_term);
-	return true;
+	return ok;
 }
 
 int tv_start(void)
