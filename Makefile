@@ -50,7 +50,7 @@ pipebench: $(PIPEBENCH_OBJS) $(SESSION_OBJS) $(CORE_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -luring -lm -o $@
 
-TEST_PROGS := tests/host/pipework
+TEST_PROGS := tests/host/pipework tests/host/pipework32
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUT)/%,$(wildcard tests/unit/test_*.c))
 
 .PHONY: all clean check unit unit-asan hostcheck bench vmtest deps demo test
@@ -84,6 +84,11 @@ $(OUT)/%.o: src/%.c src/*/*.h include/pipetrace.h
 tests/host/pipework: tests/host/pipework.c $(OUT)/core/workload.o
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $^ -o $@
+
+# 32-bit callers (gcc-multilib): static, so no 32-bit libraries at run time
+tests/host/pipework32: tests/host/pipework32.c
+	$(call msg,CC-32,$@)
+	$(Q)$(CC) -m32 -static -O2 -Wall -Wextra -Werror $< -o $@
 
 # unit tests link the core and a front end's plain-C parts: no libbpf, no
 # skeletons, no BTF needed

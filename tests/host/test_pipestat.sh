@@ -319,6 +319,19 @@ t_hostile_comm() {
 	expect "hostile -n: no control bytes on stderr" "$(tr -d '\n' <<<"$msg" | tr -d '[:print:]' | wc -c)" 0
 }
 
+# issue 13.8: pipe I/O through the 32-bit entry is counted like any other
+t_compat_32bit() {
+	local n=1000 out pid
+	start_pipestat -k pid --csv || { not_ok "32-bit: attach"; return; }
+	tests/host/pipework32 $n >"$TMP/work"; out=$(cat "$TMP/work"); pid=$(pid_of "$out")
+	stop_pipestat
+	expect "32-bit: workload ran" "$out" "pid=$pid io32=$n"
+	expect "32-bit: writes" "$(csv_get "$TMP/out" writes pid "$pid")" $n
+	expect "32-bit: reads" "$(csv_get "$TMP/out" reads pid "$pid")" $n
+	expect "32-bit: write_bytes" "$(csv_get "$TMP/out" write_bytes pid "$pid")" $((n * 100))
+	expect "32-bit: read_bytes" "$(csv_get "$TMP/out" read_bytes pid "$pid")" $((n * 100))
+}
+
 t_bad_input() {
 	local rc msg
 	for args in "-i 0" "-i abc" "-c 3" "-k bogus" "--tier nope" "-p 0" "-n 0123456789abcdefg" "--max-keys 0" "--bogus" "extra"; do
@@ -362,6 +375,7 @@ t_tiny_interval
 t_disk_full
 t_stalled_output
 t_hostile_comm
+t_compat_32bit
 t_bad_input
 t_demo
 summary
