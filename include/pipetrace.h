@@ -70,6 +70,11 @@ struct pt_scope {
 	__u8 by_pid;		/* only the processes in the pid_filter map */
 	__u8 by_comm;		/* only tasks whose command is comm */
 	char comm[PT_COMM_LEN];
+	/*
+	 * pipetrace's pid namespace (its inode; 0: the initial one): keys and
+	 * -p use pids as seen there; processes it cannot see are not counted
+	 */
+	__u32 pidns_ino;
 };
 
 /* The drain's handshake with the programs: each BPF object's .bss. */

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <linux/membarrier.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -29,12 +30,26 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 /* The two generations of counters (bpf/agg.bpf.h). */
 static const char *const counts_names[2] = { "counts0", "counts1" };
 
+/* The initial pid namespace's inode number (PROC_PID_INIT_INO) */
+#define PIDNS_INIT_INO 0xEFFFFFFCU
+
+/* Our pid namespace's inode; 0 for the initial one, or without /proc. */
+static __u32 pid_namespace(void)
+{
+	struct stat st;
+
+	if (stat("/proc/self/ns/pid", &st) || st.st_ino == PIDNS_INIT_INO)
+		return 0;
+	return st.st_ino;
+}
+
 /* Filters and map sizes into the opened object, before load. */
 static int configure(struct pt_session *s, const struct pt_load_opts *o)
 {
 	struct pt_scope *f = s->o.scope;
 
-	f->self_tgid = getpid();
+	f->self_tgid = getpid();	/* in our namespace, as keys are */
+	f->pidns_ino = pid_namespace();
 	f->by_pid = o->npids > 0;
 	f->by_comm = o->comm[0] != '\0';
 	memcpy(f->comm, o->comm, PT_COMM_LEN);

@@ -332,6 +332,31 @@ t_compat_32bit() {
 	expect "32-bit: read_bytes" "$(csv_get "$TMP/out" read_bytes pid "$pid")" $((n * 100))
 }
 
+# issue 13.7: in a pid namespace, pids are that namespace's (-p and -k pid),
+# pipestat leaves itself out, and processes it cannot see are not counted
+t_pid_namespace() {
+	cat >"$TMP/ns.sh" <<-'EOS'
+		T=$1; PS=$2; PW=$3
+		"$PS" -k pid --csv 2>"$T/ns.err" | cat >"$T/ns.out" &
+		for _ in $(seq 100); do grep -q Ctrl-C "$T/ns.err" && break; sleep 0.1; done
+		"$PW" eagain-read 100 >"$T/ns.work"
+		coproc W { PIPEWORK_WAIT=1 "$PW" eagain-read 30; }
+		read -r ready <&"${W[0]}"
+		"$PS" -p "${ready#ready pid=}" --csv 2>"$T/nsp.err" >"$T/nsp.out" &
+		for _ in $(seq 100); do grep -q Ctrl-C "$T/nsp.err" && break; sleep 0.1; done
+		echo go >&"${W[1]}"; cat <&"${W[0]}" >"$T/nsp.work"
+		"$PW" eagain-read 50 >/dev/null	# not -p's: left out
+		kill -INT $(pgrep -x pipestat); wait
+	EOS
+	unshare -pf --mount-proc bash "$TMP/ns.sh" "$TMP" "$(realpath "$PIPESTAT")" "$(realpath "$PIPEWORK")"
+	local pid; pid=$(pid_of "$(cat "$TMP/ns.work")")
+	expect "pid namespace: workload has a namespace pid" "$([ -n "$pid" ] && [ "$pid" -lt 100 ] && echo yes)" yes
+	expect "pid namespace: -k pid row under that pid" "$(csv_get "$TMP/ns.out" reads pid "$pid")" 100
+	expect "pid namespace: pipestat leaves itself out" "$(csv_get "$TMP/ns.out" writes comm pipestat)" ""
+	expect "pid namespace: only processes seen there" "$(awk -F, 'NR > 1 && $5 >= 1000' "$TMP/ns.out" | wc -l)" 0
+	expect "pid namespace: -p PID counts that process" "$(csv_get "$TMP/nsp.out" reads key_type total)" 30
+}
+
 t_bad_input() {
 	local rc msg
 	for args in "-i 0" "-i abc" "-c 3" "-k bogus" "--tier nope" "-p 0" "-n 0123456789abcdefg" "--max-keys 0" "--bogus" "extra"; do
@@ -376,6 +401,7 @@ t_disk_full
 t_stalled_output
 t_hostile_comm
 t_compat_32bit
+t_pid_namespace
 t_bad_input
 t_demo
 summary
