@@ -51,6 +51,10 @@ bool cli_add_pid(struct pt_load_opts *o, const char *arg, char *err, size_t n)
 
 bool cli_set_comm(struct pt_load_opts *o, const char *arg, char *err, size_t n)
 {
+	if (o->comm[0]) {
+		snprintf(err, n, "-n given twice: one command name per run");
+		return false;
+	}
 	if (!*arg || strlen(arg) >= PT_COMM_LEN) {
 		snprintf(err, n, "invalid comm '%s': 1 to %d characters", arg,
 			 PT_COMM_LEN - 1);
@@ -121,6 +125,15 @@ void cli_block_signals(sigset_t *set, const int *extra, size_t nextra)
 	sigprocmask(SIG_BLOCK, set, NULL);
 	/* a closed output is seen as EPIPE on write, not as a signal */
 	signal(SIGPIPE, SIG_IGN);
+}
+
+void cli_warn_pids(const char *prog, const struct pt_load_opts *o)
+{
+	for (int i = 0; i < o->npids; i++)
+		if (kill((pid_t)o->pids[i], 0) && errno == ESRCH)
+			fprintf(stderr, "%s: warning: no process %u (yet): -p %u "
+				"counts nothing until it exists\n", prog,
+				o->pids[i], o->pids[i]);
 }
 
 int cli_exit_code(int parsed, const char *prog, const char *err)

@@ -39,6 +39,8 @@ enum { CLI_BAD = -1, CLI_TAKEN = 0 };
  * CLI_TAKEN, or CLI_BAD with a one-line reason in err.
  */
 int cli_common(int c, char **argv, struct pt_load_opts *o, char *err, size_t n);
+/* A warning on stderr for each -p process that does not exist. */
+void cli_warn_pids(const char *prog, const struct pt_load_opts *o);
 /*
  * Termination signals (SIGINT, SIGTERM and extra) blocked into set, to be
  * taken synchronously (sigtimedwait, signalfd); SIGPIPE ignored.

@@ -237,10 +237,15 @@ int pb_knob_begin(const char *knob, char *err, size_t n)
 		return -1;
 	}
 	f = fopen(path, "r");
-	if (!f || fscanf(f, "%d", &v) != 1) {
+	if (!f) {
 		snprintf(err, n, "cannot read %s: %s", path, strerror(errno));
-		if (f)
-			fclose(f);
+		return -1;
+	}
+	errno = 0;
+	if (fscanf(f, "%d", &v) != 1) {
+		snprintf(err, n, "cannot read %s: %s", path,
+			 errno ? strerror(errno) : "not a number");
+		fclose(f);
 		return -1;
 	}
 	fclose(f);

@@ -151,6 +151,7 @@ int main(int argc, char **argv)
 		return cli_exit_code(rc, "pipestat", err);
 	if (!privs_can_trace("pipestat"))
 		return 1;
+	cli_warn_pids("pipestat", &o.load);
 
 	/* signals are taken synchronously in wait_until */
 	cli_block_signals(&set, (const int[]){ SIGCHLD }, 1);

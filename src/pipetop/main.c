@@ -275,6 +275,7 @@ int main(int argc, char **argv)
 	}
 	if (!privs_can_trace("pipetop"))
 		return 1;
+	cli_warn_pids("pipetop", &o.load);
 
 	/* Ends of the run come as reads on a signalfd, never as handlers. */
 	cli_block_signals(&set, (const int[]){ SIGHUP, SIGQUIT }, 2);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <linux/membarrier.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <bpf/bpf.h>
@@ -105,6 +106,31 @@ static int start(struct pt_session *s, const struct pt_load_opts *o)
 	return err ?: s->ops->attach(&s->o, &s->plan);
 }
 
+/* errno of the last load or attach that failed (not a probe's "no") */
+static int load_errno;
+
+/*
+ * A load that failed for want of a resource is no fault of the kernel:
+ * say which limit (0 if none explains it).
+ */
+static int resource_hint(char *buf, size_t n, int err)
+{
+	struct rlimit rl;
+
+	if (err == EMFILE || err == ENFILE) {
+		getrlimit(RLIMIT_NOFILE, &rl);
+		return snprintf(buf, n, "too many open files (ulimit -n is %llu): "
+				"loading needs more", (unsigned long long)rl.rlim_cur);
+	}
+	if (!getrlimit(RLIMIT_AS, &rl) && rl.rlim_cur != RLIM_INFINITY)
+		return snprintf(buf, n, "the address space is limited to %llu MiB "
+				"(ulimit -v): loading needs more",
+				(unsigned long long)rl.rlim_cur >> 20);
+	if (err == ENOMEM)
+		return snprintf(buf, n, "out of memory");
+	return 0;
+}
+
 static int try_tier(struct pt_session *s, const struct pt_load_opts *o,
 		    enum pt_tier t, char *why, size_t n)
 {
@@ -118,6 +144,7 @@ static int try_tier(struct pt_session *s, const struct pt_load_opts *o,
 		return -1;
 	err = start(s, o);
 	if (err) {
+		load_errno = -err;
 		snprintf(why, n, "failed to load or attach: %s", strerror(-err));
 		pt_session_close(s);
 		return -1;
@@ -145,6 +172,10 @@ int pt_session_open(struct pt_session *s, const struct pt_load_opts *o,
 					tier_name(u), why[u]);
 			return 0;
 		}
+	}
+	if (load_errno && resource_hint(why[0], sizeof(why[0]), load_errno) > 0) {
+		snprintf(err, n, "cannot load the BPF programs: %s", why[0]);
+		return -1;
 	}
 	snprintf(err, n, "no attach tier works on this kernel; syscall tier: %s",
 		 why[PT_TIER_SYSCALL]);

@@ -215,6 +215,14 @@ t_ab() {
 		>/dev/null 2>"$TMP/rec.err"
 	expect "SIGKILL: next run restores the knob" "$(cat "$knobs/pipe-prealloc-max")" 4
 	expect "SIGKILL: next run says so" "$(grep -c "^pipebench: a killed --ab run (pid $pid) left fs.pipe-prealloc-max changed: restored to 4$" "$TMP/rec.err")" 1
+	# issue 13.9: a garbage knob says so; a second --ab is refused
+	echo garbage >"$knobs/pipe-prealloc-max"
+	PIPEBENCH_KNOB_DIR=$knobs "$PIPEBENCH" --quick --ab pipe-prealloc-max=0,8 bw >/dev/null 2>"$TMP/g.err"
+	expect "garbage knob: exit 1" "$?" 1
+	expect "garbage knob: says why" "$(cat "$TMP/g.err")" "pipebench: refusing --ab: cannot read $knobs/pipe-prealloc-max: not a number"
+	"$PIPEBENCH" --ab pipe-prealloc-max=0,8 --ab pipe-read-batch=0,1 bw >/dev/null 2>"$TMP/g.err"
+	expect "second --ab: exit 2" "$?" 2
+	expect "second --ab: refused" "$(head -1 "$TMP/g.err")" "pipebench: --ab given twice: one knob per run"
 	# a run that fails (an unknown tier) after the knob was taken restores it
 	echo 5 >"$knobs/pipe-prealloc-max"
 	PIPEBENCH_KNOB_DIR=$knobs "$PIPEBENCH" --tier function --ab pipe-prealloc-max=0,8 bw \

@@ -357,6 +357,27 @@ t_pid_namespace() {
 	expect "pid namespace: -p PID counts that process" "$(csv_get "$TMP/nsp.out" reads key_type total)" 30
 }
 
+# issue 13.9: each message says what is actually wrong
+t_messages() {
+	local msg rc
+	head -c 4096 /dev/urandom >"$TMP/garbage"
+	msg=$(unshare -m sh -c 'mount --bind "$1" /sys/kernel/btf/vmlinux && exec "$2" -d 1' _ "$TMP/garbage" "$PIPESTAT" 2>&1); rc=$?
+	expect "corrupt BTF: exit 1" "$rc" 1
+	expect "corrupt BTF: one line, says so" "$msg" "pipestat: kernel BTF (/sys/kernel/btf/vmlinux) is there but cannot be parsed: corrupt or not BTF"
+	msg=$(ulimit -n 20; "$PIPESTAT" -d 1 2>&1 >/dev/null); rc=$?
+	expect "ulimit -n: exit 1" "$rc" 1
+	expect "ulimit -n: names the limit" "$msg" "pipestat: cannot load the BPF programs: too many open files (ulimit -n is 20): loading needs more"
+	msg=$(ulimit -v 20000; "$PIPESTAT" -d 1 2>&1 >/dev/null); rc=$?
+	expect "ulimit -v: exit 1" "$rc" 1
+	expect "ulimit -v: names the limit" "$(grep -c '(ulimit -v): loading needs more$' <<<"$msg")" 1
+	msg=$("$PIPESTAT" -n make -n cc 2>&1 >/dev/null); rc=$?
+	expect "-n twice: exit 2" "$rc" 2
+	expect "-n twice: refused" "$(head -1 <<<"$msg")" "pipestat: -n given twice: one command name per run"
+	"$PIPESTAT" -p 4194000 -d 0.2 >/dev/null 2>"$TMP/err"; rc=$?
+	expect "-p of no process: runs" "$rc" 0
+	expect "-p of no process: warns" "$(grep -c '^pipestat: warning: no process 4194000 (yet)' "$TMP/err")" 1
+}
+
 t_bad_input() {
 	local rc msg
 	for args in "-i 0" "-i abc" "-c 3" "-k bogus" "--tier nope" "-p 0" "-n 0123456789abcdefg" "--max-keys 0" "--bogus" "extra"; do
@@ -402,6 +423,7 @@ t_stalled_output
 t_hostile_comm
 t_compat_32bit
 t_pid_namespace
+t_messages
 t_bad_input
 t_demo
 summary
