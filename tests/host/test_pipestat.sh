@@ -370,10 +370,10 @@ t_messages() {
 	msg=$(ulimit -v 20000; "$PIPESTAT" -d 1 2>&1 >/dev/null); rc=$?
 	expect "ulimit -v: exit 1" "$rc" 1
 	expect "ulimit -v: names the limit" "$(grep -c '(ulimit -v): loading needs more$' <<<"$msg")" 1
-	msg=$("$PIPESTAT" -n make -n cc 2>&1 >/dev/null); rc=$?
+	msg=$(timeout 5 "$PIPESTAT" -n make -n cc 2>&1 >/dev/null); rc=$?
 	expect "-n twice: exit 2" "$rc" 2
 	expect "-n twice: refused" "$(head -1 <<<"$msg")" "pipestat: -n given twice: one command name per run"
-	"$PIPESTAT" -p 4194000 -d 0.2 >/dev/null 2>"$TMP/err"; rc=$?
+	timeout 10 "$PIPESTAT" -p 4194000 -d 0.2 >/dev/null 2>"$TMP/err"; rc=$?
 	expect "-p of no process: runs" "$rc" 0
 	expect "-p of no process: warns" "$(grep -c '^pipestat: warning: no process 4194000 (yet)' "$TMP/err")" 1
 }
