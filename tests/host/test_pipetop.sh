@@ -250,29 +250,29 @@ t_signals() {
 	restored "Ctrl-C"
 }
 
-# no keyboard (stdin not a terminal): no busy loop; SIGTERM still ends it
-t_no_keyboard() {
+# idle_then_term WHAT: the running pipetop has no busy loop (under 0.5 s
+# of CPU in 3 s) and SIGTERM ends it
+idle_then_term() {
 	local ticks
-	start_top -i 0.2 "</dev/null" || { not_ok "no keyboard: pipetop did not start"; return; }
 	held "$TOP" >/dev/null
 	sleep 3
 	ticks=$(awk '{ print $14 + $15 }' /proc/"$TOP"/stat)
-	expect "no keyboard: under 0.5 s of CPU in 3 s" "$([ "$ticks" -lt $(($(getconf CLK_TCK) / 2)) ] && echo yes || echo "no: $ticks ticks")" yes
+	expect "$1: under 0.5 s of CPU in 3 s" "$([ "$ticks" -lt $(($(getconf CLK_TCK) / 2)) ] && echo yes || echo "no: $ticks ticks")" yes
 	kill -TERM "$TOP"
-	restored "no keyboard"
+	restored "$1"
+	kill -KILL "$TOP" 2>/dev/null
+}
+
+# no keyboard (stdin not a terminal): no busy loop; SIGTERM still ends it
+t_no_keyboard() {
+	start_top -i 0.2 "</dev/null" || { not_ok "no keyboard: pipetop did not start"; return; }
+	idle_then_term "no keyboard"
 }
 
 # issue 13.5: keys from a pipe are not keys: no busy loop, signals end it
 t_yes_stdin() {
-	local ticks
 	PIPETOP="yes | $PIPETOP" start_top -i 0.2 || { not_ok "yes | pipetop: did not start"; return; }
-	held "$TOP" >/dev/null
-	sleep 3
-	ticks=$(awk '{ print $14 + $15 }' /proc/"$TOP"/stat)
-	expect "yes | pipetop: under 0.5 s of CPU in 3 s" "$([ "$ticks" -lt $(($(getconf CLK_TCK) / 2)) ] && echo yes || echo "no: $ticks ticks")" yes
-	kill -TERM "$TOP"
-	restored "yes | pipetop"
-	kill -KILL "$TOP" 2>/dev/null
+	idle_then_term "yes | pipetop"
 }
 
 # issue 13.6: a stopped terminal (Ctrl-S) does not keep a signal out
