@@ -12,7 +12,6 @@
 
 #include "pipetrace.h"
 
-#define PT_DEFAULT_KEYS 16384
 
 struct counts_map {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -28,6 +27,23 @@ struct {
 	__array(values, struct counts_map);
 } counts SEC(".maps") = {
 	.values = { &counts0, &counts1 },
+};
+
+/* Histogram slots, in two generations like the counters. */
+struct hists_map {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, PT_DEFAULT_KEYS);
+	__type(key, struct pt_hkey);
+	__type(value, __u64);
+} hists0 SEC(".maps"), hists1 SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY_OF_MAPS);
+	__uint(max_entries, 2);
+	__type(key, __u32);
+	__array(values, struct hists_map);
+} hists SEC(".maps") = {
+	.values = { &hists0, &hists1 },
 };
 
 /* Processes named with -p; looked up only when pt_scope.by_pid is set. */
@@ -127,5 +143,71 @@ static __always_inline struct pt_counts *counts_of(const struct pt_key *key)
 }
 
 #define count_add(c, field, n) __sync_fetch_and_add(&(c)->field, (n))
+
+static __always_inline bool hist_wanted(enum pt_hist h)
+{
+	return pt_scope.hists & (1u << h);
+}
+
+/* floor(log2(v)), 0 for 0 and 1: a histogram slot */
+static __always_inline __u32 log2_slot(__u64 v)
+{
+	__u32 s = 0;
+
+	if (v >> 32) {
+		v >>= 32;
+		s += 32;
+	}
+	if (v >> 16) {
+		v >>= 16;
+		s += 16;
+	}
+	if (v >> 8) {
+		v >>= 8;
+		s += 8;
+	}
+	if (v >> 4) {
+		v >>= 4;
+		s += 4;
+	}
+	if (v >> 2) {
+		v >>= 2;
+		s += 2;
+	}
+	if (v >> 1)
+		s += 1;
+	return s < PT_HIST_SLOTS ? s : PT_HIST_SLOTS - 1;
+}
+
+/* One value into histogram h of key (a no-op unless --hist asked for h). */
+static __always_inline void hist_add(const struct pt_key *key, enum pt_hist h, __u64 v)
+{
+	struct pt_hkey hk = { .key = *key, .hist = h, .slot = log2_slot(v) };
+	static const __u64 zero;
+	__u32 gen = pt_gen.epoch & 1;
+	__u64 *n;
+	void *map;
+
+	if (!hist_wanted(h))
+		return;
+	map = bpf_map_lookup_elem(&hists, &gen);
+	if (!map)
+		return;
+	n = bpf_map_lookup_elem(map, &hk);
+	if (!n) {
+		bpf_map_update_elem(map, &hk, &zero, BPF_NOEXIST);
+		n = bpf_map_lookup_elem(map, &hk);
+	}
+	if (n)
+		__sync_fetch_and_add(n, 1);
+	else
+		__sync_fetch_and_add(&pt_gen.keys_dropped, 1);
+}
+
+/* sched_switch's prev_state for a sleep that waits for a wake-up (a pipe's
+ * wait_event_interruptible); a mutex or I/O sleep is uninterruptible */
+#define TASK_INTERRUPTIBLE	0x1
+/* lock:contention_begin flags: a mutex (include/trace/events/lock.h) */
+#define LCB_F_MUTEX		(1U << 5)
 
 #endif /* AGG_BPF_H */

@@ -34,6 +34,7 @@
 #include <bpf/bpf_core_read.h>
 #include "agg.bpf.h"
 #include "tier_key.bpf.h"
+#include "waits.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -59,6 +60,8 @@ struct call_state {
 	__u32 bufs;		/* read: buffers used up */
 	__u32 alloc_locked;
 	__u32 alloc_unlocked;
+	__u32 occupancy;	/* write: ring slots in use at entry */
+	struct call_waits w;	/* sleeps and pipe->mutex contention */
 };
 
 struct {
@@ -121,7 +124,11 @@ static __always_inline void call_enter(__u8 side, struct kiocb *iocb,
 		st.iter = (__u64)iter;
 		st.left = len;
 	} else {
-		st.merge = merge_bytes((struct pipe_inode_info *)st.pipe, len);
+		struct pipe_inode_info *pipe = (struct pipe_inode_info *)st.pipe;
+
+		st.merge = merge_bytes(pipe, len);
+		if (hist_wanted(PT_HIST_OCCUPANCY))
+			st.occupancy = BPF_CORE_READ(pipe, head) - BPF_CORE_READ(pipe, tail);
 	}
 	st.nonblock = !!(BPF_CORE_READ(file, f_flags) & O_NONBLOCK);
 	st.nowait = !st.nonblock && (BPF_CORE_READ(iocb, ki_flags) & IOCB_NOWAIT);
@@ -142,6 +149,7 @@ static __always_inline void call_exit(long ret)
 	c = counts_of(&st->key);
 	if (!c)
 		goto out;
+	waits_count(c, &st->w, st->side, true);
 	if (st->side == PT_OP_READ) {
 		struct iov_iter *iter = (struct iov_iter *)st->iter;
 		__u32 bufs = st->bufs;
@@ -152,6 +160,10 @@ static __always_inline void call_exit(long ret)
 		count_add(c, reads, 1);
 		count_add(c, read_bytes, bytes);
 		count_add(c, read_bufs, bufs);
+		if (!ret)
+			count_add(c, read_eof, 1);
+		if (bytes)
+			hist_add(&st->key, PT_HIST_READ_SIZE, bytes);
 		if (ret == -EAGAIN) {
 			if (st->nowait)
 				count_add(c, eagain_read_nowait, 1);
@@ -164,6 +176,9 @@ static __always_inline void call_exit(long ret)
 
 		count_add(c, writes, 1);
 		count_add(c, write_bytes, bytes);
+		hist_add(&st->key, PT_HIST_OCCUPANCY, st->occupancy);
+		if (bytes)
+			hist_add(&st->key, PT_HIST_WRITE_SIZE, bytes);
 		if (slots)
 			count_add(c, bufs_new, slots);
 		if (st->alloc_locked)
@@ -230,6 +245,48 @@ int BPF_PROG(fn_page_alloc, struct page *page, unsigned int order,
 	} else {
 		st->alloc_unlocked++;
 	}
+	return 0;
+}
+
+/* A task inside pipe_read()/pipe_write() leaves the CPU or gets it back. */
+SEC("tp_btf/sched_switch")
+int BPF_PROG(fn_switch, bool preempt, struct task_struct *prev,
+	     struct task_struct *next, unsigned int prev_state)
+{
+	__u32 id = BPF_CORE_READ(prev, pid);
+	struct call_state *st = bpf_map_lookup_elem(&calls, &id);
+	__u64 d;
+
+	if (st)
+		waits_switch_out(&st->w, preempt, prev_state);
+	id = BPF_CORE_READ(next, pid);
+	st = bpf_map_lookup_elem(&calls, &id);
+	if (st && (d = waits_switch_in(&st->w)))
+		hist_add(&st->key, st->side == PT_OP_READ ? PT_HIST_WAIT_READ
+							 : PT_HIST_WAIT_WRITE, d);
+	return 0;
+}
+
+/* Runs only when an acquisition has to wait: this call's pipe? */
+SEC("tp_btf/contention_begin")
+int BPF_PROG(fn_lock_begin, void *lock, unsigned int flags)
+{
+	__u32 id = tid();
+	struct call_state *st = bpf_map_lookup_elem(&calls, &id);
+
+	if (st && (__u64)lock == st->pipe)
+		waits_lock_begin(&st->w, lock, flags);
+	return 0;
+}
+
+SEC("tp_btf/contention_end")
+int BPF_PROG(fn_lock_end, void *lock, int ret)
+{
+	__u32 id = tid();
+	struct call_state *st = bpf_map_lookup_elem(&calls, &id);
+
+	if (st)
+		waits_lock_end(&st->w, lock);
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 #include "agg.bpf.h"
 #include "kernel_obj.bpf.h"
 #include "ring_claim.bpf.h"
+#include "waits.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -76,6 +77,7 @@ struct op_state {
 	__u32 pages;		/* pipe pages allocated during this call */
 	struct pipe_end src;	/* pipe read from */
 	struct pipe_end dst;	/* pipe written to */
+	struct call_waits w;	/* sleeps and pipe->mutex contention */
 };
 
 struct {
@@ -125,13 +127,33 @@ static __always_inline bool file_nonblock(struct file *file)
 	return file->f_flags & O_NONBLOCK;
 }
 
+/* The key of the current task on the pipe of end. */
+static __always_inline void end_key(struct pt_key *key, const struct pipe_end *end)
+{
+	key->ino = end->ino;
+	key->dev = end->dev;
+	key_for_current(key);
+}
+
 /* The counters of the current task on the pipe of end. */
 static __always_inline struct pt_counts *end_counts(const struct pipe_end *end)
 {
-	struct pt_key key = { .ino = end->ino, .dev = end->dev };
+	struct pt_key key = {};
 
-	key_for_current(&key);
+	end_key(&key, end);
 	return counts_of(&key);
+}
+
+/* --hist: one value of the current task on the pipe of end */
+static __always_inline void end_hist(const struct pipe_end *end, enum pt_hist h,
+				     __u64 v)
+{
+	struct pt_key key = {};
+
+	if (!hist_wanted(h))
+		return;
+	end_key(&key, end);
+	hist_add(&key, h, v);
 }
 
 /*
@@ -305,11 +327,15 @@ static __always_inline void exit_read(struct op_state *st, long ret)
 	if (!c)
 		return;
 	count_add(c, reads, 1);
+	waits_count(c, &st->w, PT_OP_READ, true);
 	if (ret == -EAGAIN)
 		count_eagain(c, st);
+	if (!ret)
+		count_add(c, read_eof, 1);
 	if (ret <= 0)
 		return;
 	count_add(c, read_bytes, ret);
+	end_hist(&st->src, PT_HIST_READ_SIZE, ret);
 	bufs = ring_claim_read(kernel_obj(st->src.pipe, struct pipe_inode_info),
 			       st->src.head, st->src.tail);
 	/*
@@ -329,6 +355,8 @@ static __always_inline void exit_write(struct op_state *st, long ret)
 	if (!c)
 		return;
 	count_add(c, writes, 1);
+	waits_count(c, &st->w, PT_OP_WRITE, true);
+	end_hist(&st->dst, PT_HIST_OCCUPANCY, st->dst.head - st->dst.tail);
 	if (ret == -EAGAIN)
 		count_eagain(c, st);
 	/* a write that failed part way may still have taken pages */
@@ -337,6 +365,7 @@ static __always_inline void exit_write(struct op_state *st, long ret)
 	if (ret <= 0)
 		return;
 	count_add(c, write_bytes, ret);
+	end_hist(&st->dst, PT_HIST_WRITE_SIZE, ret);
 	count_add(c, bufs_new,
 		  ring_claim_write(kernel_obj(st->dst.pipe, struct pipe_inode_info),
 				   st->dst.head, st->dst.tail));
@@ -352,6 +381,8 @@ static __always_inline void exit_splice(struct op_state *st, long ret)
 	if (st->src.pipe && (c = end_counts(&st->src))) {
 		count_add(c, splice_out, 1);
 		count_add(c, splice_out_bytes, bytes);
+		waits_count(c, &st->w, PT_OP_SPLICE,
+			    st->w.lock == (__u64)st->src.pipe);
 		if (eagain)
 			count_eagain(c, st);
 		eagain = false;
@@ -359,6 +390,8 @@ static __always_inline void exit_splice(struct op_state *st, long ret)
 	if (st->dst.pipe && (c = end_counts(&st->dst))) {
 		count_add(c, splice_in, 1);
 		count_add(c, splice_in_bytes, bytes);
+		waits_count(c, &st->w, PT_OP_SPLICE,
+			    st->w.lock == (__u64)st->dst.pipe);
 		if (eagain)
 			count_eagain(c, st);
 	}
@@ -400,6 +433,60 @@ int BPF_PROG(sc_page_alloc, struct page *page, unsigned int order,
 	/* only this task touches its state: counted at syscall exit */
 	if (st && st->op == PT_OP_WRITE)
 		st->pages++;
+	return 0;
+}
+
+/* A task inside a pipe read or write leaves the CPU or gets it back. */
+SEC("tp_btf/sched_switch")
+int BPF_PROG(sc_switch, bool preempt, struct task_struct *prev,
+	     struct task_struct *next, unsigned int prev_state)
+{
+	struct op_state *st;
+	__u64 d;
+
+	st = bpf_task_storage_get(&op_states, prev, NULL, 0);
+	if (st && (st->op == PT_OP_READ || st->op == PT_OP_WRITE))
+		waits_switch_out(&st->w, preempt, prev_state);
+	st = bpf_task_storage_get(&op_states, next, NULL, 0);
+	if (!st || !(d = waits_switch_in(&st->w)))
+		return 0;
+	if (hist_wanted(PT_HIST_WAIT_READ) || hist_wanted(PT_HIST_WAIT_WRITE)) {
+		bool rd = st->op == PT_OP_READ;
+		const struct pipe_end *end = rd ? &st->src : &st->dst;
+		struct pt_key key = { .ino = end->ino, .dev = end->dev };
+
+		task_key(&key, next);
+		hist_add(&key, rd ? PT_HIST_WAIT_READ : PT_HIST_WAIT_WRITE, d);
+	}
+	return 0;
+}
+
+static __always_inline struct op_state *current_op(void)
+{
+	struct op_state *st;
+
+	st = bpf_task_storage_get(&op_states, bpf_get_current_task_btf(), NULL, 0);
+	return st && st->op != PT_OP_NONE ? st : NULL;
+}
+
+/* Runs only when an acquisition has to wait: one of this call's pipes? */
+SEC("tp_btf/contention_begin")
+int BPF_PROG(sc_lock_begin, void *lock, unsigned int flags)
+{
+	struct op_state *st = current_op();
+
+	if (st && (lock == (void *)st->src.pipe || lock == (void *)st->dst.pipe))
+		waits_lock_begin(&st->w, lock, flags);
+	return 0;
+}
+
+SEC("tp_btf/contention_end")
+int BPF_PROG(sc_lock_end, void *lock, int ret)
+{
+	struct op_state *st = current_op();
+
+	if (st)
+		waits_lock_end(&st->w, lock);
 	return 0;
 }
 
@@ -450,6 +537,8 @@ int BPF_PROG(sc_uring_done, struct io_ring_ctx *ring, void *req_ptr)
 		count_add(c, uring_reads, 1);
 		if (res > 0)
 			count_add(c, read_bytes, res);
+		else if (!res)
+			count_add(c, read_eof, 1);
 		else if (res == -EAGAIN)
 			count_add(c, eagain_read_nowait, 1);
 	} else {

@@ -28,4 +28,15 @@ static __always_inline void pt_file_key(struct pt_key *key, struct file *file)
 	key->dev = BPF_CORE_READ(inode, i_sb, s_dev);
 }
 
+/* The counters of the current task on file's pipe, key filled in; NULL if
+ * -p/-n leave the task out or the counter map is full. */
+static __always_inline struct pt_counts *file_counts(struct pt_key *key,
+						     struct file *file)
+{
+	if (!pt_task_key(key))
+		return NULL;
+	pt_file_key(key, file);
+	return counts_of(key);
+}
+
 #endif

@@ -20,6 +20,7 @@
 #include <bpf/bpf_core_read.h>
 #include "agg.bpf.h"
 #include "tier_key.bpf.h"
+#include "waits.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -45,6 +46,12 @@ struct page_tally {
 	__u32 alloc_locked;
 	__u32 alloc_unlocked;
 	__u32 prefill_dropped;
+	/*
+	 * Contention on a mutex, until the call's pipe_copy or pipe_eagain
+	 * says whether it was that pipe's (lock events carry no file).
+	 */
+	struct call_waits w;
+	__u64 wait_ts;		/* in a pipe_wait_begin/end bracket since */
 };
 
 struct {
@@ -54,15 +61,31 @@ struct {
 	__type(value, struct page_tally);
 } page_tallies SEC(".maps");
 
+static __always_inline struct page_tally *task_tally(bool create)
+{
+	return bpf_task_storage_get(&page_tallies, bpf_get_current_task_btf(), NULL,
+				    create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+}
+
+/* Contention of the current call on pipe's mutex, into c. */
+static __always_inline void count_locks(struct pt_counts *c, struct page_tally *t,
+					struct pipe_inode_info *pipe)
+{
+	if (!t || !t->w.locks)
+		return;
+	waits_count(c, &t->w, PT_OP_NONE, t->w.lock == (__u64)pipe);
+	t->w.locks = 0;
+	t->w.lock_ns = 0;
+}
+
 static __always_inline struct page_tally *tally_of(struct pipe_inode_info *pipe)
 {
-	struct page_tally *t;
+	struct page_tally *t = task_tally(true);
 
-	t = bpf_task_storage_get(&page_tallies, bpf_get_current_task_btf(), NULL,
-				 BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (t && t->pipe != pipe) {
 		/* left over from a call whose pipe_copy we did not see */
-		__builtin_memset(t, 0, sizeof(*t));
+		t->bufs_new = t->pool_hits = t->alloc_locked = 0;
+		t->alloc_unlocked = t->prefill_dropped = 0;
 		t->pipe = pipe;
 	}
 	return t;
@@ -109,30 +132,38 @@ int BPF_PROG(tp_copy, struct pipe_inode_info *pipe, struct file *file,
 	struct pt_counts *c;
 	__u64 bytes = ret > 0 ? ret : 0;
 
-	if (side == KPIPE_SIDE_WRITE) {
-		t = bpf_task_storage_get(&page_tallies, bpf_get_current_task_btf(),
-					 NULL, 0);
-		if (t) {
-			if (t->pipe == pipe)
-				tally = *t;
-			t->pipe = NULL;
-		}
+	t = task_tally(false);
+	if (t && side == KPIPE_SIDE_WRITE) {
+		if (t->pipe == pipe)
+			tally = *t;
+		t->pipe = NULL;
 	}
-	if (!pt_task_key(&key))
-		return 0;
-	pt_file_key(&key, file);
-	c = counts_of(&key);
+	c = file_counts(&key, file);
 	if (!c)
 		return 0;
+	count_locks(c, t, pipe);
 	if (side == KPIPE_SIDE_READ) {
 		count_add(c, reads, 1);
 		count_add(c, read_bytes, bytes);
 		count_add(c, read_bufs, bufs);
 		count_add(c, read_sections, sections);
+		if (!ret)
+			count_add(c, read_eof, 1);
+		if (bytes)
+			hist_add(&key, PT_HIST_READ_SIZE, bytes);
 		return 0;
 	}
 	count_add(c, writes, 1);
 	count_add(c, write_bytes, bytes);
+	if (bytes)
+		hist_add(&key, PT_HIST_WRITE_SIZE, bytes);
+	/* in use when the write began: now, less the slots it filled */
+	if (hist_wanted(PT_HIST_OCCUPANCY)) {
+		__u32 used = pipe->head - pipe->tail;
+
+		hist_add(&key, PT_HIST_OCCUPANCY,
+			 used > tally.bufs_new ? used - tally.bufs_new : 0);
+	}
 	if (tally.bufs_new)
 		count_add(c, bufs_new, tally.bufs_new);
 	if (tally.pool_hits)
@@ -153,12 +184,10 @@ int BPF_PROG(tp_eagain, struct pipe_inode_info *pipe, struct file *file,
 	struct pt_key key = {};
 	struct pt_counts *c;
 
-	if (!pt_task_key(&key))
-		return 0;
-	pt_file_key(&key, file);
-	c = counts_of(&key);
+	c = file_counts(&key, file);
 	if (!c)
 		return 0;
+	count_locks(c, task_tally(false), pipe);
 	if (side == KPIPE_SIDE_READ) {
 		if (cause == KPIPE_CAUSE_NOWAIT)
 			count_add(c, eagain_read_nowait, 1);
@@ -184,5 +213,75 @@ int BPF_PROG(tp_eagain, struct pipe_inode_info *pipe, struct file *file,
 		count_add(c, eagain_nopage, 1);
 		break;
 	}
+	return 0;
+}
+
+/* A reader waits for data or a writer for room (kernel-patch/ 0001). */
+SEC("tp_btf/pipe_wait_begin")
+int BPF_PROG(tp_wait_begin, struct pipe_inode_info *pipe, struct file *file,
+	     int side)
+{
+	struct page_tally *t = task_tally(true);
+
+	if (t)
+		t->wait_ts = bpf_ktime_get_ns();
+	return 0;
+}
+
+SEC("tp_btf/pipe_wait_end")
+int BPF_PROG(tp_wait_end, struct pipe_inode_info *pipe, struct file *file,
+	     int side)
+{
+	struct page_tally *t = task_tally(false);
+	struct pt_key key = {};
+	struct pt_counts *c;
+	__u64 d;
+
+	if (!t || !t->wait_ts)
+		return 0;
+	d = bpf_ktime_get_ns() - t->wait_ts;
+	t->wait_ts = 0;
+	c = file_counts(&key, file);
+	if (!c)
+		return 0;
+	if (side == KPIPE_SIDE_READ) {
+		count_add(c, waits_read, 1);
+		count_add(c, wait_read_ns, d);
+		hist_add(&key, PT_HIST_WAIT_READ, d);
+	} else {
+		count_add(c, waits_write, 1);
+		count_add(c, wait_write_ns, d);
+		hist_add(&key, PT_HIST_WAIT_WRITE, d);
+	}
+	return 0;
+}
+
+/* Mutex contention; whose it was, the call's pipe_copy/pipe_eagain says. */
+SEC("tp_btf/contention_begin")
+int BPF_PROG(tp_lock_begin, void *lock, unsigned int flags)
+{
+	struct page_tally *t;
+
+	if (!(flags & LCB_F_MUTEX))
+		return 0;
+	t = task_tally(true);
+	if (!t)
+		return 0;
+	/* another mutex's contention still pending: not this call's pipe */
+	if (t->w.locks && t->w.lock != (__u64)lock) {
+		t->w.locks = 0;
+		t->w.lock_ns = 0;
+	}
+	waits_lock_begin(&t->w, lock, flags);
+	return 0;
+}
+
+SEC("tp_btf/contention_end")
+int BPF_PROG(tp_lock_end, void *lock, int ret)
+{
+	struct page_tally *t = task_tally(false);
+
+	if (t)
+		waits_lock_end(&t->w, lock);
 	return 0;
 }

@@ -5,6 +5,7 @@
 
 #define PT_COMM_LEN	16
 #define PT_MAX_PIDS	64	/* -p may be given this many times */
+#define PT_DEFAULT_KEYS	16384	/* counter map entries without --max-keys */
 
 /*
  * One aggregation key: the finest grain the kernel side keeps. User space
@@ -54,6 +55,30 @@ struct pt_counts {
 	__u64 eagain_splice;
 	__u64 uring_reads;	/* syscall: of reads/writes, io_uring completions */
 	__u64 uring_writes;
+	__u64 waits_read;	/* sleeps of readers waiting for data */
+	__u64 wait_read_ns;	/* ... and their length */
+	__u64 waits_write;	/* sleeps of writers waiting for room */
+	__u64 wait_write_ns;
+	__u64 lock_contended;	/* pipe->mutex acquisitions that had to wait */
+	__u64 lock_wait_ns;	/* ... from lock:contention_begin to _end */
+	__u64 read_eof;		/* reads that returned 0: no writer left */
+};
+
+/* Log2 histograms (pipestat --hist), kept only when asked for. */
+enum pt_hist {
+	PT_HIST_WRITE_SIZE,	/* bytes per write */
+	PT_HIST_READ_SIZE,	/* bytes per read */
+	PT_HIST_OCCUPANCY,	/* ring slots in use when a write starts */
+	PT_HIST_WAIT_READ,	/* ns per reader sleep */
+	PT_HIST_WAIT_WRITE,	/* ns per writer sleep */
+	PT_NHIST,
+};
+#define PT_HIST_SLOTS	40	/* slot s: values 2^s .. 2^(s+1)-1; slot 0: 0 and 1 */
+
+struct pt_hkey {
+	struct pt_key key;
+	__u32 hist;		/* enum pt_hist */
+	__u32 slot;
 };
 
 /* Which side of a pipe a call works on; one encoding for every tier. */
@@ -75,6 +100,7 @@ struct pt_scope {
 	 * -p use pids as seen there; processes it cannot see are not counted
 	 */
 	__u32 pidns_ino;
+	__u32 hists;		/* 1 << enum pt_hist: histograms to keep */
 };
 
 /* The drain's handshake with the programs: each BPF object's .bss. */

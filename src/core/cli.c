@@ -8,6 +8,7 @@
 #include <string.h>
 #include "cli.h"
 #include "fmt.h"
+#include "metrics.h"
 
 double cli_seconds(const char *s, double max)
 {
@@ -89,9 +90,20 @@ bool cli_set_max_keys(struct pt_load_opts *o, const char *arg, char *err, size_t
 	return true;
 }
 
-int cli_common(int c, char **argv, struct pt_load_opts *o, char *err, size_t n)
+int cli_common(int c, char **argv, const struct cli_help *help, FILE *out,
+	       struct pt_load_opts *o, char *err, size_t n)
 {
 	switch (c) {
+	case 'h':
+		fputs(help->usage, out);
+		if (help->tail) {
+			pt_print_tiers(out);
+			fputs(help->tail, out);
+		}
+		return CLI_DONE;
+	case 'V':
+		fprintf(out, "%s %s\n", help->prog, PIPETRACE_VERSION);
+		return CLI_DONE;
 	case 'p':
 		return cli_add_pid(o, optarg, err, n) ? CLI_TAKEN : CLI_BAD;
 	case 'n':
@@ -143,7 +155,7 @@ int cli_exit_code(int parsed, const char *prog, const char *err)
 	if (parsed == CLI_EXIT_OK)
 		return 0;
 	/* err may quote an argument: no terminal control from it */
-	fprintf(stderr, "%s: %s\nTry '%s --help'.\n", prog,
+	fprintf(stderr, "%s: %s (see %s --help)\n", prog,
 		fmt_printable(safe, sizeof(safe), err, sizeof(safe)), prog);
 	return 2;
 }

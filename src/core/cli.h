@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <signal.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "load_opts.h"
 
 /* Seconds: a finite decimal number > 0 and <= max; -1 for anything else. */
@@ -26,19 +27,29 @@ bool cli_set_max_keys(struct pt_load_opts *o, const char *arg, char *err, size_t
 enum { CLI_RUN, CLI_EXIT_OK, CLI_USAGE };
 /*
  * The exit status for a parse that does not run (0 after --help/--version,
- * 2 after "prog: err" and a pointer to --help on stderr).
+ * 2 after one line on stderr: "prog: err (see prog --help)").
  */
 int cli_exit_code(int parsed, const char *prog, const char *err);
 
 /* getopt values of the long options every front end shares */
 enum { CLI_OPT_TIER = 1000, CLI_OPT_MAX_KEYS };
-enum { CLI_BAD = -1, CLI_TAKEN = 0 };
+enum { CLI_BAD = -1, CLI_TAKEN = 0, CLI_DONE = 1 };
+
+/* A front end's --help and --version. */
+struct cli_help {
+	const char *prog;
+	const char *usage;
+	const char *tail;	/* after the tiers' section; NULL: no such section */
+};
+
 /*
- * An option no front end treats its own way: -p, -n, -v, --tier,
- * --max-keys, and getopt's missing-value (':') and unknown ('?') results.
- * CLI_TAKEN, or CLI_BAD with a one-line reason in err.
+ * An option no front end treats its own way: -h, -V (printed to out:
+ * CLI_DONE), -p, -n, -v, --tier, --max-keys (CLI_TAKEN), and getopt's
+ * missing-value (':') and unknown ('?') results (CLI_BAD with a one-line
+ * reason in err).
  */
-int cli_common(int c, char **argv, struct pt_load_opts *o, char *err, size_t n);
+int cli_common(int c, char **argv, const struct cli_help *help, FILE *out,
+	       struct pt_load_opts *o, char *err, size_t n);
 /* A warning on stderr for each -p process that does not exist. */
 void cli_warn_pids(const char *prog, const struct pt_load_opts *o);
 /*

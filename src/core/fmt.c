@@ -88,3 +88,18 @@ void fmt_csv_field(char *buf, size_t n, const char *s)
 		buf[o++] = '"';
 	buf[o] = '\0';
 }
+
+void fmt_key(char *buf, size_t n, enum pt_by by, const struct pt_key *k)
+{
+	int len = snprintf(buf, n, "%s", by == PT_BY_TOTAL ? "total" : "");
+
+	if (by_has_pid(by) && len >= 0 && (size_t)len < n)
+		len += snprintf(buf + len, n - len, "pid %u ", k->tgid);
+	if (by_has_comm(by) && len >= 0 && (size_t)len < n)
+		len += snprintf(buf + len, n - len, "comm %.*s ", PT_COMM_LEN, k->comm);
+	if (by_has_pipe(by) && len >= 0 && (size_t)len < n)
+		len += snprintf(buf + len, n - len, "pipe %llu ",
+				(unsigned long long)k->ino);
+	if (len > 0 && (size_t)len < n && buf[len - 1] == ' ')
+		buf[len - 1] = '\0';
+}

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include "metrics.h"
+#include "rows.h"
 
 /* CSV form: exact digits; "" for a metric the tier cannot know. */
 void fmt_csv_value(char *buf, size_t n, const struct pt_value *v);
@@ -24,5 +25,8 @@ void fmt_csv_field(char *buf, size_t n, const char *s);
 const char *fmt_comm(char *buf, const char *comm);
 /* The same for at most len bytes of any string, cut to fit n; returns buf. */
 const char *fmt_printable(char *buf, size_t n, const char *s, size_t len);
+
+/* A row's key for humans: "total", "pid 12 comm dd", "pipe 345", ... */
+void fmt_key(char *buf, size_t n, enum pt_by by, const struct pt_key *k);
 
 #endif

@@ -14,6 +14,8 @@ struct pt_load_opts {
 	int npids;
 	char comm[PT_COMM_LEN];		/* -n; "" = every command */
 	__u32 max_keys;			/* counter map size; 0 = the default */
+	__u32 hists;			/* 1 << enum pt_hist: histograms to keep */
+	bool waits;			/* --waits: trace sleeps on sched_switch */
 	bool verbose;
 };
 

@@ -26,6 +26,14 @@
 #define COPIES(q_tp)							\
 	{ [TP] = { q_tp }, [FN] = { PT_DERIVED, PT_NA_BATCH },		\
 	  [SC] = { PT_DERIVED, PT_NA_BATCH } }
+/* sleeps: the pipe_wait events, or sched_switch inside a call */
+#define WAITS(q)							\
+	{ [TP] = { q, PT_NA_NO_WAITS }, [FN] = { q, PT_NA_NO_WAITS },	\
+	  [SC] = { q, PT_NA_NO_WAITS } }
+#define LOCKS								\
+	{ [TP] = { PT_EXACT, PT_NA_NO_LOCKS },			\
+	  [FN] = { PT_EXACT, PT_NA_NO_LOCKS },			\
+	  [SC] = { PT_EXACT, PT_NA_NO_LOCKS } }
 /* the function tier infers the reason from the side (6.12 returns
  * -EAGAIN only on an empty read or a full write) */
 #define REASON { [TP] = { PT_EXACT }, [FN] = { PT_DERIVED }, [SC] = { PT_NA } }
@@ -138,6 +146,25 @@ static bool v_sections_per_read(const struct pt_counts *c, const struct pt_env *
 	return set_d(v, sections(c, e), c->reads - c->uring_reads, 1.0);
 }
 
+/* task-time asleep / interval: 100 = one task asleep all the interval */
+static bool v_wait_read_pct(const struct pt_counts *c, const struct pt_env *e,
+			    struct pt_value *v)
+{
+	if (e->interval_s <= 0)
+		return false;
+	v->d = c->wait_read_ns / (e->interval_s * 1e7);
+	return true;
+}
+
+static bool v_wait_write_pct(const struct pt_counts *c, const struct pt_env *e,
+			     struct pt_value *v)
+{
+	if (e->interval_s <= 0)
+		return false;
+	v->d = c->wait_write_ns / (e->interval_s * 1e7);
+	return true;
+}
+
 static bool v_untracked(const struct pt_counts *c, const struct pt_env *e,
 			struct pt_value *v)
 {
@@ -235,11 +262,39 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 	[PT_COL_UNTRACKED] = { "untracked", NULL, 0, "events",
 		"events not counted: the in-kernel counter map was full",
 		PT_V_U64, ALL_EXACT, .value = v_untracked },
+	[PT_COL_WAITS_READ] = { "waits_read", NULL, 0, "sleeps",
+		"times readers slept waiting for data",
+		PT_V_U64, WAITS(PT_EXACT), RAW(waits_read) },
+	[PT_COL_WAIT_READ_NS] = { "wait_read_ns", NULL, 0, "ns",
+		"time readers slept waiting for data",
+		PT_V_U64, WAITS(PT_EXACT), RAW(wait_read_ns) },
+	[PT_COL_WAITS_WRITE] = { "waits_write", NULL, 0, "sleeps",
+		"times writers slept waiting for room",
+		PT_V_U64, WAITS(PT_EXACT), RAW(waits_write) },
+	[PT_COL_WAIT_WRITE_NS] = { "wait_write_ns", NULL, 0, "ns",
+		"time writers slept waiting for room",
+		PT_V_U64, WAITS(PT_EXACT), RAW(wait_write_ns) },
+	[PT_COL_LOCK_CONTENDED] = { "lock_contended", "LOCK_CT", 8, "acquisitions",
+		"pipe->mutex acquisitions that had to spin or sleep",
+		PT_V_U64, LOCKS, RAW(lock_contended) },
+	[PT_COL_LOCK_WAIT_NS] = { "lock_wait_ns", NULL, 0, "ns",
+		"time spent waiting for pipe->mutex",
+		PT_V_U64, LOCKS, RAW(lock_wait_ns) },
+	[PT_COL_EOF_READS] = { "eof_reads", NULL, 0, "calls",
+		"reads that returned 0: the pipe empty and no writer left",
+		PT_V_U64, ALL_EXACT, RAW(read_eof) },
+	[PT_COL_WAIT_READ_PCT] = { NULL, "WAIT_R%", 7, "%",
+		"wait_read_ns as a share of the interval (100: one task all of it)",
+		PT_V_PCT, WAITS(PT_DERIVED), .value = v_wait_read_pct },
+	[PT_COL_WAIT_WRITE_PCT] = { NULL, "WAIT_W%", 7, "%",
+		"wait_write_ns as a share of the interval (100: one task all of it)",
+		PT_V_PCT, WAITS(PT_DERIVED), .value = v_wait_write_pct },
 };
 
-static unsigned int knob_state(const struct pt_env *e)
+/* The knob states and missing events env is in (PT_NA_*). */
+static unsigned int na_state(const struct pt_env *e)
 {
-	return (e->knob_prealloc_max > 0 ? PT_NA_PREFILL : 0) |
+	return e->lacks | (e->knob_prealloc_max > 0 ? PT_NA_PREFILL : 0) |
 	       (e->knob_read_batch > 0 ? PT_NA_BATCH : 0) |
 	       (e->knob_prealloc_max < 0 ? PT_NA_NO_POOL : 0);
 }
@@ -251,7 +306,7 @@ enum pt_quality pt_col_quality(enum pt_col col, const struct pt_env *env)
 	if (env->tier >= PT_TIER_COUNT)
 		return PT_NA;
 	h = &pt_metrics[col].how[env->tier];
-	return h->na_when & knob_state(env) ? PT_NA : h->q;
+	return h->na_when & na_state(env) ? PT_NA : h->q;
 }
 
 struct pt_value pt_get(enum pt_col col, const struct pt_counts *c,
@@ -297,6 +352,9 @@ static const struct {
 	{ PT_NA_PREFILL, "not known with fs.pipe-prealloc-max > 0" },
 	{ PT_NA_BATCH, "not known with fs.pipe-read-batch on" },
 	{ PT_NA_NO_POOL, "not known without the pool (kernel-patch/ 0002)" },
+	{ PT_NA_NO_WAITS, "not known without --waits (tracepoint tier: without "
+			  "pipe:pipe_wait_* events)" },
+	{ PT_NA_NO_LOCKS, "not known without lock:contention_* events" },
 };
 
 /* One line: "<indent><label>: col, col, ..." for the columns match() takes. */
@@ -311,7 +369,7 @@ static void summary_line(char *buf, size_t n, int *len, const char *indent,
 		const struct pt_how *h = &pt_metrics[i].how[t];
 		bool take = flag ? (h->q != PT_NA && (h->na_when & flag)) : h->q == q;
 
-		if (!take)
+		if (!take || !pt_metrics[i].csv)
 			continue;
 		if (*len == start) {
 			append(buf, n, len, indent);
@@ -378,7 +436,7 @@ int pt_tier_line(char *buf, size_t n, const struct pt_env *env)
 		int before = len;
 
 		for (int i = 0; i < PT_NCOLS; i++) {
-			if (pt_col_quality(i, env) != shown[j])
+			if (!pt_metrics[i].csv || pt_col_quality(i, env) != shown[j])
 				continue;
 			if (len == before) {
 				append(buf, n, &len, part);

@@ -29,6 +29,8 @@ struct pt_env {
 	int knob_prealloc_keep;
 	int knob_read_batch;
 	__u64 untracked;	/* events dropped: counter map full */
+	double interval_s;	/* the interval's length, for shares of it */
+	unsigned int lacks;	/* PT_NA_NO_*: events this kernel lacks */
 };
 
 enum pt_vtype { PT_V_U64, PT_V_RATIO, PT_V_PCT };
@@ -72,14 +74,33 @@ enum pt_col {
 	PT_COL_SPLICE_OUT_BYTES,
 	PT_COL_EAGAIN_SPLICE,
 	PT_COL_UNTRACKED,
+	/* CSV: the 'derived' field here; the columns below were appended */
+	PT_COL_WAITS_READ,
+	PT_COL_WAIT_READ_NS,
+	PT_COL_WAITS_WRITE,
+	PT_COL_WAIT_WRITE_NS,
+	PT_COL_LOCK_CONTENDED,
+	PT_COL_LOCK_WAIT_NS,
+	PT_COL_EOF_READS,
+	/* table only (no CSV name) */
+	PT_COL_WAIT_READ_PCT,
+	PT_COL_WAIT_WRITE_PCT,
 	PT_NCOLS,
 };
+
+/* The CSV's 'derived' field follows this column (it was once the last). */
+#define PT_COL_DERIVED_AFTER PT_COL_UNTRACKED
 
 /* Knob states in which a tier cannot know a column it otherwise knows. */
 enum pt_na_when {
 	PT_NA_PREFILL = 1 << 0,	/* fs.pipe-prealloc-max > 0 */
 	PT_NA_BATCH = 1 << 1,	/* fs.pipe-read-batch > 0 */
 	PT_NA_NO_POOL = 1 << 2,	/* kernel without fs.pipe-prealloc-max */
+	/* set by the session in pt_env.lacks */
+	PT_NA_NO_WAITS = 1 << 3,	/* sleeps not traced: no pipe_wait_*
+					 * events, or no --waits (a program on
+					 * every context switch) */
+	PT_NA_NO_LOCKS = 1 << 4,	/* no lock:contention_* events */
 };
 
 /* How one tier knows one column. */
@@ -89,7 +110,7 @@ struct pt_how {
 };
 
 struct pt_metric {
-	const char *csv;	/* CSV column: never renamed, only appended */
+	const char *csv;	/* CSV column, never renamed; NULL: table only */
 	const char *head;	/* table heading; NULL: CSV only */
 	int width;		/* table width */
 	const char *unit;

@@ -9,18 +9,21 @@
 int out_csv_header(FILE *f)
 {
 	fputs("time,interval_s,tier,key_type,pid,comm,pipe_ino", f);
-	for (int i = 0; i < PT_NCOLS; i++)
-		fprintf(f, ",%s", pt_metrics[i].csv);
-	fputs(",derived\n", f);
+	for (int i = 0; i < PT_NCOLS; i++) {
+		if (pt_metrics[i].csv)
+			fprintf(f, ",%s", pt_metrics[i].csv);
+		if (i == PT_COL_DERIVED_AFTER)
+			fputs(",derived", f);
+	}
+	fputc('\n', f);
 	return fflush(f) ? -1 : 0;
 }
 
 static void csv_key(FILE *f, enum pt_by by, const struct pt_key *k)
 {
 	char comm[4 * PT_COMM_LEN + 3], name[PT_COMM_LEN + 1];
-	bool has_pid = by == PT_BY_PID || by == PT_BY_PIPE_PID;
-	bool has_comm = has_pid || by == PT_BY_COMM;
-	bool has_pipe = by == PT_BY_PIPE || by == PT_BY_PIPE_PID;
+	bool has_pid = by_has_pid(by), has_comm = by_has_comm(by);
+	bool has_pipe = by_has_pipe(by);
 
 	snprintf(name, sizeof(name), "%.*s", PT_COMM_LEN, k->comm);
 	fmt_csv_field(comm, sizeof(comm), has_comm ? name : "");
@@ -45,11 +48,15 @@ static void csv_row(FILE *f, const struct pt_report *r, const struct pt_row *row
 	for (int i = 0; i < PT_NCOLS; i++) {
 		struct pt_value v = pt_get(i, &row->c, r->env);
 
-		fmt_csv_value(buf, sizeof(buf), &v);
-		fprintf(f, ",%s", buf);
+		if (pt_metrics[i].csv) {
+			fmt_csv_value(buf, sizeof(buf), &v);
+			fprintf(f, ",%s", buf);
+		}
+		if (i == PT_COL_DERIVED_AFTER) {
+			fputc(',', f);
+			out_csv_derived(f, &row->c, r->env);
+		}
 	}
-	fputc(',', f);
-	out_csv_derived(f, &row->c, r->env);
 	fputc('\n', f);
 }
 
@@ -58,7 +65,7 @@ void out_csv_derived(FILE *f, const struct pt_counts *c, const struct pt_env *en
 	const char *sep = "";
 
 	for (int i = 0; i < PT_NCOLS; i++) {
-		if (pt_get(i, c, env).q != PT_DERIVED)
+		if (!pt_metrics[i].csv || pt_get(i, c, env).q != PT_DERIVED)
 			continue;
 		fprintf(f, "%s%s", sep, pt_metrics[i].csv);
 		sep = ";";

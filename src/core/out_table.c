@@ -5,21 +5,6 @@
 #include "fmt.h"
 #include "out.h"
 
-static bool has_pid(enum pt_by by)
-{
-	return by == PT_BY_PID || by == PT_BY_PIPE_PID;
-}
-
-static bool has_comm(enum pt_by by)
-{
-	return has_pid(by) || by == PT_BY_COMM;
-}
-
-static bool has_pipe(enum pt_by by)
-{
-	return by == PT_BY_PIPE || by == PT_BY_PIPE_PID;
-}
-
 static void heading(FILE *f, const struct pt_report *r)
 {
 	enum pt_by by = r->rows->by;
@@ -31,11 +16,11 @@ static void heading(FILE *f, const struct pt_report *r)
 		tier_name(r->env->tier), r->interval_s, by_name(by));
 	if (by == PT_BY_TOTAL)
 		fprintf(f, "%-8s", "");
-	if (has_pid(by))
+	if (by_has_pid(by))
 		fprintf(f, "%-8s", "PID");
-	if (has_comm(by))
+	if (by_has_comm(by))
 		fprintf(f, "%-16s ", "COMM");
-	if (has_pipe(by))
+	if (by_has_pipe(by))
 		fprintf(f, "%-10s ", "PIPE");
 	for (int i = 0; i < PT_NCOLS; i++) {
 		if (!pt_metrics[i].head)
@@ -54,11 +39,11 @@ static void line(FILE *f, const struct pt_report *r, const struct pt_row *row)
 
 	if (by == PT_BY_TOTAL)
 		fprintf(f, "%-8s", "total");
-	if (has_pid(by))
+	if (by_has_pid(by))
 		fprintf(f, "%-8u", row->key.tgid);
-	if (has_comm(by))
+	if (by_has_comm(by))
 		fprintf(f, "%-16.16s ", fmt_comm(comm, row->key.comm));
-	if (has_pipe(by))
+	if (by_has_pipe(by))
 		fprintf(f, "%-10llu ", (unsigned long long)row->key.ino);
 	for (int i = 0; i < PT_NCOLS; i++) {
 		struct pt_value v;

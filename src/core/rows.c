@@ -24,14 +24,55 @@ int by_parse(const char *s)
 	return -1;
 }
 
+bool by_has_pid(enum pt_by by)
+{
+	return by == PT_BY_PID || by == PT_BY_PIPE_PID;
+}
+
+bool by_has_comm(enum pt_by by)
+{
+	return by_has_pid(by) || by == PT_BY_COMM;
+}
+
+bool by_has_pipe(enum pt_by by)
+{
+	return by == PT_BY_PIPE || by == PT_BY_PIPE_PID;
+}
+
+int pt_grow(void **v, size_t *cap, size_t need, size_t elem, size_t first)
+{
+	size_t n = *cap ? *cap : first;
+	void *p;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	p = realloc(*v, n * elem);
+	if (!p)
+		return -1;
+	*v = p;
+	*cap = n;
+	return 0;
+}
+
 void rows_init(struct pt_rows *r, enum pt_by by)
 {
 	memset(r, 0, sizeof(*r));
 	r->by = by;
 }
 
+static void free_hists(struct pt_rows *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		free(r->v[i].hist);
+		r->v[i].hist = NULL;
+	}
+}
+
 void rows_clear(struct pt_rows *r)
 {
+	free_hists(r);
 	r->n = 0;
 	if (r->slot)
 		memset(r->slot, 0, r->nslots * sizeof(*r->slot));
@@ -39,6 +80,7 @@ void rows_clear(struct pt_rows *r)
 
 void rows_free(struct pt_rows *r)
 {
+	free_hists(r);
 	free(r->v);
 	free(r->slot);
 	rows_init(r, r->by);
@@ -116,34 +158,47 @@ void counts_add(struct pt_counts *sum, const struct pt_counts *c)
 		d[i] += s[i];
 }
 
-int rows_add(struct pt_rows *r, const struct pt_key *k, const struct pt_counts *c)
+/* The row of k's key under r->by, created with zero counts; NULL on OOM. */
+static struct pt_row *row_of(struct pt_rows *r, const struct pt_key *k)
 {
 	struct pt_key f = fold_key(r->by, k);
 	size_t s;
 
 	if ((r->n + 1) * 2 > r->nslots && grow_index(r))
-		return -1;
+		return NULL;
 	s = key_hash(&f) & (r->nslots - 1);
 	for (; r->slot[s]; s = (s + 1) & (r->nslots - 1)) {
 		struct pt_row *row = &r->v[r->slot[s] - 1];
 
-		if (!memcmp(&row->key, &f, sizeof(f))) {
-			counts_add(&row->c, c);
-			return 0;
-		}
+		if (!memcmp(&row->key, &f, sizeof(f)))
+			return row;
 	}
-	if (r->n == r->cap) {
-		size_t cap = r->cap ? r->cap * 2 : 64;
-		struct pt_row *v = realloc(r->v, cap * sizeof(*v));
-
-		if (!v)
-			return -1;
-		r->v = v;
-		r->cap = cap;
-	}
-	r->v[r->n].key = f;
-	r->v[r->n].c = *c;
+	if (pt_grow((void **)&r->v, &r->cap, r->n + 1, sizeof(*r->v), 64))
+		return NULL;
+	r->v[r->n] = (struct pt_row){ .key = f };
 	r->slot[s] = ++r->n;
+	return &r->v[r->n - 1];
+}
+
+int rows_add(struct pt_rows *r, const struct pt_key *k, const struct pt_counts *c)
+{
+	struct pt_row *row = row_of(r, k);
+
+	if (!row)
+		return -1;
+	counts_add(&row->c, c);
+	return 0;
+}
+
+int rows_add_hist(struct pt_rows *r, const struct pt_hkey *hk, __u64 n)
+{
+	struct pt_row *row = row_of(r, &hk->key);
+
+	if (!row || hk->hist >= PT_NHIST || hk->slot >= PT_HIST_SLOTS)
+		return row ? 0 : -1;
+	if (!row->hist && !(row->hist = calloc(PT_NHIST, sizeof(*row->hist))))
+		return -1;
+	row->hist[hk->hist][hk->slot] += n;
 	return 0;
 }
 

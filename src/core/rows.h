@@ -3,6 +3,7 @@
 #ifndef ROWS_H
 #define ROWS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <linux/types.h>
 #include "pipetrace.h"
@@ -18,6 +19,7 @@ enum pt_by {
 struct pt_row {
 	struct pt_key key;	/* fields the key type does not use are 0 */
 	struct pt_counts c;
+	__u64 (*hist)[PT_HIST_SLOTS];	/* [PT_NHIST], NULL until one is seen */
 };
 
 struct pt_rows {
@@ -28,8 +30,16 @@ struct pt_rows {
 	size_t nslots;
 };
 
+/* Room for need elements of elem bytes in *v (first, then doubling);
+ * -1 on out of memory, *v unchanged. */
+int pt_grow(void **v, size_t *cap, size_t need, size_t elem, size_t first);
+
 const char *by_name(enum pt_by by);
 int by_parse(const char *s);	/* -1 if unknown */
+/* The key fields rows of this key type have. */
+bool by_has_pid(enum pt_by by);
+bool by_has_comm(enum pt_by by);
+bool by_has_pipe(enum pt_by by);
 
 void rows_init(struct pt_rows *r, enum pt_by by);
 void rows_clear(struct pt_rows *r);
@@ -37,6 +47,8 @@ void rows_free(struct pt_rows *r);
 /* Adds c into the row of k's key under r->by; -1 on out of memory. */
 int rows_add(struct pt_rows *r, const struct pt_key *k, const struct pt_counts *c);
 void counts_add(struct pt_counts *sum, const struct pt_counts *c);
+/* Adds n values to a histogram slot of hk's key under r->by; -1 on OOM. */
+int rows_add_hist(struct pt_rows *r, const struct pt_hkey *hk, __u64 n);
 /* Sorts rows by bytes moved, busiest first, ties by key. */
 void rows_sort(struct pt_rows *r);
 

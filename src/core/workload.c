@@ -111,6 +111,22 @@ static int read_full(int fd, char *buf, size_t size, size_t *got)
 	return r == 0 ? 1 : 0;
 }
 
+static int write_all(int fd, const char *buf, size_t size)
+{
+	size_t off = 0;
+
+	while (off < size) {
+		ssize_t w = write(fd, buf + off, size - off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		off += w;
+	}
+	return 0;
+}
+
 /* The reader child: drains rfd until EOF; exit 0 iff it read expect bytes. */
 static void drain_child(int rfd, size_t size, long long expect)
 {
@@ -198,7 +214,7 @@ long wl_stream(size_t size, long n, const char *fifo)
 	return wl_stream_fds(p[0], p[1], size, n);
 }
 
-long wl_jobserver(int readers, long tokens)
+long wl_jobserver(int readers, long tokens, long gap_us)
 {
 	int p[2], failed = 0;
 	pid_t pids[64];
@@ -213,11 +229,22 @@ long wl_jobserver(int readers, long tokens)
 			char c;
 			long n = 0;
 
+			double t0 = pt_now(CLOCK_MONOTONIC), in_read = 0;
+
 			close(p[1]);
-			while (read(p[0], &c, 1) == 1)
+			for (;;) {
+				double t = pt_now(CLOCK_MONOTONIC);
+				ssize_t r = read(p[0], &c, 1);
+
+				in_read += pt_now(CLOCK_MONOTONIC) - t;
+				if (r != 1)
+					break;
 				n++;
+			}
 			/* exit status cannot carry a count: report it through stdout */
-			printf("reader pid=%d tokens=%ld\n", getpid(), n);
+			printf("reader pid=%d tokens=%ld read_ns=%.0f elapsed_ns=%.0f\n",
+			       getpid(), n, in_read * 1e9,
+			       (pt_now(CLOCK_MONOTONIC) - t0) * 1e9);
 			fflush(stdout);
 			_exit(0);
 		}
@@ -226,13 +253,113 @@ long wl_jobserver(int readers, long tokens)
 	for (long i = 0; i < tokens; i++) {
 		if (write(p[1], "+", 1) != 1)
 			failed = 1;
-		if (i % 8 == 0)
+		if (gap_us)
+			usleep(gap_us);
+		else if (i % 8 == 0)
 			usleep(100);	/* let the readers block again */
 	}
 	close(p[1]);
 	for (int i = 0; i < readers; i++)
 		failed |= wait_child(pids[i]);
 	return failed ? -1 : tokens;
+}
+
+/* Time spent in write(2) (reader 0) or read(2) (reader 1) calls of size. */
+static int timed_io(int fd, int reader, char *buf, size_t size, double *in_io)
+{
+	double t = pt_now(CLOCK_MONOTONIC);
+	size_t got = 0;
+	int r = reader ? read_full(fd, buf, size, &got) : write_all(fd, buf, size);
+
+	*in_io += pt_now(CLOCK_MONOTONIC) - t;
+	return r;
+}
+
+long wl_slow_side(double seconds, int sleep_ms, int slow_reader)
+{
+	static char buf[WL_SLOW_CHUNK];
+	int p[2];
+	pid_t pid;
+	long n = 0;
+
+	if (pipe(p))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		/* the reader: until the writer closes */
+		double in_read = 0, t0 = pt_now(CLOCK_MONOTONIC);
+		long got = 0;
+
+		close(p[1]);
+		while (!timed_io(p[0], 1, buf, sizeof(buf), &in_read)) {
+			got++;
+			if (slow_reader)
+				usleep(sleep_ms * 1000);
+		}
+		printf("reader pid=%d reads=%ld io_ns=%.0f elapsed_ns=%.0f\n",
+		       getpid(), got, in_read * 1e9,
+		       (pt_now(CLOCK_MONOTONIC) - t0) * 1e9);
+		fflush(stdout);
+		_exit(0);
+	}
+	close(p[0]);
+	{
+		double t0 = pt_now(CLOCK_MONOTONIC), in_write = 0;
+
+		while (pt_now(CLOCK_MONOTONIC) - t0 < seconds) {
+			if (timed_io(p[1], 0, buf, sizeof(buf), &in_write))
+				break;
+			n++;
+			if (!slow_reader)
+				usleep(sleep_ms * 1000);
+		}
+		printf("writer pid=%d writes=%ld io_ns=%.0f elapsed_ns=%.0f\n",
+		       getpid(), n, in_write * 1e9,
+		       (pt_now(CLOCK_MONOTONIC) - t0) * 1e9);
+		fflush(stdout);
+	}
+	close(p[1]);
+	return wait_child(pid) ? -1 : n;
+}
+
+long wl_lock_writers(int writers, long n)
+{
+	pid_t pids[64];
+	int p[2], go[2], failed = 0;
+	char c;
+	long got = 0;
+
+	/* all the bytes fit the pipe: nobody waits for room, only for the lock */
+	if (writers < 1 || writers > 64 || n < 1 || writers * n > 65536 ||
+	    pipe(p) || pipe(go))
+		return -1;
+	for (int i = 0; i < writers; i++) {
+		pids[i] = fork();
+		if (pids[i] < 0)
+			return -1;
+		if (pids[i] == 0) {
+			close(p[0]);
+			close(go[1]);
+			/* all start together: EOF on go */
+			if (read(go[0], &c, 1) != 0)
+				_exit(1);
+			for (long j = 0; j < n; j++)
+				if (write(p[1], "x", 1) != 1)
+					_exit(1);
+			_exit(0);
+		}
+	}
+	close(p[1]);
+	close(go[0]);
+	close(go[1]);
+	for (int i = 0; i < writers; i++)
+		failed |= wait_child(pids[i]);
+	while (read(p[0], &c, 1) == 1)
+		got++;
+	close(p[0]);
+	return failed || got != writers * n ? -1 : got;
 }
 
 long wl_splice(long n)
@@ -352,22 +479,6 @@ static void wl_child_ready_wait_go(struct wl_shared *sh)
 	__atomic_add_fetch(&sh->ready, 1, __ATOMIC_ACQ_REL);
 	while (!__atomic_load_n(&sh->go, __ATOMIC_ACQUIRE))
 		usleep(50);
-}
-
-static int write_all(int fd, const char *buf, size_t size)
-{
-	size_t off = 0;
-
-	while (off < size) {
-		ssize_t w = write(fd, buf + off, size - off);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -1;
-		off += w;
-	}
-	return 0;
 }
 
 /* 1 if there is another op to do, 0 at the deadline or the op limit */

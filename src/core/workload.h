@@ -23,10 +23,26 @@ long wl_stream_fds(int rfd, int wfd, size_t size, long n);
 long wl_stream(size_t size, long n, const char *fifo);
 /*
  * make's jobserver: readers children block in 1-byte reads of one pipe
- * while this process writes tokens one byte at a time; each reader prints
- * "reader pid=P tokens=N". Returns tokens written.
+ * while this process writes tokens one byte at a time, gap_us apart (0:
+ * 100 us after every 8th); each reader prints
+ * "reader pid=P tokens=N read_ns=T elapsed_ns=E" (T: its own time inside
+ * read(2)). Returns tokens written.
  */
-long wl_jobserver(int readers, long tokens);
+long wl_jobserver(int readers, long tokens, long gap_us);
+/*
+ * One writer and one reader of 64 KiB (WL_SLOW_CHUNK) chunks for seconds;
+ * the reader (slow_reader) or the writer sleeps sleep_ms after each
+ * chunk. Each prints "writer|reader pid=P writes|reads=N io_ns=T
+ * elapsed_ns=E": T is its own time inside write(2)/read(2). Returns writes.
+ */
+#define WL_SLOW_CHUNK 65536
+long wl_slow_side(double seconds, int sleep_ms, int slow_reader);
+/*
+ * writers processes each write n single bytes into one pipe that holds
+ * them all (writers * n <= 65536), then this process reads them: returns
+ * the bytes read.
+ */
+long wl_lock_writers(int writers, long n);
 /*
  * n rounds of sendfile() of 4096 bytes of a temporary file into a pipe,
  * then splice() of them out to /dev/null: returns bytes spliced out

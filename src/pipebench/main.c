@@ -170,8 +170,7 @@ static int run_point(struct bench *b, const struct pb_point *p)
 					o->ab.knob, side->knob_value, strerror(errno));
 				return -1;
 			}
-			side->env.tier = b->s.tier;
-			env_read_knobs(&side->env);
+			pt_session_env(&b->s, &side->env);
 			rows_clear(&b->scratch);
 			if (drain(b, &b->scratch, NULL))
 				return -1;

@@ -150,6 +150,7 @@ int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
 		{ "version", no_argument, NULL, 'V' },
 		{}
 	};
+	static const struct cli_help help = { "pipebench", usage, NULL };
 	bool any_wl = false;
 	int c;
 	long l;
@@ -213,15 +214,9 @@ int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
 		case OPT_CSV:
 			o->csv = true;
 			break;
-		case 'h':
-			fputs(usage, out);
-			return CLI_EXIT_OK;
-		case 'V':
-			fprintf(out, "pipebench %s\n", PIPETRACE_VERSION);
-			return CLI_EXIT_OK;
 		default:
-			if (cli_common(c, argv, &o->load, err, n))
-				return CLI_USAGE;
+			if ((c = cli_common(c, argv, &help, out, &o->load, err, n)))
+				return c < 0 ? CLI_USAGE : CLI_EXIT_OK;
 		}
 	}
 	for (; optind < argc; optind++) {

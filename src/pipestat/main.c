@@ -31,7 +31,7 @@ struct run {
 /* Drains and prints one interval; -1 if that or the output failed. */
 static int report(struct run *r)
 {
-	struct pt_env env = { .tier = r->s.tier };
+	struct pt_env env = {};
 	double t = pt_now(CLOCK_MONOTONIC);
 	struct pt_report rep = {
 		.rows = &r->rows, .env = &env,
@@ -53,8 +53,11 @@ static int report(struct run *r)
 		rows_add(&r->rows, &none, &zero);
 	}
 	rows_sort(&r->rows);
-	env_read_knobs(&env);
+	pt_session_env(&r->s, &env);
+	env.interval_s = rep.interval_s;
 	err = r->o->csv ? out_csv_report(r->out, &rep) : out_table_report(r->out, &rep);
+	if (!err && r->o->load.hists)
+		err = out_hist_report(r->out, &rep, r->o->load.hists);
 	if (env.untracked)
 		fprintf(stderr, "pipestat: %llu events not tracked: counter map full\n",
 			(unsigned long long)env.untracked);
@@ -129,10 +132,10 @@ static int run_status(struct run *r, int loop)
 /* Which tier, and what it derives or cannot know here (knobs as now). */
 static void say_tier(const struct pt_session *s)
 {
-	struct pt_env env = { .tier = s->tier };
+	struct pt_env env;
 	char what[1024];
 
-	env_read_knobs(&env);
+	pt_session_env(s, &env);
 	pt_tier_line(what, sizeof(what), &env);
 	fprintf(stderr, "pipestat: %s tier (%s). Ctrl-C to end.\n",
 		tier_name(s->tier), what);

@@ -3,6 +3,7 @@
 #include <string.h>
 #include "core/cli.h"
 #include "core/metrics.h"
+#include "core/out.h"
 #include "opts.h"
 
 static const char usage[] =
@@ -19,6 +20,16 @@ static const char usage[] =
 "  -n, --comm NAME      only processes with this command name\n"
 "  -k, --by KEY         one row per: total (default), pid, comm, pipe\n"
 "      --csv            CSV: one header, one row per key per interval\n"
+"      --hist NAME[,NAME]  log2 histograms per key after each report:\n"
+"                       write_size, read_size, occupancy (ring slots in\n"
+"                       use when a write starts), wait_read, wait_write\n"
+"                       (ns per sleep; implies --waits), or all; not with\n"
+"                       --csv\n"
+"      --waits          time the sleeps of readers and writers (waits_* and\n"
+"                       wait_*_ns columns, WAIT_R%, WAIT_W%) in the syscall\n"
+"                       and function tiers: a program on every context\n"
+"                       switch (see pipestat(8), OVERHEAD); the tracepoint\n"
+"                       tier times them always, from the kernel's events\n"
 "      --tier TIER      auto (default), tracepoint, function or syscall\n"
 "      --max-keys N     in-kernel counter slots (default 16384); events\n"
 "                       that find it full are reported as untracked\n"
@@ -42,7 +53,7 @@ static const char usage_tail[] =
 int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		   char *err, size_t n)
 {
-	enum { OPT_CSV = 256, OPT_DEMO };
+	enum { OPT_CSV = 256, OPT_DEMO, OPT_HIST, OPT_WAITS };
 	static const struct option longs[] = {
 		{ "interval", required_argument, NULL, 'i' },
 		{ "count", required_argument, NULL, 'c' },
@@ -53,12 +64,16 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "tier", required_argument, NULL, CLI_OPT_TIER },
 		{ "demo", no_argument, NULL, OPT_DEMO },
+		{ "hist", required_argument, NULL, OPT_HIST },
+		{ "waits", no_argument, NULL, OPT_WAITS },
 		{ "max-keys", required_argument, NULL, CLI_OPT_MAX_KEYS },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{}
 	};
+	static const struct cli_help help = { "pipestat", usage, usage_tail };
+	long mask;
 	int c, v;
 
 	memset(o, 0, sizeof(*o));
@@ -92,26 +107,32 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		case OPT_CSV:
 			o->csv = true;
 			break;
+		case OPT_HIST:
+			if ((mask = hist_parse(optarg)) < 0)
+				USAGE_ERR("invalid --hist '%s': want write_size, read_size, "
+					  "occupancy, wait_read, wait_write or all", optarg);
+			o->load.hists |= mask;
+			break;
+		case OPT_WAITS:
+			o->load.waits = true;
+			break;
 		case OPT_DEMO:
 			o->demo = true;
 			break;
-		case 'h':
-			fputs(usage, out);
-			pt_print_tiers(out);
-			fputs(usage_tail, out);
-			return CLI_EXIT_OK;
-		case 'V':
-			fprintf(out, "pipestat %s\n", PIPETRACE_VERSION);
-			return CLI_EXIT_OK;
 		default:
-			if (cli_common(c, argv, &o->load, err, n))
-				return CLI_USAGE;
+			if ((c = cli_common(c, argv, &help, out, &o->load, err, n)))
+				return c < 0 ? CLI_USAGE : CLI_EXIT_OK;
 		}
 	}
 	if (optind < argc)
 		USAGE_ERR("unexpected argument '%s'", argv[optind]);
 	if (o->count && !o->interval)
 		USAGE_ERR("-c needs -i");
+	if (o->csv && o->load.hists)
+		USAGE_ERR("--hist prints histograms as text: not with --csv");
+	/* sleep lengths need the sleeps */
+	if (o->load.hists & (1u << PT_HIST_WAIT_READ | 1u << PT_HIST_WAIT_WRITE))
+		o->load.waits = true;
 	if (o->demo && (o->load.npids || o->load.comm[0]))
 		USAGE_ERR("--demo reports on its own workload: no -p or -n");
 	return CLI_RUN;

@@ -5,6 +5,7 @@
 #include <locale.h>
 #include <math.h>
 #include <poll.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,7 +77,8 @@ static int refresh_data(struct top *t)
 	t->cpu_last = cpu;
 	t->last = n;
 	t->st.env.untracked = untracked;
-	env_read_knobs(&t->st.env);
+	pt_session_env(&t->s, &t->st.env);
+	t->st.env.interval_s = t->st.secs;
 	t->st.have_data = true;
 	return rebuild(t);
 }
@@ -164,7 +166,33 @@ static int key(struct tv_state *st, int ch)
 		return ACT_REBUILD;
 	case 'p':
 		st->mode = st->mode == TM_PER_PIPE ? TM_PER_PROC : TM_PER_PIPE;
+		st->sel = 0;
 		return ACT_REBUILD;
+	case KEY_UP:
+	case 'k':
+		st->sel--;
+		return ACT_DRAW;
+	case KEY_DOWN:
+	case 'j':
+		st->sel++;
+		return ACT_DRAW;
+	case KEY_PPAGE:
+		st->sel -= LINES / 2;
+		return ACT_DRAW;
+	case KEY_NPAGE:
+		st->sel += LINES / 2;
+		return ACT_DRAW;
+	case KEY_HOME:
+		st->sel = 0;
+		return ACT_DRAW;
+	case KEY_END:
+		st->sel = INT_MAX / 2;
+		return ACT_DRAW;
+	case '\r':
+	case '\n':
+	case KEY_ENTER:
+		st->detail = !st->detail;
+		return ACT_DRAW;
 	case 'f':
 		st->editing = true;
 		strcpy(st->edit, st->filter);
@@ -188,6 +216,15 @@ static int key(struct tv_state *st, int ch)
 	return ACT_NONE;
 }
 
+/* The selection stays on a row that exists. */
+static void clamp_selection(struct top *t)
+{
+	if ((size_t)t->st.sel >= t->m.n)
+		t->st.sel = t->m.n ? (int)t->m.n - 1 : 0;
+	if (t->st.sel < 0)
+		t->st.sel = 0;
+}
+
 /* Returns 0 to go on, 1 to quit, -1 on error. */
 static int keys(struct top *t)
 {
@@ -203,6 +240,7 @@ static int keys(struct top *t)
 	}
 	if (what == ACT_REBUILD && rebuild(t))
 		return -1;
+	clamp_selection(t);
 	if (what != ACT_NONE)
 		draw(t);
 	return 0;
@@ -290,6 +328,9 @@ int main(int argc, char **argv)
 			sigaction(s, &(struct sigaction){ .sa_handler = end_now }, NULL);
 	tty_have_saved = !tcgetattr(STDOUT_FILENO, &tty_saved);
 
+	/* WAIT_R%/WAIT_W% and the detail pane's histograms */
+	o.load.hists = (1u << PT_NHIST) - 1;
+	o.load.waits = true;
 	if (pt_session_open(&t.s, &o.load, err, sizeof(err))) {
 		fprintf(stderr, "pipetop: %s\n", err);
 		return 1;
@@ -301,8 +342,7 @@ int main(int argc, char **argv)
 	t.st.sort = TM_MBPS;
 	t.st.interval = o.interval;
 	t.st.max_rows = o.rows;
-	t.st.env.tier = t.s.tier;
-	env_read_knobs(&t.st.env);
+	pt_session_env(&t.s, &t.st.env);
 	snprintf(t.st.kernel, sizeof(t.st.kernel), "%s",
 		 uname(&u) ? "?" : u.release);
 	t.last = now();

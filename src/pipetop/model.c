@@ -21,6 +21,12 @@ const struct tm_colinfo tm_cols[TM_NCOLS] = {
 			    PT_COL_EAGAIN_READ, true },
 	[TM_EAGW]	= { "EAG_WR/s", "EAGAIN write/s", 9, TM_K_RATE,
 			    PT_COL_EAGAIN_WRITE, true },
+	[TM_WAITR]	= { "WAIT_R%", "readers waiting %", 7, TM_K_PCT,
+			    PT_COL_WAIT_READ_PCT },
+	[TM_WAITW]	= { "WAIT_W%", "writers waiting %", 7, TM_K_PCT,
+			    PT_COL_WAIT_WRITE_PCT },
+	[TM_LOCK]	= { "LOCK/s", "mutex contended/s", 8, TM_K_RATE,
+			    PT_COL_LOCK_CONTENDED, true },
 };
 
 void tm_init(struct tm_model *m)
@@ -171,15 +177,8 @@ static bool comm_has(const char *comm, const char *filter)
 
 static struct tm_item *new_item(struct tm_model *m)
 {
-	if (m->n == m->cap) {
-		size_t cap = m->cap ? m->cap * 2 : 256;
-		struct tm_item *v = realloc(m->items, cap * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		m->items = v;
-		m->cap = cap;
-	}
+	if (pt_grow((void **)&m->items, &m->cap, m->n + 1, sizeof(*m->items), 256))
+		return NULL;
 	memset(&m->items[m->n], 0, sizeof(m->items[0]));
 	return &m->items[m->n++];
 }
@@ -398,4 +397,26 @@ double tm_interval_step(double cur, int dir)
 				return steps[i];
 	}
 	return cur;
+}
+
+bool tm_item_hist(const struct tm_model *m, const struct tm_item *it,
+		  __u64 out[PT_NHIST][PT_HIST_SLOTS])
+{
+	bool any = false;
+
+	memset(out, 0, sizeof(__u64) * PT_NHIST * PT_HIST_SLOTS);
+	for (size_t i = 0; i < m->nends; i++) {
+		const struct pt_row *r = m->ends[i];
+		bool mine = m->mode == TM_PER_PIPE ?
+			    r->key.dev == it->key.dev && r->key.ino == it->key.ino :
+			    r->key.tgid == it->key.tgid;
+
+		if (!mine || !r->hist)
+			continue;
+		any = true;
+		for (int h = 0; h < PT_NHIST; h++)
+			for (int s = 0; s < PT_HIST_SLOTS; s++)
+				out[h][s] += r->hist[h][s];
+	}
+	return any;
 }

@@ -19,12 +19,15 @@ enum tm_col {
 	TM_RPS,		/* reads/s */
 	TM_WPS,		/* writes/s */
 	TM_MBPS,	/* MB/s through the pipe (or the process) */
+	TM_WAITR,	/* share of the interval readers slept waiting for data */
+	TM_WAITW,	/* ... writers for room: the blocked side */
 	TM_AVGWR,	/* average write size, bytes */
 	TM_HIT,		/* pool hit % */
 	TM_ALLOCLK,	/* pages allocated under pipe->mutex, per second */
 	TM_SECRD,	/* user-access sections per read */
 	TM_EAGR,	/* read EAGAINs/s */
 	TM_EAGW,	/* write EAGAINs/s */
+	TM_LOCK,	/* contended pipe->mutex acquisitions per second */
 	TM_NCOLS,
 };
 
@@ -90,6 +93,13 @@ bool tm_is_reader(const struct pt_counts *c);
  */
 void tm_ends_text(char *buf, size_t n, const struct tm_model *m,
 		  const struct tm_item *it, int width);
+
+/*
+ * The histograms (enum pt_hist x slots) of an item, summed over its raw
+ * rows: a pipe's processes, or a process's pipes. False if it has none.
+ */
+bool tm_item_hist(const struct tm_model *m, const struct tm_item *it,
+		  __u64 out[PT_NHIST][PT_HIST_SLOTS]);
 
 /* The next refresh interval up (dir > 0) or down from cur. */
 double tm_interval_step(double cur, int dir);

@@ -58,6 +58,7 @@ int pipetop_parse(int argc, char **argv, struct pipetop_opts *o, FILE *out,
 		{ "version", no_argument, NULL, 'V' },
 		{}
 	};
+	static const struct cli_help help = { "pipetop", usage, usage_tail };
 	long rows;
 	int c;
 
@@ -79,17 +80,9 @@ int pipetop_parse(int argc, char **argv, struct pipetop_opts *o, FILE *out,
 					  optarg);
 			o->rows = rows;
 			break;
-		case 'h':
-			fputs(usage, out);
-			pt_print_tiers(out);
-			fputs(usage_tail, out);
-			return CLI_EXIT_OK;
-		case 'V':
-			fprintf(out, "pipetop %s\n", PIPETRACE_VERSION);
-			return CLI_EXIT_OK;
 		default:
-			if (cli_common(c, argv, &o->load, err, n))
-				return CLI_USAGE;
+			if ((c = cli_common(c, argv, &help, out, &o->load, err, n)))
+				return c < 0 ? CLI_USAGE : CLI_EXIT_OK;
 		}
 	}
 	if (optind < argc)

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "core/fmt.h"
+#include "core/out.h"
 #include "view.h"
 
 #define NAME_MIN	20	/* the ends / process column, at least */
@@ -234,11 +235,15 @@ static void heading(const struct tv_state *st, const struct layout *l)
 }
 
 static void row(int y, const struct tv_state *st, const struct tm_model *m,
-		const struct tm_item *it, const struct layout *l)
+		const struct tm_item *it, const struct layout *l, bool selected)
 {
 	char buf[512], comm[PT_COMM_LEN + 1];
 	int x = 0;
 
+	if (selected) {
+		attron(A_REVERSE);
+		mvhline(y, 0, ' ', COLS);
+	}
 	if (l->pipe_col) {
 		snprintf(buf, sizeof(buf), "%-*llu", PIPE_W, (unsigned long long)it->key.ino);
 		mvaddnstr(y, x, buf, PIPE_W);
@@ -258,6 +263,85 @@ static void row(int y, const struct tv_state *st, const struct tm_model *m,
 		mvprintw(y, x + 1, "%*s", l->width[i], buf);
 		x += 1 + l->width[i];
 	}
+	if (selected)
+		attroff(A_REVERSE);
+}
+
+/* One histogram, compact: a line per slot from the first to the last used. */
+static int hist_lines(int y, int x, int ymax, const char *title,
+		      const __u64 *slot)
+{
+	int first, last, w = 16;
+	__u64 max = hist_range(slot, &first, &last);
+	char buf[128];
+
+	if (!max || y >= ymax)
+		return y;
+	put(y++, x, title, A_BOLD);
+	for (int s = first; s <= last && y < ymax; s++) {
+		int bar = (int)((slot[s] * w + max - 1) / max);
+		char stars[32];
+
+		memset(stars, '*', bar);
+		stars[bar] = '\0';
+		snprintf(buf, sizeof(buf), "%10llu+ %8llu |%-*s|",
+			 s ? 1ULL << s : 0ULL, (unsigned long long)slot[s], w, stars);
+		put(y++, x, buf, 0);
+	}
+	return y;
+}
+
+/* The selected row's waits, contention and histograms, from line y0. */
+static void detail(int y0, const struct tv_state *st, const struct tm_model *m,
+		   const struct tm_item *it)
+{
+	static const char *const titles[PT_NHIST] = {
+		[PT_HIST_WRITE_SIZE] = "write size (bytes)",
+		[PT_HIST_READ_SIZE] = "read size (bytes)",
+		[PT_HIST_OCCUPANCY] = "slots in use at a write",
+		[PT_HIST_WAIT_READ] = "reader sleeps (ns)",
+		[PT_HIST_WAIT_WRITE] = "writer sleeps (ns)",
+	};
+	__u64 h[PT_NHIST][PT_HIST_SLOTS];
+	int colw = 40, ncol = COLS / colw > 0 ? COLS / colw : 1, col = 0;
+	int ymax = LINES - 1, y = y0 + 2, ytop;
+	char name[256], line[512], a[32], b[32], c[32];
+	struct pt_value v;
+
+	mvhline(y0, 0, ACS_HLINE, COLS);
+	if (m->mode == TM_PER_PIPE)
+		tm_ends_text(name, sizeof(name), m, it, 60);
+	else
+		snprintf(name, sizeof(name), "%.*s[%u]", PT_COMM_LEN, it->key.comm,
+			 it->key.tgid);
+	v = pt_get(PT_COL_WAIT_READ_NS, &it->c, &st->env);
+	tm_format(a, sizeof(a), &v, TM_K_BYTES, 12);
+	v = pt_get(PT_COL_WAIT_WRITE_NS, &it->c, &st->env);
+	tm_format(b, sizeof(b), &v, TM_K_BYTES, 12);
+	v = pt_get(PT_COL_LOCK_WAIT_NS, &it->c, &st->env);
+	tm_format(c, sizeof(c), &v, TM_K_BYTES, 12);
+	snprintf(line, sizeof(line), "%s  waited: readers %s ns, writers %s ns, "
+		 "for the lock %s ns  (Enter closes)", name, a, b, c);
+	put(y0 + 1, 0, line, A_BOLD);
+	if (!tm_item_hist(m, it, h)) {
+		put(y, 0, "(no histogram data this interval)", A_DIM);
+		return;
+	}
+	ytop = y;
+	for (int i = 0; i < PT_NHIST; i++) {
+		int end = hist_lines(y, col * colw, ymax, titles[i], h[i]);
+
+		if (end == y)
+			continue;
+		/* next column when this one is half full or more */
+		if (++col < ncol && end - ytop > 0) {
+			y = ytop;
+			continue;
+		}
+		col = 0;
+		y = end;
+		ytop = y;
+	}
 }
 
 static void status(const struct tv_state *st)
@@ -270,8 +354,9 @@ static void status(const struct tv_state *st)
 		put(LINES - 1, 0, line, A_BOLD);
 		return;
 	}
-	put(LINES - 1, 0, "q quit  s/<-/-> sort  p pipe/process  f filter  "
-	    "space pause  +/- interval  h help   * derived  - not known", A_DIM);
+	put(LINES - 1, 0, "q quit  s/<-/-> sort  up/down/PgUp/PgDn select  Enter "
+	    "detail  p pipe/process  f filter  space pause  +/- interval  h help",
+	    A_DIM);
 }
 
 static void help(void)
@@ -282,6 +367,9 @@ static void help(void)
 		"q, Ctrl-C     quit",
 		"s, Right      sort by the next column",
 		"Left          sort by the previous column",
+		"Up, Down      select a row (the table scrolls)",
+		"PgUp, PgDn    a screen up / down; Home, End",
+		"Enter         the selected row's waits and histograms",
 		"p             one row per pipe / per process",
 		"f             filter by command name (substring)",
 		"              Enter applies, Esc cancels, empty clears",
@@ -336,11 +424,19 @@ void tv_draw(const struct tv_state *st, const struct tm_model *m)
 	nrows = LINES - HEAD_LINES - 1;
 	if (st->max_rows && st->max_rows < nrows)
 		nrows = st->max_rows;
+	if (st->detail && m->n)
+		nrows = nrows / 3 > 1 ? nrows / 3 : 1;
 	lay_out(&l, st, name_want(st, m, nrows));
 	heading(st, &l);
 	if (st->have_data) {
-		for (int i = 0; i < nrows && (size_t)i < m->n; i++)
-			row(HEAD_LINES + i, st, m, &m->items[i], &l);
+		/* scrolled so that the selected row is on screen */
+		int top = st->sel >= nrows ? st->sel - nrows + 1 : 0;
+
+		for (int i = 0; i < nrows && (size_t)(top + i) < m->n; i++)
+			row(HEAD_LINES + i, st, m, &m->items[top + i], &l,
+			    top + i == st->sel);
+		if (st->detail && (size_t)st->sel < m->n)
+			detail(HEAD_LINES + nrows, st, m, &m->items[st->sel]);
 		if (!m->n)
 			put(HEAD_LINES, 0, st->filter[0] ? "(no pipe activity matches "
 			    "the filter)" : "(no pipe activity)", A_DIM);

@@ -20,6 +20,8 @@ struct tv_state {
 	double secs;			/* length of the interval shown */
 	double self_cpu;		/* pipetop's own CPU %, last interval */
 	int max_rows;			/* -r; 0 = what fits */
+	int sel;			/* selected row (arrows, PgUp/PgDn) */
+	bool detail;			/* Enter: the selected row's histograms */
 	char kernel[65];
 	struct pt_env env;
 };

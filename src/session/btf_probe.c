@@ -7,6 +7,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "btf_probe.h"
+#include "core/metrics.h"
 
 static int vmlinux_err;
 
@@ -134,4 +135,10 @@ __u32 btf_pipe_page_gfp(void)
 		gfp |= bit >= 0 ? 1u << bit : parts[i].legacy;
 	}
 	return gfp;
+}
+
+unsigned int btf_lacks_lock_events(void)
+{
+	return btf_has_tracepoint("contention_begin") &&
+	       btf_has_tracepoint("contention_end") ? 0 : PT_NA_NO_LOCKS;
 }

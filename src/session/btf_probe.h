@@ -18,4 +18,7 @@ int btf_fentry_attach_errno(const char *func);
 /* GFP_HIGHUSER | __GFP_ACCOUNT as this kernel numbers its GFP bits. */
 __u32 btf_pipe_page_gfp(void);
 
+/* PT_NA_NO_LOCKS if the kernel has no lock:contention_begin/end */
+unsigned int btf_lacks_lock_events(void);
+
 #endif

@@ -28,9 +28,6 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	return vfprintf(stderr, fmt, args);
 }
 
-/* The two generations of counters (bpf/agg.bpf.h). */
-static const char *const counts_names[2] = { "counts0", "counts1" };
-
 /* The initial pid namespace's inode number (PROC_PID_INIT_INO) */
 #define PIDNS_INIT_INO 0xEFFFFFFCU
 
@@ -44,44 +41,104 @@ static __u32 pid_namespace(void)
 	return st.st_ino;
 }
 
+static int fold_counts(struct pt_rows *rows, const void *keys, const void *vals,
+		       __u32 n)
+{
+	const struct pt_key *k = keys;
+	const struct pt_counts *c = vals;
+
+	for (__u32 i = 0; i < n; i++)
+		if (rows_add(rows, &k[i], &c[i]))
+			return -1;
+	return 0;
+}
+
+static int fold_hists(struct pt_rows *rows, const void *keys, const void *vals,
+		      __u32 n)
+{
+	const struct pt_hkey *k = keys;
+	const __u64 *v = vals;
+
+	for (__u32 i = 0; i < n; i++)
+		if (rows_add_hist(rows, &k[i], v[i]))
+			return -1;
+	return 0;
+}
+
+static const struct pt_gen_map counts_map = {
+	.name = { "counts0", "counts1" },
+	.ksz = sizeof(struct pt_key), .vsz = sizeof(struct pt_counts),
+	.fd = { -1, -1 }, .fold = fold_counts,
+};
+
+static const struct pt_gen_map hists_map = {
+	.name = { "hists0", "hists1" },
+	.ksz = sizeof(struct pt_hkey), .vsz = sizeof(__u64),
+	.fd = { -1, -1 }, .fold = fold_hists,
+};
+
+/* Slots a key's histograms may take, for the map size. */
+#define HIST_ENTRIES_PER_KEY 8
+
+/* Sizes both generations of m, before load; a hash map's size is not
+ * part of its array-of-maps template. */
+static int size_gen_map(struct bpf_object *obj, const struct pt_gen_map *m,
+			__u32 entries)
+{
+	for (int i = 0; i < 2; i++) {
+		struct bpf_map *map = bpf_object__find_map_by_name(obj, m->name[i]);
+
+		if (!map || bpf_map__set_max_entries(map, entries))
+			return -EINVAL;
+	}
+	return 0;
+}
+
 /* Filters and map sizes into the opened object, before load. */
 static int configure(struct pt_session *s, const struct pt_load_opts *o)
 {
+	__u32 keys = o->max_keys ? o->max_keys : PT_DEFAULT_KEYS;
 	struct pt_scope *f = s->o.scope;
+	int err;
 
 	f->self_tgid = getpid();	/* in our namespace, as keys are */
 	f->pidns_ino = pid_namespace();
 	f->by_pid = o->npids > 0;
 	f->by_comm = o->comm[0] != '\0';
 	memcpy(f->comm, o->comm, PT_COMM_LEN);
-	for (int i = 0; i < 2 && o->max_keys; i++) {
-		/* a hash map's size is not part of its array-of-maps template */
-		struct bpf_map *m = bpf_object__find_map_by_name(s->o.obj,
-								 counts_names[i]);
-
-		if (!m || bpf_map__set_max_entries(m, o->max_keys))
-			return -EINVAL;
-	}
-	return 0;
+	f->hists = o->hists;
+	err = size_gen_map(s->o.obj, &counts_map, keys);
+	/* no --hist: a map of one entry nobody writes */
+	return err ?: size_gen_map(s->o.obj, &hists_map,
+				   o->hists ? keys * HIST_ENTRIES_PER_KEY : 1);
 }
 
-/* After load: the counter maps, drain buffers and the -p set. */
+/* After load: m's file descriptors and drain buffers. */
+static int bind_gen_map(struct bpf_object *obj, struct pt_gen_map *m)
+{
+	for (int i = 0; i < 2; i++) {
+		struct bpf_map *map = bpf_object__find_map_by_name(obj, m->name[i]);
+
+		if (!map)
+			return -ENOENT;
+		m->fd[i] = bpf_map__fd(map);
+		m->max = bpf_map__max_entries(map);
+	}
+	m->keys = calloc(m->max, m->ksz);
+	m->vals = calloc(m->max, m->vsz);
+	return m->keys && m->vals ? 0 : -ENOMEM;
+}
+
+/* After load: the generation maps and the -p set. */
 static int bind_maps(struct pt_session *s, const struct pt_load_opts *o)
 {
 	struct bpf_map *m;
-	int fd;
+	int fd, err;
 
-	for (int i = 0; i < 2; i++) {
-		m = bpf_object__find_map_by_name(s->o.obj, counts_names[i]);
-		if (!m)
-			return -ENOENT;
-		s->counts_fd[i] = bpf_map__fd(m);
-		s->max_keys = bpf_map__max_entries(m);
-	}
-	s->keys = calloc(s->max_keys, sizeof(*s->keys));
-	s->vals = calloc(s->max_keys, sizeof(*s->vals));
-	if (!s->keys || !s->vals)
-		return -ENOMEM;
+	err = bind_gen_map(s->o.obj, &s->counts);
+	err = err ?: bind_gen_map(s->o.obj, &s->hists);
+	if (err)
+		return err;
 	m = bpf_object__find_map_by_name(s->o.obj, "pid_filter");
 	fd = m ? bpf_map__fd(m) : -1;
 	for (int i = 0; i < o->npids; i++) {
@@ -95,7 +152,13 @@ static int bind_maps(struct pt_session *s, const struct pt_load_opts *o)
 
 static int start(struct pt_session *s, const struct pt_load_opts *o)
 {
-	int err = s->ops->open(&s->o, &s->plan);
+	int err;
+
+	/* sleeps cost a program on every context switch: only when asked,
+	 * except where the kernel reports them itself */
+	if (!o->waits && s->tier != PT_TIER_TRACEPOINT)
+		s->plan.lacks |= PT_NA_NO_WAITS;
+	err = s->ops->open(&s->o, &s->plan);
 
 	if (!err && o->verbose && s->plan.via[0])
 		fprintf(stderr, "pipestat: %s tier via %s\n", tier_name(s->tier),
@@ -137,7 +200,8 @@ static int try_tier(struct pt_session *s, const struct pt_load_opts *o,
 	int err;
 
 	memset(s, 0, sizeof(*s));
-	s->counts_fd[0] = s->counts_fd[1] = -1;
+	s->counts = counts_map;
+	s->hists = hists_map;
 	s->tier = t;
 	s->ops = tiers[t];
 	if (s->ops->probe(&s->plan, why, n))
@@ -192,29 +256,21 @@ static void wait_for_writers(void)
 		usleep(20000);	/* no membarrier: programs run for microseconds */
 }
 
-static int fold(struct pt_rows *rows, const struct pt_key *k,
-		const struct pt_counts *c, __u32 n)
+/* Nobody writes generation gen of m any more: read it all, then empty it. */
+static int drain_map(struct pt_gen_map *m, int gen, struct pt_rows *rows)
 {
-	for (__u32 i = 0; i < n; i++)
-		if (rows_add(rows, &k[i], &c[i]))
-			return -ENOMEM;
-	return 0;
-}
-
-/* Nobody writes fd any more: read it all, then empty it. */
-static int drain_map(struct pt_session *s, int fd, struct pt_rows *rows)
-{
+	char *keys = m->keys, *vals = m->vals;
+	int fd = m->fd[gen], err;
 	__u32 batch, count;
 	void *in = NULL;
-	int err;
 
 	do {
-		count = s->max_keys;
-		err = bpf_map_lookup_and_delete_batch(fd, in, &batch, s->keys,
-						      s->vals, &count, NULL);
+		count = m->max;
+		err = bpf_map_lookup_and_delete_batch(fd, in, &batch, keys, vals,
+						      &count, NULL);
 		if (err && errno != ENOENT)
 			break;
-		if (fold(rows, s->keys, s->vals, count))
+		if (m->fold(rows, keys, vals, count))
 			return -ENOMEM;
 		in = &batch;
 	} while (!err);
@@ -223,16 +279,16 @@ static int drain_map(struct pt_session *s, int fd, struct pt_rows *rows)
 
 	/* kernels without batch ops on hash maps */
 	count = 0;
-	while (count < s->max_keys &&
-	       !bpf_map_get_next_key(fd, count ? &s->keys[count - 1] : NULL,
-				     &s->keys[count]))
+	while (count < m->max &&
+	       !bpf_map_get_next_key(fd, count ? keys + (count - 1) * m->ksz : NULL,
+				     keys + count * m->ksz))
 		count++;
 	for (__u32 i = 0; i < count; i++)
-		if (bpf_map_lookup_elem(fd, &s->keys[i], &s->vals[i]))
-			memset(&s->vals[i], 0, sizeof(s->vals[i]));
+		if (bpf_map_lookup_elem(fd, keys + i * m->ksz, vals + i * m->vsz))
+			memset(vals + i * m->vsz, 0, m->vsz);
 	for (__u32 i = 0; i < count; i++)
-		bpf_map_delete_elem(fd, &s->keys[i]);
-	return fold(rows, s->keys, s->vals, count);
+		bpf_map_delete_elem(fd, keys + i * m->ksz);
+	return m->fold(rows, keys, vals, count) ? -ENOMEM : 0;
 }
 
 int pt_session_drain(struct pt_session *s, struct pt_rows *rows, __u64 *untracked)
@@ -246,14 +302,24 @@ int pt_session_drain(struct pt_session *s, struct pt_rows *rows, __u64 *untracke
 	dropped = __atomic_load_n(&gen->keys_dropped, __ATOMIC_RELAXED);
 	*untracked = dropped - s->dropped_seen;
 	s->dropped_seen = dropped;
-	return drain_map(s, s->counts_fd[old & 1], rows);
+	return drain_map(&s->counts, old & 1, rows) ?:
+	       drain_map(&s->hists, old & 1, rows);
 }
 
 void pt_session_close(struct pt_session *s)
 {
 	if (s->o.skel)
 		s->ops->destroy(&s->o);
-	free(s->keys);
-	free(s->vals);
+	free(s->counts.keys);
+	free(s->counts.vals);
+	free(s->hists.keys);
+	free(s->hists.vals);
 	memset(s, 0, sizeof(*s));
+}
+
+void pt_session_env(const struct pt_session *s, struct pt_env *env)
+{
+	env->tier = s->tier;
+	env->lacks = s->plan.lacks;
+	env_read_knobs(env);
 }

@@ -21,6 +21,7 @@ struct pt_plan {
 	const char *write_fn;
 	bool has_prefill_event;		/* tracepoint: pipe_prefill (0002) */
 	__u32 pipe_page_gfp;		/* GFP_HIGHUSER | __GFP_ACCOUNT here */
+	unsigned int lacks;		/* PT_NA_NO_*: events this kernel lacks */
 	char via[96];			/* how it attaches, for -v */
 };
 
@@ -52,16 +53,26 @@ extern const struct pt_tier_ops tier_tracepoint_ops;
 extern const struct pt_tier_ops tier_function_ops;
 extern const struct pt_tier_ops tier_syscall_ops;
 
+/* A map kept in two generations (bpf/agg.bpf.h), and its drain buffers. */
+struct pt_gen_map {
+	const char *name[2];		/* the generations' map names */
+	size_t ksz, vsz;
+	int fd[2];
+	__u32 max;
+	void *keys, *vals;		/* max entries each */
+	/* adds n drained entries into rows; -1 on out of memory */
+	int (*fold)(struct pt_rows *rows, const void *keys, const void *vals,
+		    __u32 n);
+};
+
 struct pt_session {
 	enum pt_tier tier;
 	const struct pt_tier_ops *ops;
 	struct pt_plan plan;
 	struct pt_obj o;
 	__u64 dropped_seen;
-	int counts_fd[2];
-	__u32 max_keys;
-	struct pt_key *keys;		/* drain buffers, max_keys each */
-	struct pt_counts *vals;
+	struct pt_gen_map counts;	/* struct pt_key -> struct pt_counts */
+	struct pt_gen_map hists;	/* struct pt_hkey -> __u64 (--hist) */
 };
 
 /* Returns 0, or -1 with a one-line reason in err. */
@@ -70,5 +81,7 @@ int pt_session_open(struct pt_session *s, const struct pt_load_opts *o,
 /* Moves everything counted so far into rows (added, not replaced). */
 int pt_session_drain(struct pt_session *s, struct pt_rows *rows, __u64 *untracked);
 void pt_session_close(struct pt_session *s);
+/* What every report of s shares: its tier, missing events, the knobs now. */
+void pt_session_env(const struct pt_session *s, struct pt_env *env);
 
 #endif

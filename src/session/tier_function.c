@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <bpf/libbpf.h>
 #include "btf_probe.h"
+#include "core/metrics.h"
 #include "tier_glue.h"
 #include "function_tier.skel.h"
 
@@ -60,6 +61,7 @@ static int probe(struct pt_plan *plan, char *why, size_t n)
 		return -1;
 	}
 	plan->pipe_page_gfp = btf_pipe_page_gfp();
+	plan->lacks = btf_lacks_lock_events();
 	snprintf(plan->via, sizeof(plan->via), "%s on %s/%s",
 		 plan->kprobes ? "kprobes" : "fentry/fexit", plan->read_fn,
 		 plan->write_fn);
@@ -77,9 +79,9 @@ static int attach(struct pt_obj *o, const struct pt_plan *plan)
 {
 	struct function_tier_bpf *skel = o->skel;
 	const char *read_fn = plan->read_fn, *write_fn = plan->write_fn;
-	struct bpf_program *p;
 	int err = 0;
 
+	/* kprobes need their function named; the skeleton attaches the rest */
 	if (plan->kprobes) {
 		err = attach_kprobe(skel->progs.fn_read_kp, &skel->links.fn_read_kp, false, read_fn);
 		err = err ?: attach_kprobe(skel->progs.fn_read_krp, &skel->links.fn_read_krp, true, read_fn);
@@ -89,9 +91,6 @@ static int attach(struct pt_obj *o, const struct pt_plan *plan)
 					   false, release_fn);
 		if (err)
 			return err;
-		p = skel->progs.fn_page_alloc;
-		skel->links.fn_page_alloc = bpf_program__attach(p);
-		return skel->links.fn_page_alloc ? 0 : -errno;
 	}
 	return function_tier_bpf__attach(skel);
 }
@@ -119,6 +118,9 @@ static int open_obj(struct pt_obj *o, const struct pt_plan *plan)
 		bpf_program__set_autoload(kprobe[i], plan->kprobes);
 	}
 	skel->rodata->pipe_page_gfp = plan->pipe_page_gfp;
+	bpf_program__set_autoload(skel->progs.fn_lock_begin, !(plan->lacks & PT_NA_NO_LOCKS));
+	bpf_program__set_autoload(skel->progs.fn_lock_end, !(plan->lacks & PT_NA_NO_LOCKS));
+	bpf_program__set_autoload(skel->progs.fn_switch, !(plan->lacks & PT_NA_NO_WAITS));
 	if (plan->kprobes)
 		return 0;
 	err = bpf_program__set_attach_target(fentry[0], 0, plan->read_fn);

@@ -3,7 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
+#include <bpf/libbpf.h>
 #include "btf_probe.h"
+#include "core/metrics.h"
 #include "tier_glue.h"
 #include "syscall_tier.skel.h"
 
@@ -25,6 +27,7 @@ static int probe(struct pt_plan *plan, char *why, size_t n)
 		return -1;
 	}
 	plan->pipe_page_gfp = btf_pipe_page_gfp();
+	plan->lacks = btf_lacks_lock_events();
 	return 0;
 }
 
@@ -35,6 +38,9 @@ static int open_obj(struct pt_obj *o, const struct pt_plan *plan)
 	if (!skel)
 		return -errno;
 	skel->rodata->pipe_page_gfp = plan->pipe_page_gfp;
+	bpf_program__set_autoload(skel->progs.sc_lock_begin, !(plan->lacks & PT_NA_NO_LOCKS));
+	bpf_program__set_autoload(skel->progs.sc_lock_end, !(plan->lacks & PT_NA_NO_LOCKS));
+	bpf_program__set_autoload(skel->progs.sc_switch, !(plan->lacks & PT_NA_NO_WAITS));
 	return 0;
 }
 

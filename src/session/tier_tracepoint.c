@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <bpf/libbpf.h>
 #include "btf_probe.h"
+#include "core/metrics.h"
 #include "tier_glue.h"
 #include "tracepoint_tier.skel.h"
 
@@ -25,6 +26,9 @@ static int probe(struct pt_plan *plan, char *why, size_t n)
 		return -1;
 	}
 	plan->has_prefill_event = btf_has_tracepoint("pipe_prefill");
+	plan->lacks = btf_lacks_lock_events();
+	if (!btf_has_tracepoint("pipe_wait_begin") || !btf_has_tracepoint("pipe_wait_end"))
+		plan->lacks |= PT_NA_NO_WAITS;
 	return 0;
 }
 
@@ -36,6 +40,14 @@ static int open_obj(struct pt_obj *o, const struct pt_plan *plan)
 		return -errno;
 	/* one program per event; off where this kernel lacks the event */
 	bpf_program__set_autoload(skel->progs.tp_prefill, plan->has_prefill_event);
+	bpf_program__set_autoload(skel->progs.tp_wait_begin,
+				  !(plan->lacks & PT_NA_NO_WAITS));
+	bpf_program__set_autoload(skel->progs.tp_wait_end,
+				  !(plan->lacks & PT_NA_NO_WAITS));
+	bpf_program__set_autoload(skel->progs.tp_lock_begin,
+				  !(plan->lacks & PT_NA_NO_LOCKS));
+	bpf_program__set_autoload(skel->progs.tp_lock_end,
+				  !(plan->lacks & PT_NA_NO_LOCKS));
 	return 0;
 }
 

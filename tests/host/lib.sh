@@ -47,7 +47,7 @@ csv_get() {
 	awk -F, -v col="$2" -v mcol="$3" -v mval="$4" '
 		NR == 1 { for (i = 1; i <= NF; i++) idx[$i] = i; next }
 		$idx[mcol] == mval { s += $idx[col]; n++ }
-		END { if (n) printf "%d\n", s }' "$1"
+		END { if (n) printf "%.0f\n", s }' "$1"
 }
 
 # work ARGS...: runs pipework with its report in a file, not a pipe (a

@@ -62,9 +62,15 @@ int main(int argc, char **argv)
 	else if (!strcmp(w, "stream") && argc >= 4)
 		r = wl_stream(arg(argv[2]), arg(argv[3]), argc > 4 ? argv[4] : NULL);
 	else if (!strcmp(w, "jobserver") && argc >= 4)
-		r = wl_jobserver(arg(argv[2]), arg(argv[3]));
+		r = wl_jobserver(arg(argv[2]), arg(argv[3]), argc > 4 ? arg(argv[4]) : 0);
 	else if (!strcmp(w, "splice"))
 		r = wl_splice(arg(argv[2]));
+	else if (!strcmp(w, "slow-reader") && argc >= 4)
+		r = wl_slow_side(arg(argv[2]), arg(argv[3]), 1);
+	else if (!strcmp(w, "slow-writer") && argc >= 4)
+		r = wl_slow_side(arg(argv[2]), arg(argv[3]), 0);
+	else if (!strcmp(w, "lock-writers") && argc >= 4)
+		r = wl_lock_writers(arg(argv[2]), arg(argv[3]));
 	else if (!strcmp(w, "pingpong"))
 		r = wl_pingpong(arg(argv[2]));
 	else {

@@ -60,6 +60,10 @@ stream_checks() {
 	# the reader is the workload's only other process
 	expect "$what: reader read_bytes" "$(awk -F, -v p="$pid" 'NR>1 && $6=="pipework" && $5!=p {s+=$10} END {print s+0}' "$TMP/out")" $((n * 65536))
 	expect "$what: reader copy_buffers" "$(awk -F, -v p="$pid" 'NR>1 && $6=="pipework" && $5!=p {s+=$20} END {print s+0}' "$TMP/out")" $((16 * n))
+	# the reader reads until the writer closes: one read returns 0
+	expect "$what: reader eof_reads" "$(awk -F, -v p="$pid" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		$6 == "pipework" && $5 != p { s += $c["eof_reads"] } END { print s + 0 }' "$TMP/out")" 1
+	expect "$what: the writer has none" "$(csv_get "$TMP/out" eof_reads pid "$pid")" 0
 }
 
 t_stream() {
@@ -94,7 +98,7 @@ t_jobserver() {
 	stop_pipestat
 	for pid in $(sed -n 's/^reader pid=\([0-9]*\) .*/\1/p' <<<"$out"); do
 		local n
-		n=$(sed -n "s/^reader pid=$pid tokens=//p" <<<"$out")
+		n=$(sed -n "s/^reader pid=$pid tokens=\([0-9]*\).*/\1/p" <<<"$out")
 		expect "jobserver: reader $pid read_bytes" "$(csv_get "$TMP/out" read_bytes pid "$pid")" "$n"
 		expect "jobserver: reader $pid copy_buffers" "$(csv_get "$TMP/out" copy_buffers pid "$pid")" "$n"
 	done
@@ -220,9 +224,11 @@ t_no_leftovers() {
 	for sig in INT TERM; do
 		start_pipestat -i 0.1 || { not_ok "leftovers: attach"; return; }
 		held_ids "$PS_PID" >"$TMP/ids"
-		# 5 syscall-tier programs with their links, and the maps
-		expect "leftovers ($sig): programs held while running" "$(grep -c '^prog' "$TMP/ids")" 5
-		expect "leftovers ($sig): links held while running" "$(grep -c '^link' "$TMP/ids")" 5
+		# 7 syscall-tier programs with their links (5 for the calls and
+		# pages, lock contention begin and end; sched_switch only with
+		# --waits), and the maps
+		expect "leftovers ($sig): programs held while running" "$(grep -c '^prog' "$TMP/ids")" 7
+		expect "leftovers ($sig): links held while running" "$(grep -c '^link' "$TMP/ids")" 7
 		stop_pipestat $sig
 		expect "leftovers ($sig): none of them left" "$(still_there "$TMP/ids")" 0
 	done

@@ -153,7 +153,7 @@ t_pipeline() {
 	expect_positive "pipeline: reads/s" "$(field "$row" 5)"
 	expect_positive "pipeline: writes/s" "$(field "$row" 6)"
 	expect_positive "pipeline: MB/s" "$(field "$row" 7)"
-	expect "pipeline: average write (dd bs=64k)" "$(field "$row" 8)" 65536
+	expect "pipeline: average write (dd bs=64k)" "$(field "$row" 10)" 65536
 	expect "pipeline: pipe inode" "$(field "$row" 1)" \
 		"$(stat -L -c %i /proc/"$DD"/fd/1)"
 	expect "pipeline: pipes and processes" "$(grep -oE 'pipes: [0-9]+  processes: [0-9]+' "$TMP/screen")" \
@@ -167,16 +167,16 @@ t_pipeline() {
 	done
 	expect "pipeline: own cost shown" "$(grep -cE 'self: [0-9]+\.[0-9]% cpu' "$TMP/screen")" 1
 	expect_positive "pipeline: total ops/s" "$(grep -oE 'ops/s [^ ]+' "$TMP/screen" | cut -d' ' -f2)"
-	expect_positive "pipeline: total MB/s" "$(grep -oE 'MB/s [^ ]+' "$TMP/screen" | cut -d' ' -f2)"
+	expect_positive "pipeline: total MB/s" "$(grep -E '^all: ' "$TMP/screen" | grep -oE 'MB/s [^ ]+' | cut -d' ' -f2)"
 
 	# s, Right and Left move the sort column
 	expect "sort: starts at MB/s" "$(grep -oE 'sort: [^ ]+' "$TMP/screen")" "sort: MB/s"
 	cp "$TMP/screen" "$TMP/before"
 	TM send-keys -t pt s
-	if wait_screen 'sort: avg write'; then ok "sort: s moves to avg write"; else not_ok "sort: s"; fi
+	if wait_screen 'sort: readers waiting %'; then ok "sort: s moves to readers waiting %"; else not_ok "sort: s"; fi
 	expect "sort: the screen changed" "$(cmp -s "$TMP/before" "$TMP/screen" && echo same || echo changed)" changed
 	TM send-keys -t pt Right
-	if wait_screen 'sort: pool hit %'; then ok "sort: Right"; else not_ok "sort: Right"; fi
+	if wait_screen 'sort: writers waiting %'; then ok "sort: Right"; else not_ok "sort: Right"; fi
 	TM send-keys -t pt Left Left
 	if wait_screen 'sort: MB/s'; then ok "sort: Left twice"; else not_ok "sort: Left"; fi
 
@@ -325,6 +325,36 @@ t_rows() {
 	expect "rows: exit status" "$(wait_exit)" 0
 }
 
+# a writer blocked behind a reader that sleeps 100 ms per 64 KiB: WAIT_W%
+# names the blocked side; Enter opens the detail pane with its sleeps
+t_waits() {
+	local w
+	start_top -n pipework -i 1 || { not_ok "waits: pipetop did not start"; return; }
+	"$PIPEWORK" slow-reader 6 100 >/dev/null &
+	w=$!
+	wait_screen 'pipework\[[0-9]+\] -> pipework' >/dev/null
+	sleep 2.5
+	screen
+	# WAIT_W% is the last heading at this width; WAIT_R% the one before
+	expect "waits: the writer waits most of the interval (WAIT_W% >= 80)" \
+		"$(awk '/^PIPE / { for (i = 1; i <= NF; i++) if ($i ~ /^WAIT_W%/) c = i - NF; next }
+			c && /pipework\[/ { print ($(NF + c) >= 80) ? "yes" : "no: " $(NF + c); exit }' "$TMP/screen")" yes
+	expect "waits: the reader hardly waits (WAIT_R% < 5)" \
+		"$(awk '/^PIPE / { for (i = 1; i <= NF; i++) if ($i ~ /^WAIT_R%/) c = i - NF; next }
+			c && /pipework\[/ { print ($(NF + c) < 5) ? "yes" : "no: " $(NF + c); exit }' "$TMP/screen")" yes
+	TM send-keys -t pt Enter
+	expect "waits: Enter opens the detail pane with the writer's sleeps" \
+		"$(wait_screen 'writer sleeps \(ns\)' >/dev/null && echo yes)" yes
+	expect "waits: and its write sizes, 64 KiB each" \
+		"$(grep -c '65536+' "$TMP/screen" | awk '{ print ($1 > 0) ? "yes" : "no" }')" yes
+	TM send-keys -t pt Enter
+	expect "waits: Enter again closes it" \
+		"$(wait_gone 'writer sleeps' >/dev/null && echo yes)" yes
+	TM send-keys -t pt q
+	kill "$w" 2>/dev/null
+	wait "$w" 2>/dev/null
+}
+
 t_not_a_terminal() {
 	local rc
 	"$PIPETOP" >"$TMP/out" 2>"$TMP/err"; rc=$?
@@ -360,6 +390,7 @@ t_yes_stdin
 t_stopped_terminal
 t_hostile_comm
 t_rows
+t_waits
 t_not_a_terminal
 t_bad_input
 summary

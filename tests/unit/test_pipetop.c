@@ -355,6 +355,56 @@ static void format(void)
 	CHECK_STR(buf, "-");
 }
 
+/* Waits as shares of the interval; histograms summed per pipe / process. */
+static void waits_and_hists(void)
+{
+	struct pt_env env = { .tier = PT_TIER_SYSCALL, .knob_prealloc_max = -1,
+			      .knob_prealloc_keep = -1, .knob_read_batch = -1,
+			      .interval_s = 2 };
+	struct pt_counts w = { .writes = 4, .wait_write_ns = 1500000000,
+			       .waits_write = 3, .lock_contended = 10 };
+	struct pt_counts r = { .reads = 4, .wait_read_ns = 500000000 };
+	struct pt_hkey hk = { .key = { .tgid = 10, .dev = 12, .ino = 100 },
+			      .hist = PT_HIST_WRITE_SIZE, .slot = 16 };
+	__u64 h[PT_NHIST][PT_HIST_SLOTS];
+	struct tm_model m;
+	struct pt_rows raw;
+	struct pt_value v;
+
+	rows_init(&raw, PT_BY_PIPE_PID);
+	add(&raw, 10, "dd", 100, &w);
+	add(&raw, 11, "cat", 100, &r);
+	add(&raw, 11, "cat", 300, &r);
+	CHECK(rows_add_hist(&raw, &hk, 4) == 0);
+	hk.key.tgid = 11;
+	hk.hist = PT_HIST_READ_SIZE;
+	CHECK(rows_add_hist(&raw, &hk, 3) == 0);
+	hk.key.ino = 300;
+	CHECK(rows_add_hist(&raw, &hk, 2) == 0);
+	tm_init(&m);
+	CHECK(tm_build(&m, &raw, TM_PER_PIPE, "") == 0);
+	tm_sort(&m, TM_WAITW, &env, 2);
+	CHECK(m.n == 2 && m.items[0].key.ino == 100);
+	v = tm_value(&m.items[0].c, TM_WAITW, &env, 2);
+	CHECK(v.q == PT_DERIVED && v.d == 75);	/* 1.5 s of 2 s */
+	v = tm_value(&m.items[0].c, TM_WAITR, &env, 2);
+	CHECK(v.d == 25);
+	v = tm_value(&m.items[0].c, TM_LOCK, &env, 2);
+	CHECK(v.q == PT_EXACT && v.d == 5);
+	CHECK(tm_item_hist(&m, &m.items[0], h));
+	CHECK(h[PT_HIST_WRITE_SIZE][16] == 4 && h[PT_HIST_READ_SIZE][16] == 3);
+	CHECK(tm_item_hist(&m, &m.items[1], h));
+	CHECK(h[PT_HIST_WRITE_SIZE][16] == 0 && h[PT_HIST_READ_SIZE][16] == 2);
+	/* per process: cat's two pipes */
+	CHECK(tm_build(&m, &raw, TM_PER_PROC, "cat") == 0);
+	CHECK(m.n == 1 && tm_item_hist(&m, &m.items[0], h));
+	CHECK(h[PT_HIST_READ_SIZE][16] == 5);
+	env.lacks = PT_NA_NO_LOCKS;
+	CHECK(tm_value(&m.items[0].c, TM_LOCK, &env, 2).q == PT_NA);
+	tm_free(&m);
+	rows_free(&raw);
+}
+
 static void interval_steps(void)
 {
 	CHECK(tm_interval_step(1, 1) == 2);
@@ -374,5 +424,6 @@ int main(void)
 	many_ends();
 	format();
 	interval_steps();
+	waits_and_hists();
 	return unit_summary("test_pipetop");
 }

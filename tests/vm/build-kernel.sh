@@ -2,15 +2,19 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build (or find cached) test kernels for the pipetrace VM tests.
 #
-# usage: tests/vm/build-kernel.sh unpatched|patched|both
+# usage: tests/vm/build-kernel.sh unpatched|patched|debug|both|all
 #
 # unpatched: unpack the Debian linux-source-6.12 tarball into
 #   $PIPETRACE_CACHE/build/base, make tinyconfig, merge
 #   kernel-patch/config (scripts/kconfig/merge_config.sh), olddefconfig,
 #   make bzImage.
-# patched: copy the base build tree (keeps objects and timestamps, so the
-#   build is incremental), apply kernel-patch/series with patch -p1,
-#   make bzImage.
+# patched: a copy of the base build tree (keeps objects and timestamps, so
+#   the build is incremental), kept across runs: the series applied last
+#   time is reversed, kernel-patch/series applied with patch -p1, files
+#   left unchanged get their old mtimes back; make bzImage.
+# debug: patched with kernel-patch/config-debug merged on top (KASAN,
+#   lockdep), in its own tree $PIPETRACE_CACHE/build/debug, kept and
+#   resynced the same way (the first build is a full one).
 # Results go to $PIPETRACE_CACHE/kernels/<flavour>-<key>/ (bzImage,
 # vmlinux, config, build.log), key = hash of source version + fragment
 # (+ patches); an existing result is reused, so a second run builds
@@ -91,40 +95,99 @@ check_config() {
 		else
 			[ "$got" = "$k=$v" ] || { log "config: $k=$v wanted, got '${got:-unset}'"; bad=1; }
 		fi
-	done < "$PATCH_DIR/config"
+	done < "${PATCH_DIR_CFG:-$PATCH_DIR/config}"
 	[ $bad = 0 ] || die "kernel-patch/config not fully applied (missing dependency?)"
 }
 
-build_patched() {
-	local key out p=$BUILD/patched t0 f
-	key=$(key_patched)
-	out=$CACHE/kernels/patched-$key
+# Bring the series applied in tree $1 (copies kept in $1/.pipetrace-applied)
+# to kernel-patch/series: reverse the old patches, apply the new ones, and
+# give every file whose content ended up unchanged its old mtime back, so
+# make rebuilds only what the new series changes.
+resync_series() {
+	local t=$1 st=$1/.pipetrace-applied ref=$1/.pipetrace-mtimes f i=0
+	local -a files
+	mapfile -t files < <({ cat "$st"/*.patch 2>/dev/null; series_patches | xargs cat; } |
+		sed -n 's|^+++ [^/]*/\([^[:space:]]*\).*|\1|p' | sort -u)
+	rm -rf "$ref"; mkdir -p "$ref"
+	for f in "${files[@]}"; do
+		i=$((i + 1))
+		[ -f "$t/$f" ] || continue
+		touch -r "$t/$f" "$ref/$i"
+		sha256sum < "$t/$f" > "$ref/$i.sum"
+	done
+	while read -r f; do
+		log "reversing $(basename "$f") in $(basename "$t")"
+		(cd "$t" && patch -R -p1 --no-backup-if-mismatch -s < "$f") >>"$t/.pipetrace-build.log" 2>&1 ||
+			die "cannot reverse $f in $t: remove $t"
+	done < <(ls -r "$st"/*.patch 2>/dev/null)
+	rm -rf "$st"; mkdir -p "$st"
+	i=0
+	while read -r f; do
+		i=$((i + 1))
+		log "applying $(basename "$f") in $(basename "$t")"
+		(cd "$t" && patch -p1 --no-backup-if-mismatch -s < "$f") >>"$t/.pipetrace-build.log" 2>&1 ||
+			{ tail -20 "$t/.pipetrace-build.log" >&2; die "patch $f does not apply"; }
+		cp "$f" "$st/$(printf %02d $i).patch"
+	done < <(series_patches)
+	i=0
+	for f in "${files[@]}"; do
+		i=$((i + 1))
+		[ -f "$ref/$i" ] && [ -f "$t/$f" ] && cmp -s "$ref/$i.sum" <(sha256sum < "$t/$f") &&
+			touch -r "$ref/$i" "$t/$f"
+	done
+	rm -rf "$ref"
+}
+
+# Tree $1 for flavour $2: a copy of the base tree (configured with
+# config fragment $3 on top, if given), kept across runs and resynced to
+# the current series.
+prepare_tree() {
+	local t=$1 frag=${3:-} cfgkey
+	cfgkey=$({ key_unpatched; [ -z "$frag" ] || cat "$frag"; } | sha)
+	if [ ! -f "$t/.pipetrace-cfgkey" ] || [ "$(cat "$t/.pipetrace-cfgkey")" != "$cfgkey" ]; then
+		log "copying base tree to $t"
+		rm -rf "$t"
+		cp -a --reflink=auto "$BUILD/base" "$t"
+		rm -f "$t/.pipetrace-key" "$t/.pipetrace-cfgkey"
+		: > "$t/.pipetrace-build.log"
+		if [ -n "$frag" ]; then
+			log "configuring $2: kernel-patch/config + $(basename "$frag") (full build)"
+			(cd "$t" && timeout 300 scripts/kconfig/merge_config.sh -m .config "$frag") \
+				>>"$t/.pipetrace-build.log" 2>&1 || die "merge_config $frag failed"
+			kmake "$t" "$t/.pipetrace-build.log" olddefconfig
+			check_config "$t/.config"
+			PATCH_DIR_CFG=$frag check_config "$t/.config"
+		fi
+		echo "$cfgkey" > "$t/.pipetrace-cfgkey"
+	fi
+	resync_series "$t"
+}
+
+build_flavour() { # flavour tree [fragment]
+	local key out t0
+	key=$(kernel_dir "$1")
+	out=$key
 	if [ -f "$out/bzImage" ]; then
 		echo "$out"; return
 	fi
 	build_unpatched >/dev/null
 	t0=$(date +%s)
-	log "copying base tree to $p"
-	rm -rf "$p"
-	cp -a --reflink=auto "$BUILD/base" "$p"
-	rm -f "$p/.pipetrace-key" "$p/.pipetrace-cfgkey"
-	: > "$p/.pipetrace-build.log"
-	while read -r f; do
-		log "applying $(basename "$f")"
-		(cd "$p" && patch -p1 --no-backup-if-mismatch -s < "$f") >>"$p/.pipetrace-build.log" 2>&1 ||
-			{ tail -20 "$p/.pipetrace-build.log" >&2; die "patch $f does not apply"; }
-	done < <(series_patches)
-	log "building patched kernel (incremental)"
-	kmake "$p" "$p/.pipetrace-build.log" bzImage
-	echo "$key" > "$p/.pipetrace-key"
-	save_kernel "$p" "$out"
-	log "patched kernel built in $(( $(date +%s) - t0 )) s: $out"
+	prepare_tree "$2" "$1" "${3:-}"
+	log "building $1 kernel (incremental)"
+	kmake "$2" "$2/.pipetrace-build.log" bzImage
+	save_kernel "$2" "$out"
+	log "$1 kernel built in $(( $(date +%s) - t0 )) s: $out"
 	echo "$out"
 }
+
+build_patched() { build_flavour patched "$BUILD/patched"; }
+build_debug() { build_flavour debug "$BUILD/debug" "$PATCH_DIR/config-debug"; }
 
 case "${1:-both}" in
 unpatched) build_unpatched;;
 patched) build_patched;;
+debug) build_debug;;
 both) build_unpatched; build_patched;;
-*) die "usage: $0 unpatched|patched|both";;
+all) build_unpatched; build_patched; build_debug;;
+*) die "usage: $0 unpatched|patched|debug|both|all";;
 esac

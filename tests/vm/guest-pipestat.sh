@@ -119,10 +119,12 @@ t_eagain_write() { # tier max
 		expect "$t eagain-write: pool_hits + pool_misses == 16" $((hits + misses)) 16
 	if exact_tier $t; then
 		expect "$t eagain-write: eagain_full" "$(col eagain_full pid "$pid")" $n
-		# a fresh pipe: every page allocated, under the mutex unless prefilled
+		# a fresh pipe: every page allocated; with prefill on, the first
+		# 8 (the burst) before the mutex, the other 8 under it; the
+		# EAGAIN writes allocate nothing
 		if [ "$max" -gt 0 ]; then
-			expect "$t eagain-write (prealloc $max): alloc_locked" "$(col alloc_locked pid "$pid")" 0
-			expect "$t eagain-write (prealloc $max): alloc_unlocked" "$(col alloc_unlocked pid "$pid")" 16
+			expect "$t eagain-write (prealloc $max): alloc_locked" "$(col alloc_locked pid "$pid")" 8
+			expect "$t eagain-write (prealloc $max): alloc_unlocked" "$(col alloc_unlocked pid "$pid")" 8
 		else
 			expect "$t eagain-write: alloc_locked" "$(col alloc_locked pid "$pid")" 16
 			expect "$t eagain-write: alloc_unlocked" "$(col alloc_unlocked pid "$pid")" 0
@@ -150,7 +152,9 @@ t_stream() { # tier max
 	locked=$(col alloc_locked pid "$pid")
 	if [ "$max" -gt 0 ]; then
 		if exact_tier $t; then
-			expect "$what: alloc_locked == 0" "$locked" 0
+			# the burst comes from the pool, at most the other 8
+			# pages of each write are allocated under the mutex
+			expect "$what: alloc_locked <= 8N" "$(( ${locked:-999999} <= 8 * n ))" 1
 		else
 			expect "$what: alloc_locked unknown" "$locked" ""
 		fi
@@ -218,7 +222,7 @@ t_jobserver() { # tier batch
 	out=$(work jobserver 6 $tokens)
 	stop_pipestat
 	for pid in $(sed -n 's/^reader pid=\([0-9]*\) .*/\1/p' <<<"$out"); do
-		n=$(sed -n "s/^reader pid=$pid tokens=//p" <<<"$out")
+		n=$(sed -n "s/^reader pid=$pid tokens=\([0-9]*\).*/\1/p" <<<"$out")
 		expect "$t jobserver: reader $pid read_bytes" "$(sum read_bytes pid "$pid")" "$n"
 		expect "$t jobserver: reader $pid copy_buffers" "$(sum copy_buffers pid "$pid")" "$n"
 	done
@@ -258,12 +262,12 @@ echo "# pipestat in the $KERNEL kernel ($(uname -r)), knobs: $KNOBS"
 t_choice
 if [ $KNOBS = 1 ]; then
 	for t in $BEST syscall; do
-		knobs 0 0 0; suite $t 0 0
-		knobs 8 2 1; suite $t 8 1
+		knobs 0 1 0; suite $t 0 0
+		knobs 8 1 1; suite $t 8 1
 	done
 	# the function tier on the patched kernel with the 6.12 behaviour
-	knobs 0 0 0; suite function 0 0
-	knobs 8 2 1
+	knobs 0 1 0; suite function 0 0
+	knobs 8 1 1
 else
 	suite $BEST -1 -1
 	suite syscall -1 -1
@@ -273,12 +277,24 @@ export PIPESTAT_NO_FENTRY=1
 start_pipestat -v --tier function --csv -n pipework && stop_pipestat
 expect "kprobe fallback: announced" \
 	"$(grep -c '^pipestat: function tier via kprobes on pipe_read/pipe_write' "$TMP/err")" 1
-knobs 0 0 0
+knobs 0 1 0
 t_eagain_read function
 t_eagain_write function 0
 t_stream function 0
 t_fullread function 0
 t_jobserver function 0
-knobs 8 2 1
+knobs 8 1 1
 unset PIPESTAT_NO_FENTRY
+
+# time: waits, pipe->mutex contention, histograms (the host's suite, run
+# here on this kernel's best tier; with the knobs on where it has them)
+t_waits() {
+	local log=$TMP/waits.log
+	TIER=$1 tests/host/test_pipestat_waits.sh >"$log" 2>&1
+	sed -n "s/^\(not \)\{0,1\}ok - /&$1 tier: /p" "$log"
+	passed=$((passed + $(grep -c '^ok' "$log")))
+	failed=$((failed + $(grep -c '^not ok' "$log")))
+	grep -q '^[0-9]* passed' "$log" || not_ok "$1 tier: waits suite did not finish"
+}
+t_waits $BEST
 summary

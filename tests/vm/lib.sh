@@ -67,11 +67,17 @@ key_patched() {
 	} | sha
 }
 
+# Key of the debug kernel (patched + config-debug: KASAN, lockdep).
+key_debug() {
+	{ key_patched; cat "$PATCH_DIR/config-debug"; echo "recipe debug 1"; } | sha
+}
+
 kernel_dir() { # flavour -> cache dir of that kernel
 	case "$1" in
 	unpatched) echo "$CACHE/kernels/unpatched-$(key_unpatched)";;
 	patched) echo "$CACHE/kernels/patched-$(key_patched)";;
-	*) die "unknown kernel flavour '$1' (patched|unpatched)";;
+	debug) echo "$CACHE/kernels/debug-$(key_debug)";;
+	*) die "unknown kernel flavour '$1' (patched|unpatched|debug)";;
 	esac
 }
 

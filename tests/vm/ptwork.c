@@ -2,16 +2,32 @@
 /*
  * ptwork: known-answer pipe workloads for the pipetrace VM tests.
  *
- *   ptwork writes N SIZE        N writes of SIZE bytes, drained by a reader
+ *   ptwork writes N SIZE [RSIZE] N writes of SIZE bytes, drained by a reader
+ *                               reading RSIZE (default 64 KiB) at a time;
+ *                               prints ns_per_op= (writer loop)
+ *   ptwork pingpong N           N 1-byte round trips between two processes
+ *                               over two pipes; prints ns_per_op=
+ *   ptwork eagain-write N [SIZE] fill a pipe, then N O_NONBLOCK writes of
+ *                               SIZE (default 1) bytes
+ *   ptwork nowait-write N SIZE  fill a pipe, then N RWF_NOWAIT writes
+ *   ptwork epipe N SIZE         N writes of SIZE to a pipe without reader
+ *   ptwork sigwrite N SIZE      N writes of SIZE to a full pipe, each ended
+ *                               by a signal (EINTR)
+ *   ptwork splicedrain          fill a pipe (64 KiB), splice it all to
+ *                               /dev/null, close
  *   ptwork fullread             fill a default pipe (64 KiB), one 64 KiB read
  *   ptwork eagain-read N        N O_NONBLOCK reads of an empty pipe
- *   ptwork eagain-write N       fill a pipe, then N O_NONBLOCK 1-byte writes
  *   ptwork uring N              N io_uring reads on N empty pipes, then data
  *   ptwork stress W R RECS BIG  integrity stress (see stress() below)
  *   ptwork faultread            64 KiB read of a full pipe into a buffer
  *                               whose 10th page is unmapped; then the rest
  *   ptwork wr FILE VALUE        write VALUE to FILE; print OK or the errno
  *                               name (EINVAL, ...); exit 0
+ *
+ * With PTWORK_FIFO=1 in the environment ptwork and its children run
+ * SCHED_FIFO (one priority): on one CPU they then switch only when one
+ * blocks, so event counts per operation repeat exactly from run to run
+ * and from kernel to kernel (tests/vm/guest-budget.sh).
  *
  * Every mode prints "ino=<pipe inode>" (the first pipe it uses) on stdout,
  * so a test can pick its own events out of the trace buffer, and exits
@@ -22,6 +38,7 @@
 #include <fcntl.h>
 #include <liburing.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -29,6 +46,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -93,11 +112,20 @@ static int wait_child(pid_t pid)
 	return WEXITSTATUS(status);
 }
 
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
 /* N writes of SIZE bytes; a child drains the pipe and checks the count. */
-static int mode_writes(long n, long size)
+static int mode_writes(long n, long size, long rsize)
 {
 	char *buf = malloc(size);
-	int fds[2];
+	long long t0;
+	int fds[2], rc;
 	pid_t pid;
 
 	if (!buf)
@@ -109,12 +137,14 @@ static int mode_writes(long n, long size)
 	if (pid < 0)
 		die("fork");
 	if (pid == 0) {
-		char rbuf[64 * KIB];
+		static char rbuf[64 * KIB];
 		long total = 0;
 		ssize_t r;
 
+		if (rsize <= 0 || rsize > (long)sizeof(rbuf))
+			rsize = sizeof(rbuf);
 		close(fds[1]);
-		while ((r = read(fds[0], rbuf, sizeof(rbuf))) > 0)
+		while ((r = read(fds[0], rbuf, rsize)) > 0)
 			total += r;
 		if (r < 0)
 			die("read");
@@ -123,10 +153,41 @@ static int mode_writes(long n, long size)
 		_exit(0);
 	}
 	close(fds[0]);
+	t0 = now_ns();
 	for (long i = 0; i < n; i++)
 		if (write_all(fds[1], buf, size) != size)
 			die("write");
 	close(fds[1]);
+	rc = wait_child(pid);
+	printf("ns_per_op=%lld\n", (now_ns() - t0) / n);
+	return rc;
+}
+
+/* N 1-byte round trips: parent writes to a, child echoes on b. */
+static int mode_pingpong(long n)
+{
+	int a[2], b[2];
+	long long t0;
+	char c = 'p';
+	pid_t pid;
+
+	xpipe(a, 0);
+	xpipe(b, 0);
+	print_ino(a[0]);
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid == 0) {
+		for (long i = 0; i < n; i++)
+			if (read(a[0], &c, 1) != 1 || write(b[1], &c, 1) != 1)
+				die("child ping-pong");
+		_exit(0);
+	}
+	t0 = now_ns();
+	for (long i = 0; i < n; i++)
+		if (write(a[1], &c, 1) != 1 || read(b[0], &c, 1) != 1)
+			die("ping-pong");
+	printf("ns_per_op=%lld\n", (now_ns() - t0) / n);
 	return wait_child(pid);
 }
 
@@ -165,22 +226,69 @@ static int mode_eagain_read(long n)
 	return 0;
 }
 
-static int mode_eagain_write(long n)
+/*
+ * Writes that move no byte: HOW is 'n' (O_NONBLOCK, full pipe), 'w'
+ * (RWF_NOWAIT, full pipe), 'p' (no reader: EPIPE) or 's' (full pipe, a
+ * signal ends the wait: EINTR).
+ */
+static void on_signal(int sig)
 {
-	static char buf[64 * KIB];
-	int fds[2];
+	(void)sig;
+}
+
+static int mode_nobytes(char how, long n, long size)
+{
+	static char buf[1024 * KIB];
+	struct iovec iov = { buf, size };
+	int fds[2], want = how == 'p' ? EPIPE : how == 's' ? EINTR : EAGAIN;
+	struct sigaction sa = { .sa_handler = on_signal };
 	ssize_t r;
 
+	if (size < 1 || size > (long)sizeof(buf))
+		fail("size %lu not in 1..%lu", size, sizeof(buf));
+	xpipe(fds, how == 'n' ? O_NONBLOCK : 0);
+	print_ino(fds[0]);
+	if (how == 'p') {
+		close(fds[0]);
+	} else {
+		r = write(fds[1], buf, 64 * KIB);
+		if (r != 64 * KIB)
+			fail("fill write returned %ld, expected %lu", r, 64 * KIB);
+	}
+	if (how == 's' && sigaction(SIGALRM, &sa, NULL))
+		die("sigaction");
+	for (long i = 0; i < n; i++) {
+		if (how == 's')
+			ualarm(20000, 0);
+		if (how == 'w')
+			r = pwritev2(fds[1], &iov, 1, -1, RWF_NOWAIT);
+		else
+			r = write(fds[1], buf, size);
+		if (r != -1 || errno != want)
+			fail("write %lu did not fail as wanted (ret %ld)", i, r);
+	}
+	return 0;
+}
+
+/* Fill a pipe (64 KiB), splice it all to /dev/null, close it. */
+static int mode_splicedrain(void)
+{
+	static char buf[64 * KIB];
+	int fds[2], null = open("/dev/null", O_WRONLY);
+	ssize_t r;
+
+	if (null < 0)
+		die("/dev/null");
 	xpipe(fds, O_NONBLOCK);
 	print_ino(fds[0]);
 	r = write(fds[1], buf, sizeof(buf));
 	if (r != (ssize_t)sizeof(buf))
 		fail("fill write returned %ld, expected %lu", r, sizeof(buf));
-	for (long i = 0; i < n; i++) {
-		r = write(fds[1], buf, 1);
-		if (r != -1 || errno != EAGAIN)
-			fail("write %lu did not give EAGAIN (ret %ld)", i, r);
-	}
+	r = splice(fds[0], NULL, null, NULL, sizeof(buf), 0);
+	if (r != (ssize_t)sizeof(buf))
+		fail("splice returned %ld, expected %lu", r, sizeof(buf));
+	close(fds[0]);
+	close(fds[1]);
 	return 0;
 }
 
@@ -612,14 +720,32 @@ int main(int argc, char **argv)
 
 	signal(SIGPIPE, SIG_IGN);
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (getenv("PTWORK_FIFO")) {
+		struct sched_param sp = { .sched_priority = 1 };
+
+		if (sched_setscheduler(0, SCHED_FIFO, &sp))
+			die("sched_setscheduler");
+	}
 	if (!strcmp(m, "writes"))
-		return mode_writes(arg(argv, 2, argc), arg(argv, 3, argc));
+		return mode_writes(arg(argv, 2, argc), arg(argv, 3, argc),
+				   argc > 4 ? arg(argv, 4, argc) : 0);
+	if (!strcmp(m, "pingpong"))
+		return mode_pingpong(arg(argv, 2, argc));
+	if (!strcmp(m, "nowait-write"))
+		return mode_nobytes('w', arg(argv, 2, argc), arg(argv, 3, argc));
+	if (!strcmp(m, "epipe"))
+		return mode_nobytes('p', arg(argv, 2, argc), arg(argv, 3, argc));
+	if (!strcmp(m, "sigwrite"))
+		return mode_nobytes('s', arg(argv, 2, argc), arg(argv, 3, argc));
+	if (!strcmp(m, "splicedrain"))
+		return mode_splicedrain();
 	if (!strcmp(m, "fullread"))
 		return mode_fullread();
 	if (!strcmp(m, "eagain-read"))
 		return mode_eagain_read(arg(argv, 2, argc));
 	if (!strcmp(m, "eagain-write"))
-		return mode_eagain_write(arg(argv, 2, argc));
+		return mode_nobytes('n', arg(argv, 2, argc),
+				    argc > 3 ? arg(argv, 3, argc) : 1);
 	if (!strcmp(m, "uring"))
 		return mode_uring(arg(argv, 2, argc));
 	if (!strcmp(m, "faultread"))
@@ -630,8 +756,9 @@ int main(int argc, char **argv)
 		return mode_stress(arg(argv, 2, argc), arg(argv, 3, argc),
 				   arg(argv, 4, argc), arg(argv, 5, argc));
 	fprintf(stderr,
-		"usage: ptwork writes N SIZE | fullread | eagain-read N |\n"
-		"       eagain-write N | uring N | stress W R RECS BIG |\n"
-		"       faultread | wr FILE VALUE\n");
+		"usage: ptwork writes N SIZE [RSIZE] | pingpong N | fullread |\n"
+		"       eagain-read N | eagain-write N [SIZE] | nowait-write N SIZE |\n"
+		"       epipe N SIZE | sigwrite N SIZE | splicedrain | uring N |\n"
+		"       stress W R RECS BIG | faultread | wr FILE VALUE\n");
 	return 2;
 }

@@ -3,8 +3,10 @@
 # Boot a cached test kernel under qemu (TCG) and run one host script in it.
 #
 # usage: tests/vm/run-in-vm.sh [options] SCRIPT [ARGS...]
-#   --kernel patched|unpatched  which kernel (default: patched); built and
-#                               cached first if missing (tests/vm/build-kernel.sh)
+#   --kernel patched|unpatched|debug
+#                               which kernel (default: patched; debug = patched
+#                               with KASAN + lockdep); built and cached first
+#                               if missing (tests/vm/build-kernel.sh)
 #   --bzimage PATH              boot this bzImage instead (debugging)
 #   --results DIR               results dir shared read-write with the guest
 #                               at the same path (default: a new dir under
@@ -12,6 +14,9 @@
 #   --log FILE                  console log (default: RESULTS/console.log)
 #   --timeout SEC               whole-VM wall-clock limit (default 900)
 #   --mem MB / --smp N          guest size (default 1024 / 2)
+#   --icount                    one vCPU, single-threaded TCG, -icount
+#                               shift=0,align=off,sleep=off: 1 ns of guest
+#                               time = 1 instruction (cost figures)
 #   --append ARGS               extra kernel command line
 #   --allow-splats              do not fail on WARN/BUG/lockdep/KASAN output
 #
@@ -27,7 +32,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 flavour=patched bzimage= results= logf= tmo=$BOOT_TIMEOUT mem=1024 smp=2
-extra= allow_splats=0
+extra= allow_splats=0 icount=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) flavour=$2; shift 2;;
@@ -37,6 +42,7 @@ while [ $# -gt 0 ]; do
 	--timeout) tmo=$2; shift 2;;
 	--mem) mem=$2; shift 2;;
 	--smp) smp=$2; shift 2;;
+	--icount) icount=1; shift;;
 	--append) extra=$2; shift 2;;
 	--allow-splats) allow_splats=1; shift;;
 	--) shift; break;;
@@ -119,11 +125,16 @@ fi
 	printf '; fi\n'
 } > "$results/job.sh"
 
+accel=(-accel tcg,thread=multi -smp "$smp")
+if [ $icount = 1 ]; then
+	accel=(-accel tcg,thread=single -smp 1 -icount shift=0,align=off,sleep=off)
+fi
+
 log "boot $flavour kernel ($bzimage), script $script, results $results"
 t0=$(date +%s)
 set +e
 timeout -k 10 "$tmo" qemu-system-x86_64 \
-	-machine q35 -cpu max -accel tcg,thread=multi -smp "$smp" -m "$mem" \
+	-machine q35 -cpu max "${accel[@]}" -m "$mem" \
 	-nographic -no-reboot -nodefaults -serial stdio \
 	-kernel "$bzimage" -initrd "$initrd" \
 	-append "console=ttyS0 panic=-1 oops=panic loglevel=5 nokaslr pipetrace.results=$results $extra" \

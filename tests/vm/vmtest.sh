@@ -10,7 +10,12 @@
 #  5. boots each kernel under qemu and runs tests/vm/guest-tests.sh in it;
 #  6. boots each kernel again and runs tests/vm/guest-pipestat.sh: the
 #     host-built ./pipestat (make all) on its known-answer workloads, tier
-#     chosen (patched: tracepoint, unpatched: function) and --tier syscall.
+#     chosen (patched: tracepoint, unpatched: function) and --tier syscall;
+#  7. cost budgets: boots each kernel on one vCPU with -icount (guest ns =
+#     instructions), runs tests/vm/guest-budget.sh and checks the figures
+#     with tests/vm/budget.sh (table in $PIPETRACE_CACHE/budget-table.md);
+#  8. builds the debug kernel (patched + KASAN + lockdep) and runs the
+#     integrity stress in it with the knobs flipped while it runs.
 # Exit status 0 only if everything passed.
 #
 # Options: --skip-checks (skip step 3), --kernel patched|unpatched (only one).
@@ -22,7 +27,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--skip-checks) skip_checks=1; shift;;
 	--kernel) only=$2; shift 2;;
-	*) die "usage: $0 [--skip-checks] [--kernel patched|unpatched]";;
+	*) die "usage: $0 [--skip-checks] [--kernel patched|unpatched|debug]";;
 	esac
 done
 
@@ -35,6 +40,12 @@ need_pkgs qemu-system-x86 busybox-static cpio build-essential liburing-dev \
 log "kernels"
 "$VM_DIR/build-kernel.sh" both >/dev/null
 log "kernels ready at $(stamp)"
+# the KASAN + lockdep kernel builds in the background while the others run
+dbg_log=$CACHE/debug-build.log
+if [ -z "$only" ] || [ "$only" = debug ]; then
+	"$VM_DIR/build-kernel.sh" debug >"$dbg_log.out" 2>"$dbg_log" &
+	dbg_pid=$!
+fi
 
 fail=0
 if [ $skip_checks = 0 ]; then
@@ -89,6 +100,39 @@ if [ -x "$REPO/pipestat" ] && [ -x "$REPO/tests/host/pipework" ]; then
 else
 	log "pipestat tests: ./pipestat or tests/host/pipework not built (make all): FAIL"
 	fail=1
+fi
+# cost budgets, one vCPU, instructions counted (-icount)
+if [ -z "$only" ]; then
+	bres=()
+	for k in unpatched patched; do
+		res=$(mktemp -d "$CACHE/runs/$(date +%Y%m%d-%H%M%S)-budget-$k.XXXX")
+		"$VM_DIR/run-in-vm.sh" --kernel "$k" --icount --results "$res" --timeout 1800 \
+			"$VM_DIR/guest-budget.sh" "$CACHE/bin/ptwork" >/dev/null ||
+			{ log "$k kernel, budget run: FAIL (results in $res)"; fail=1; }
+		bres+=("$res/budget.txt")
+	done
+	if "$VM_DIR/budget.sh" "${bres[@]}" "$CACHE/budget-table.md"; then
+		log "cost budgets: PASS at $(stamp) (table: $CACHE/budget-table.md)"
+	else
+		log "cost budgets: FAIL"; fail=1
+	fi
+fi
+# integrity stress in the KASAN + lockdep kernel, knobs flipped while it runs
+if [ -n "${dbg_pid:-}" ]; then
+	if wait "$dbg_pid"; then
+		log "debug kernel ready at $(stamp)"
+		res=$(mktemp -d "$CACHE/runs/$(date +%Y%m%d-%H%M%S)-vmtest-debug.XXXX")
+		if "$VM_DIR/run-in-vm.sh" --kernel debug --results "$res" --timeout 1800 \
+			"$VM_DIR/guest-tests.sh" "$CACHE/bin/ptwork"; then
+			log "debug kernel (KASAN + lockdep), stress: PASS ($(grep -c '^ok' "$res/tests.tap") tests) at $(stamp)"
+		else
+			log "debug kernel (KASAN + lockdep), stress: FAIL (results in $res)"
+			grep '^not ok' "$res/tests.tap" >&2 || true
+			fail=1
+		fi
+	else
+		log "debug kernel build FAILED (log $dbg_log)"; tail -20 "$dbg_log" >&2; fail=1
+	fi
 fi
 log "total $(stamp): $([ $fail = 0 ] && echo PASS || echo FAIL)"
 exit $fail

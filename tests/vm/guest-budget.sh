@@ -1,0 +1,121 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Cost figures of the pipe paths, run INSIDE a single-vCPU test VM started
+# with run-in-vm.sh --icount (guest ns = instructions) as
+#   guest-budget.sh PTWORK
+# For each workload and knob setting ("unpatched" on the unpatched kernel,
+# "off" = max 0 keep 1 batch 0 and "on" = the defaults on the patched one):
+#  - a traced run counting, per operation, pipe pages allocated
+#    (kmem:mm_page_alloc, order 0, GFP_HIGHUSER|__GFP_ACCOUNT or its nowait
+#    form) and freed (kmem:mm_page_free of those pfns), pipe->mutex
+#    acquisitions in pipe_write()/pipe_read() (function tracer on
+#    mutex_lock/mutex_trylock, by caller) and, on the patched kernel, the
+#    series' own events (wait, prefill, trim);
+#  - untraced runs giving instructions per operation (ns_per_op of ptwork
+#    under -icount shift=0), RUNS of them (median taken on the host).
+# Writes "workload config metric value" lines to $PIPETRACE_RESULTS/budget.txt;
+# tests/vm/budget.sh checks and tabulates them on the host.
+set -u
+PT=${1:?usage: guest-budget.sh PTWORK}
+T=/sys/kernel/tracing
+K=/proc/sys/fs
+OUT=${PIPETRACE_RESULTS:-/tmp}/budget.txt
+RUNS=${PIPETRACE_BUDGET_RUNS:-7}
+W=$(mktemp -d)
+: > "$OUT"
+fails=0
+
+# workload name, ops, ptwork arguments
+WORKLOADS="pingpong 10000 pingpong 10000
+w4k 256 writes 256 4096
+w32k 128 writes 128 32768
+w64k 64 writes 64 65536
+slowreader 4 writes 4 1048576 4096
+mix 1 stress 2 2 300 131072
+eagain 200 eagain-write 200 65536
+nowait 200 nowait-write 200 65536
+epipe 200 epipe 200 65536
+sigwrite 5 sigwrite 5 65536"
+
+put() { echo "$*" >> "$OUT"; }
+
+traced() { # name config ops args...
+	local name=$1 cfg=$2 ops=$3 tr=$W/$1-$2.trace; shift 3
+	echo 0 > $T/tracing_on
+	echo nop > $T/current_tracer
+	echo 0 > $T/events/enable
+	echo 32768 > $T/buffer_size_kb
+	echo 'mutex_lock mutex_trylock' > $T/set_ftrace_filter
+	echo function > $T/current_tracer
+	echo 1 > $T/events/kmem/mm_page_alloc/enable
+	echo 1 > $T/events/kmem/mm_page_free/enable
+	[ -d $T/events/pipe ] && echo 1 > $T/events/pipe/enable
+	echo > $T/trace
+	echo 1 > $T/tracing_on
+	"$PT" "$@" > "$W/out" 2>&1 || { echo "# $name $cfg: ptwork failed: $(cat "$W/out")"; fails=$((fails + 1)); }
+	echo 0 > $T/tracing_on
+	cat $T/trace > "$tr"
+	echo nop > $T/current_tracer
+	echo > $T/set_ftrace_filter
+	echo 0 > $T/events/enable
+	cp "$tr" "${PIPETRACE_RESULTS:-/tmp}/" 2>/dev/null
+	awk -v w="$name" -v c="$cfg" -v ops="$ops" '
+		/^# entries-in-buffer/ { split($3, e, "/"); lost = e[2] - e[1] }
+		/^#/ { next }
+		/ mm_page_alloc: / && / order=0 / && /__GFP_ACCOUNT/ && /__GFP_HARDWALL|GFP_HIGHUSER[|]/ &&
+		    !/__GFP_ZERO|__GFP_COMP|MOVABLE/ {
+			for (i = 1; i <= NF; i++) if ($i ~ /^pfn=/) pipe[$i] = 1
+			alloc++
+		}
+		/ mm_page_free: / { for (i = 1; i <= NF; i++) if ($i in pipe) { free++; delete pipe[$i] } }
+		/ mutex_(try)?lock <-pipe_write/ { mw++ }
+		/ mutex_(try)?lock <-pipe_read/ { mr++ }
+		/ pipe_wait_end: / && / side=write/ { ww++ }
+		/ pipe_wait_end: / && / side=read/ { wr++ }
+		/ pipe_prefill: / { pf++ }
+		/ pipe_trim: / && !/ side=free/ { tr++ }
+		/ pipe_copy: / && / side=write/ { wc++ }
+		END {
+			printf "%s %s lost %d\n", w, c, lost
+			printf "%s %s alloc %d\n%s %s free %d\n", w, c, alloc, w, c, free
+			printf "%s %s mutex_w %d\n%s %s mutex_r %d\n", w, c, mw, w, c, mr
+			printf "%s %s wait_w %d\n%s %s wait_r %d\n", w, c, ww, w, c, wr
+			printf "%s %s prefill %d\n%s %s trim %d\n%s %s writes %d\n", w, c, pf, w, c, tr, w, c, wc
+			printf "%s %s ops %d\n", w, c, ops
+		}' "$tr" >> "$OUT"
+}
+
+timed() { # name config args...
+	local name=$1 cfg=$2 i v; shift 2
+	for i in $(seq "$RUNS"); do
+		v=$("$PT" "$@" | sed -n 's/^ns_per_op=//p')
+		put "$name $cfg instr $v"
+	done
+}
+
+run_config() { # config
+	local cfg=$1 name ops args
+	while read -r name ops args; do
+		# shellcheck disable=SC2086
+		traced "$name" "$cfg" "$ops" $args
+		case "$name" in
+		pingpong|w4k|w32k|w64k|slowreader) timed "$name" "$cfg" $args;;
+		esac
+	done <<< "$WORKLOADS"
+}
+
+# one CPU, SCHED_FIFO: tasks switch only when one blocks (no tick
+# preemption), so every count below is exact and repeatable
+echo -1 > /proc/sys/kernel/sched_rt_runtime_us
+export PTWORK_FIFO=1
+echo "# guest-budget on ${PIPETRACE_KERNEL:-?} kernel $(uname -r), $(nproc) CPU(s)"
+if [ -f $K/pipe-prealloc-max ]; then
+	echo 0 > $K/pipe-prealloc-max; echo 1 > $K/pipe-prealloc-keep; echo 0 > $K/pipe-read-batch
+	run_config off
+	echo 8 > $K/pipe-prealloc-max; echo 1 > $K/pipe-prealloc-keep; echo 1 > $K/pipe-read-batch
+	run_config on
+else
+	run_config unpatched
+fi
+cat "$OUT"
+exit $fails
