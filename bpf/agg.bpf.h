@@ -69,19 +69,17 @@ static __always_inline bool comm_matches(const char *comm)
 }
 
 /*
- * The current process's pid in pipetrace's pid namespace, as ps there shows
- * it; 0 if it is not visible from there.
+ * Task t's process id in pipetrace's pid namespace, as ps there shows it;
+ * 0 if it is not visible from there.
  */
-static __always_inline __u32 current_tgid(void)
+static __always_inline __u32 task_tgid(struct task_struct *t)
 {
-	struct task_struct *task;
 	struct pid *pid;
 	__u32 level;
 
 	if (!pt_scope.pidns_ino)
-		return bpf_get_current_pid_tgid() >> 32;
-	task = (struct task_struct *)bpf_get_current_task();
-	pid = BPF_CORE_READ(task, group_leader, thread_pid);
+		return BPF_CORE_READ(t, tgid);
+	pid = BPF_CORE_READ(t, group_leader, thread_pid);
 	if (!pid)
 		return 0;
 	level = BPF_CORE_READ(pid, level);
@@ -94,6 +92,14 @@ static __always_inline __u32 current_tgid(void)
 			return up.nr;
 	}
 	return 0;
+}
+
+/* The same for the current task. */
+static __always_inline __u32 current_tgid(void)
+{
+	if (!pt_scope.pidns_ino)
+		return bpf_get_current_pid_tgid() >> 32;
+	return task_tgid((struct task_struct *)bpf_get_current_task());
 }
 
 /* false if -p/-n leave the current task out */

@@ -222,7 +222,7 @@ t_ab() {
 	expect "garbage knob: says why" "$(cat "$TMP/g.err")" "pipebench: refusing --ab: cannot read $knobs/pipe-prealloc-max: not a number"
 	"$PIPEBENCH" --ab pipe-prealloc-max=0,8 --ab pipe-read-batch=0,1 bw >/dev/null 2>"$TMP/g.err"
 	expect "second --ab: exit 2" "$?" 2
-	expect "second --ab: refused" "$(head -1 "$TMP/g.err")" "pipebench: --ab given twice: one knob per run"
+	expect "second --ab: refused" "$(head -1 "$TMP/g.err")" "pipebench: --ab given twice: one knob per run (see pipebench --help)"
 	# a run that fails (an unknown tier) after the knob was taken restores it
 	echo 5 >"$knobs/pipe-prealloc-max"
 	PIPEBENCH_KNOB_DIR=$knobs "$PIPEBENCH" --tier function --ab pipe-prealloc-max=0,8 bw \

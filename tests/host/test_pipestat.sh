@@ -248,7 +248,7 @@ t_tiny_interval() {
 	local msg rc
 	msg=$(timeout -s KILL 5 "$PIPESTAT" -i 0.001 2>&1 >/dev/null); rc=$?
 	expect "tiny interval: exit 2" "$rc" 2
-	expect "tiny interval: says the floor" "$(head -1 <<<"$msg")" "pipestat: invalid interval '0.001': want 0.1 to 10000000 seconds"
+	expect "tiny interval: says the floor" "$(head -1 <<<"$msg")" "pipestat: invalid interval '0.001': want 0.1 to 10000000 seconds (see pipestat --help)"
 	start_pipestat -i 0.1 --csv -k pipe || { not_ok "tiny interval: attach"; return; }
 	sleep 0.5
 	ends_within "tiny interval: SIGTERM" TERM 1
@@ -378,7 +378,7 @@ t_messages() {
 	expect "ulimit -v: names the limit" "$(grep -c '(ulimit -v): loading needs more$' <<<"$msg")" 1
 	msg=$(timeout 5 "$PIPESTAT" -n make -n cc 2>&1 >/dev/null); rc=$?
 	expect "-n twice: exit 2" "$rc" 2
-	expect "-n twice: refused" "$(head -1 <<<"$msg")" "pipestat: -n given twice: one command name per run"
+	expect "-n twice: refused" "$(head -1 <<<"$msg")" "pipestat: -n given twice: one command name per run (see pipestat --help)"
 	timeout 10 "$PIPESTAT" -p 4194000 -d 0.2 >/dev/null 2>"$TMP/err"; rc=$?
 	expect "-p of no process: runs" "$rc" 0
 	expect "-p of no process: warns" "$(grep -c '^pipestat: warning: no process 4194000 (yet)' "$TMP/err")" 1
