@@ -57,4 +57,26 @@ static inline FILE *fuzz_devnull(void)
 	return f;
 }
 
+/*
+ * The whole target for one parser: any command line parses to a run, an
+ * exit, or a usage error with a message; a run satisfies ok (about o).
+ */
+#define FUZZ_OPTS_TARGET(prog, type, parse, ok)				\
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)		\
+{									\
+	struct fuzz_argv a;						\
+	type o;								\
+	char err[256] = "";						\
+	int rc;								\
+									\
+	fuzz_argv(&a, data, size, prog);				\
+	rc = parse(a.argc, a.argv, &o, fuzz_devnull(), err, sizeof(err)); \
+	if (rc == CLI_USAGE)						\
+		fuzz_check_err(err, sizeof(err));			\
+	else if (rc == CLI_RUN && !(ok))				\
+		abort();						\
+	free(a.buf);							\
+	return 0;							\
+}
+
 #endif

@@ -2,15 +2,4 @@
 #include "pipebench/pipebench.h"
 #include "fuzz_argv.h"
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	struct fuzz_argv a;
-	struct pb_opts o;
-	char err[256] = "";
-
-	fuzz_argv(&a, data, size, "pipebench");
-	if (pb_parse(a.argc, a.argv, &o, fuzz_devnull(), err, sizeof(err)) == CLI_USAGE)
-		fuzz_check_err(err, sizeof(err));
-	free(a.buf);
-	return 0;
-}
+FUZZ_OPTS_TARGET("pipebench", struct pb_opts, pb_parse, o.reps > 0)
