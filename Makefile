@@ -55,7 +55,7 @@ pipebench: $(PIPEBENCH_OBJS) $(SESSION_OBJS) $(CORE_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -luring -lm -o $@
 
-TEST_PROGS := tests/host/pipework
+TEST_PROGS := tests/host/pipework tests/host/pipework32
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUT)/%,$(wildcard tests/unit/test_*.c))
 
 .PHONY: all clean check unit unit-asan hostcheck bench vmtest deps demo test vmlinux-h \
@@ -96,6 +96,11 @@ tests/host/pipework: tests/host/pipework.c $(OUT)/core/workload.o
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $^ -o $@
 
+# 32-bit callers (gcc-multilib): static, so no 32-bit libraries at run time
+tests/host/pipework32: tests/host/pipework32.c
+	$(call msg,CC-32,$@)
+	$(Q)$(CC) -m32 -static -O2 -Wall -Wextra -Werror $< -o $@
+
 # unit tests link the core and a front end's plain-C parts: no libbpf, no
 # skeletons, no BTF needed
 UNIT_LIBS  := -lm
@@ -121,7 +126,45 @@ unit-asan:
 	$(Q)$(MAKE) --no-print-directory OUT=$(OUT)/asan \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" unit
 
-check: unit unit-asan hostcheck
+# libFuzzer targets (tests/fuzz): each front end's option parser, and CSV
+# and table output of arbitrary rows. Built with clang, ASan and UBSan;
+# seeds in tests/fuzz/corpus/<target>, new finds under $(OUT)/fuzz.
+FUZZ_TARGETS := output opts_pipestat opts_pipetop opts_pipebench
+FUZZ_SECONDS ?= 60
+FUZZ_CFLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	       -std=gnu11 -Wall -Wextra -Werror -Wno-missing-field-initializers -Iinclude -Isrc \
+	       -DPIPETRACE_VERSION='"$(VERSION)"'
+FUZZ_SRC_output := $(wildcard src/core/*.c)
+FUZZ_SRC_opts_pipestat := src/pipestat/opts.c $(FUZZ_SRC_output)
+FUZZ_SRC_opts_pipetop := src/pipetop/opts.c src/pipetop/model.c $(FUZZ_SRC_output)
+FUZZ_SRC_opts_pipebench := $(filter-out src/pipebench/main.c,$(wildcard src/pipebench/*.c)) \
+			   $(FUZZ_SRC_output)
+FUZZ_LIBS_opts_pipebench := -luring
+define fuzz_rule
+$(OUT)/fuzz/fuzz_$(1): tests/fuzz/fuzz_$(1).c tests/fuzz/fuzz_argv.h $(FUZZ_SRC_$(1)) src/*/*.h
+	$$(call msg,FUZZ-CC,$$@)
+	$$(Q)mkdir -p $$(@D)
+	$$(Q)$$(CLANG) $$(FUZZ_CFLAGS) $$(filter %.c,$$^) $(FUZZ_LIBS_$(1)) -lm -o $$@
+endef
+$(foreach t,$(FUZZ_TARGETS),$(eval $(call fuzz_rule,$(t))))
+
+.PHONY: fuzz fuzz-short
+fuzz: $(patsubst %,$(OUT)/fuzz/fuzz_%,$(FUZZ_TARGETS))
+	$(Q)set -e; for t in $(FUZZ_TARGETS); do \
+		echo "== fuzz_$$t, $(FUZZ_SECONDS) s"; \
+		mkdir -p $(OUT)/fuzz/$$t.corpus; \
+		$(OUT)/fuzz/fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -timeout=10 \
+			-print_final_stats=1 -artifact_prefix=$(OUT)/fuzz/$$t- \
+			$(OUT)/fuzz/$$t.corpus tests/fuzz/corpus/$$t \
+			>$(OUT)/fuzz/$$t.log 2>&1 || { tail -40 $(OUT)/fuzz/$$t.log; exit 1; }; \
+		grep -E '^(stat::number_of_executed_units|Done)' $(OUT)/fuzz/$$t.log; \
+	done
+
+# make check's pass: a few seconds per target
+fuzz-short:
+	$(Q)$(MAKE) --no-print-directory FUZZ_SECONDS=3 fuzz
+
+check: unit unit-asan fuzz-short hostcheck
 
 # The README's two commands: each installs what it needs first.
 demo:

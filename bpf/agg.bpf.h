@@ -76,13 +76,47 @@ static __always_inline bool comm_matches(const char *comm)
 	return true;
 }
 
+/*
+ * Task t's process id in pipetrace's pid namespace, as ps there shows it;
+ * 0 if it is not visible from there.
+ */
+static __always_inline __u32 task_tgid(struct task_struct *t)
+{
+	struct pid *pid;
+	__u32 level;
+
+	if (!pt_scope.pidns_ino)
+		return BPF_CORE_READ(t, tgid);
+	pid = BPF_CORE_READ(t, group_leader, thread_pid);
+	if (!pid)
+		return 0;
+	level = BPF_CORE_READ(pid, level);
+	/* its pid in each namespace from the initial one down to its own */
+	for (__u32 i = 0; i <= 32 && i <= level; i++) {
+		struct upid up = {};
+
+		bpf_probe_read_kernel(&up, sizeof(up), &pid->numbers[i]);
+		if (up.ns && BPF_CORE_READ(up.ns, ns.inum) == pt_scope.pidns_ino)
+			return up.nr;
+	}
+	return 0;
+}
+
+/* The same for the current task. */
+static __always_inline __u32 current_tgid(void)
+{
+	if (!pt_scope.pidns_ino)
+		return bpf_get_current_pid_tgid() >> 32;
+	return task_tgid((struct task_struct *)bpf_get_current_task());
+}
+
 /* false if -p/-n/--cgroup leave the current task out */
 static __always_inline bool current_wanted(void)
 {
-	__u32 tgid = bpf_get_current_pid_tgid() >> 32;
+	__u32 tgid = current_tgid();
 	char comm[PT_COMM_LEN];
 
-	if (tgid == pt_scope.self_tgid)
+	if (!tgid || tgid == pt_scope.self_tgid)
 		return false;
 	if (pt_scope.by_pid && !bpf_map_lookup_elem(&pid_filter, &tgid))
 		return false;
@@ -98,7 +132,7 @@ static __always_inline bool current_wanted(void)
 /* The current task's part of a key: process, command (and cgroup). */
 static __always_inline void key_for_current(struct pt_key *key)
 {
-	key->tgid = bpf_get_current_pid_tgid() >> 32;
+	key->tgid = current_tgid();
 	bpf_get_current_comm(key->comm, sizeof(key->comm));
 	if (pt_scope.key_cgroup)
 		key->cgroup = bpf_get_current_cgroup_id();

@@ -132,7 +132,9 @@ static __always_inline void call_enter(__u8 side, struct kiocb *iocb,
 	}
 	st.nonblock = !!(BPF_CORE_READ(file, f_flags) & O_NONBLOCK);
 	st.nowait = !st.nonblock && (BPF_CORE_READ(iocb, ki_flags) & IOCB_NOWAIT);
-	bpf_map_update_elem(&calls, &id, &st, BPF_ANY);
+	/* a call not followed to its exit is not counted: say so */
+	if (bpf_map_update_elem(&calls, &id, &st, BPF_ANY))
+		__sync_fetch_and_add(&pt_gen.keys_dropped, 1);
 }
 
 static __always_inline void call_exit(long ret)

@@ -29,6 +29,20 @@ char LICENSE[] SEC("license") = "GPL";
 #define NR_preadv2	327
 #define NR_pwritev2	328
 
+/* the same calls through the 32-bit entry (int 0x80, sysenter, a 32-bit binary) */
+#define NR32_read	3
+#define NR32_write	4
+#define NR32_readv	145
+#define NR32_writev	146
+#define NR32_sendfile	187
+#define NR32_sendfile64	239
+#define NR32_splice	313
+#define NR32_tee	315
+#define NR32_vmsplice	316
+#define NR32_preadv2	378
+#define NR32_pwritev2	379
+#define TS_COMPAT	0x0002	/* thread_info.status: in a 32-bit syscall */
+
 /* io_uring opcodes (uapi) that read or write a file */
 #define IORING_OP_READV		1
 #define IORING_OP_WRITEV	2
@@ -142,6 +156,67 @@ static __always_inline void end_hist(const struct pipe_end *end, enum pt_hist h,
 	hist_add(&key, h, v);
 }
 
+/*
+ * A system call as the native one it is: its x86_64 number and arguments
+ * in order. A compat (32-bit) call has its own numbers and passes its
+ * arguments in ebx, ecx, edx, esi, edi, ebp.
+ */
+struct sc_call {
+	long id;
+	unsigned long arg[6];
+};
+
+static __always_inline bool in_compat_syscall(void)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+
+	return task->thread_info.status & TS_COMPAT;
+}
+
+static __always_inline long native_nr(long id32)
+{
+	switch (id32) {
+	case NR32_read: return NR_read;
+	case NR32_write: return NR_write;
+	case NR32_readv: return NR_readv;
+	case NR32_writev: return NR_writev;
+	case NR32_sendfile: case NR32_sendfile64: return NR_sendfile;
+	case NR32_splice: return NR_splice;
+	case NR32_tee: return NR_tee;
+	case NR32_vmsplice: return NR_vmsplice;
+	case NR32_preadv2: return NR_preadv2;
+	case NR32_pwritev2: return NR_pwritev2;
+	default: return -1;
+	}
+}
+
+/* The call's native number (-1: a compat call not ours). */
+static __always_inline long call_nr(long id)
+{
+	return in_compat_syscall() ? native_nr(id) : id;
+}
+
+static __always_inline void call_of(struct sc_call *c, struct pt_regs *regs, long id)
+{
+	if (in_compat_syscall()) {
+		c->id = native_nr(id);
+		c->arg[0] = (__u32)regs->bx;
+		c->arg[1] = (__u32)regs->cx;
+		c->arg[2] = (__u32)regs->dx;
+		c->arg[3] = (__u32)regs->si;
+		c->arg[4] = (__u32)regs->di;
+		c->arg[5] = (__u32)regs->bp;
+	} else {
+		c->id = id;
+		c->arg[0] = regs->di;
+		c->arg[1] = regs->si;
+		c->arg[2] = regs->dx;
+		c->arg[3] = regs->r10;
+		c->arg[4] = regs->r8;
+		c->arg[5] = regs->r9;
+	}
+}
+
 /* What a system call does to a pipe, if it is one of ours. */
 static __always_inline enum pt_op op_of(long id)
 {
@@ -158,46 +233,51 @@ static __always_inline enum pt_op op_of(long id)
 }
 
 SEC("tp_btf/sys_enter")
-int BPF_PROG(sc_sys_enter, struct pt_regs *regs, long id)
+int BPF_PROG(sc_sys_enter, struct pt_regs *regs, long nr)
 {
 	struct op_state *st, s = {};
+	struct sc_call call;
 	struct file *file;
+	long id;
 
-	s.op = op_of(id);
+	s.op = op_of(call_nr(nr));
 	if (s.op == PT_OP_NONE || !current_wanted())
 		return 0;
+	call_of(&call, regs, nr);
+	id = call.id;
 
 	if (s.op == PT_OP_READ || s.op == PT_OP_WRITE) {
 		struct pipe_end *end = s.op == PT_OP_READ ? &s.src : &s.dst;
 
-		file = pipe_end_of(end, regs->di);
+		file = pipe_end_of(end, call.arg[0]);
 		if (!file)
 			return 0;
 		s.nonblock = file_nonblock(file);
 		if ((id == NR_preadv2 || id == NR_pwritev2) &&
-		    (regs->r9 & RWF_NOWAIT) && !s.nonblock)
+		    (call.arg[5] & RWF_NOWAIT) && !s.nonblock)
 			s.nowait = 1;
 	} else if (id == NR_vmsplice) {
 		struct pipe_end probe = {};
 
-		file = pipe_end_of(&probe, regs->di);
+		file = pipe_end_of(&probe, call.arg[0]);
 		if (!file)
 			return 0;
 		if (file->f_mode & FMODE_WRITE)
 			s.dst = probe;
 		else
 			s.src = probe;
+		/* vmsplice(fd, iov, nr_segs, flags) */
 		s.nonblock = file_nonblock(file) ||
-			     (regs->dx & SPLICE_F_NONBLOCK);
+			     (call.arg[3] & SPLICE_F_NONBLOCK);
 	} else {
 		/*
 		 * splice(in, off, out, off, len, flags); tee(in, out, len,
 		 * flags); sendfile(out, in, off, len) into a pipe splices too
 		 */
 		bool sendfile = id == NR_sendfile;
-		long in_fd = sendfile ? regs->si : regs->di;
-		long out_fd = id == NR_splice ? regs->dx : sendfile ? regs->di : regs->si;
-		long flags = id == NR_splice ? regs->r9 : sendfile ? 0 : regs->r10;
+		long in_fd = sendfile ? call.arg[1] : call.arg[0];
+		long out_fd = id == NR_splice ? call.arg[2] : sendfile ? call.arg[0] : call.arg[1];
+		long flags = id == NR_splice ? call.arg[5] : sendfile ? 0 : call.arg[3];
 		struct file *in = pipe_end_of(&s.src, in_fd);
 		struct file *out = pipe_end_of(&s.dst, out_fd);
 		bool any = false;
@@ -321,7 +401,7 @@ SEC("tp_btf/sys_exit")
 int BPF_PROG(sc_sys_exit, struct pt_regs *regs, long ret)
 {
 	struct op_state *st;
-	if (op_of(regs->orig_ax) == PT_OP_NONE)
+	if (op_of(call_nr(regs->orig_ax)) == PT_OP_NONE)
 		return 0;
 	st = bpf_task_storage_get(&op_states, bpf_get_current_task_btf(), NULL, 0);
 	if (!st || st->op == PT_OP_NONE)

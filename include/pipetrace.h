@@ -96,6 +96,11 @@ struct pt_scope {
 	__u8 by_pid;		/* only the processes in the pid_filter map */
 	__u8 by_comm;		/* only tasks whose command is comm */
 	char comm[PT_COMM_LEN];
+	/*
+	 * pipetrace's pid namespace (its inode; 0: the initial one): keys and
+	 * -p use pids as seen there; processes it cannot see are not counted
+	 */
+	__u32 pidns_ino;
 	__u32 hists;		/* 1 << enum pt_hist: histograms to keep */
 	__u8 by_cgroup;		/* only tasks under the cgroup in cgroup_filter */
 	__u8 key_cgroup;	/* keys carry the task's cgroup id (-k cgroup) */

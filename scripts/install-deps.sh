@@ -5,9 +5,9 @@ set -e
 need=""
 have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }
 for pkg in make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev \
-	   libncurses-dev util-linux tmux liburing-dev \
+	   libncurses-dev util-linux tmux liburing-dev gcc-multilib \
 	   libmicrohttpd-dev prometheus prometheus-node-exporter curl jq dpkg-dev \
-	   fakeroot; do
+	   fakeroot libclang-rt-14-dev; do
 	have "$pkg" || need="$need $pkg"
 done
 [ -z "$need" ] && exit 0

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "fmt.h"
 #include "metrics.h"
 
 double cli_seconds(const char *s, double max)
@@ -51,6 +52,10 @@ bool cli_add_pid(struct pt_load_opts *o, const char *arg, char *err, size_t n)
 
 bool cli_set_comm(struct pt_load_opts *o, const char *arg, char *err, size_t n)
 {
+	if (o->comm[0]) {
+		snprintf(err, n, "-n given twice: one command name per run");
+		return false;
+	}
 	if (!*arg || strlen(arg) >= PT_COMM_LEN) {
 		snprintf(err, n, "invalid comm '%s': 1 to %d characters", arg,
 			 PT_COMM_LEN - 1);
@@ -134,10 +139,23 @@ void cli_block_signals(sigset_t *set, const int *extra, size_t nextra)
 	signal(SIGPIPE, SIG_IGN);
 }
 
+void cli_warn_pids(const char *prog, const struct pt_load_opts *o)
+{
+	for (int i = 0; i < o->npids; i++)
+		if (kill((pid_t)o->pids[i], 0) && errno == ESRCH)
+			fprintf(stderr, "%s: warning: no process %u (yet): -p %u "
+				"counts nothing until it exists\n", prog,
+				o->pids[i], o->pids[i]);
+}
+
 int cli_exit_code(int parsed, const char *prog, const char *err)
 {
+	char safe[512];
+
 	if (parsed == CLI_EXIT_OK)
 		return 0;
-	fprintf(stderr, "%s: %s (see %s --help)\n", prog, err, prog);
+	/* err may quote an argument: no terminal control from it */
+	fprintf(stderr, "%s: %s (see %s --help)\n", prog,
+		fmt_printable(safe, sizeof(safe), err, sizeof(safe)), prog);
 	return 2;
 }

@@ -50,6 +50,8 @@ struct cli_help {
  */
 int cli_common(int c, char **argv, const struct cli_help *help, FILE *out,
 	       struct pt_load_opts *o, char *err, size_t n);
+/* A warning on stderr for each -p process that does not exist. */
+void cli_warn_pids(const char *prog, const struct pt_load_opts *o);
 /*
  * Termination signals (SIGINT, SIGTERM and extra) blocked into set, to be
  * taken synchronously (sigtimedwait, signalfd); SIGPIPE ignored.

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include "cgroup.h"
@@ -40,23 +41,52 @@ void fmt_table_value(char *buf, size_t n, const struct pt_value *v, int width)
 		snprintf(buf, n, "%.2f", v->d);
 }
 
+static bool is_control(unsigned char c)
+{
+	return c < 0x20 || c == 0x7f;
+}
+
+const char *fmt_printable(char *buf, size_t n, const char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len && s[i] && i + 1 < n; i++) {
+		unsigned char c = s[i];
+
+		buf[i] = is_control(c) || c > 0x7e ? '?' : c;
+	}
+	if (n)
+		buf[i] = '\0';
+	return buf;
+}
+
+const char *fmt_comm(char *buf, const char *comm)
+{
+	return fmt_printable(buf, PT_COMM_LEN + 1, comm, PT_COMM_LEN);
+}
+
 void fmt_csv_field(char *buf, size_t n, const char *s)
 {
+	bool quote = strpbrk(s, ",\"") != NULL;
 	size_t o = 0;
 
-	if (!strpbrk(s, ",\"\r\n")) {
-		snprintf(buf, n, "%s", s);
+	if (!n)
 		return;
+	if (quote && n > 2)
+		buf[o++] = '"';
+	/* room for the longest piece (\xHH) and the closing quote */
+	for (; *s && o + 6 < n; s++) {
+		unsigned char c = *s;
+
+		if (is_control(c))
+			o += snprintf(buf + o, n - o, "\\x%02x", c);
+		else if (c == '\\' || c == '"')
+			buf[o++] = c, buf[o++] = c;	/* \\ and "" */
+		else
+			buf[o++] = c;
 	}
-	if (n < 3)
-		return;
-	buf[o++] = '"';
-	for (; *s && o + 3 < n; s++) {
-		if (*s == '"')
-			buf[o++] = '"';
-		buf[o++] = *s;
-	}
-	buf[o++] = '"';
+	if (quote && o)
+		buf[o++] = '"';
 	buf[o] = '\0';
 }
 

@@ -11,8 +11,21 @@
 void fmt_csv_value(char *buf, size_t n, const struct pt_value *v);
 /* Table form: fits width with K/M/G/T suffixes; "-" when unknown. */
 void fmt_table_value(char *buf, size_t n, const struct pt_value *v, int width);
-/* A comm as a CSV field: quoted per RFC 4180 when it needs to be. */
+/*
+ * A comm as a CSV field: quoted per RFC 4180 when it holds ',' or '"';
+ * a control byte (below 0x20, 0x7f) written as \xHH and a backslash
+ * doubled, so a field never breaks a line and reads back unambiguously.
+ * Fits in 4 * PT_COMM_LEN + 3 bytes.
+ */
 void fmt_csv_field(char *buf, size_t n, const char *s);
+/*
+ * A comm (PT_COMM_LEN bytes at most, NUL-terminated or not) for a human
+ * to read, as ps shows it: each byte outside printable ASCII becomes '?'.
+ * buf holds PT_COMM_LEN + 1 bytes; returns buf.
+ */
+const char *fmt_comm(char *buf, const char *comm);
+/* The same for at most len bytes of any string, cut to fit n; returns buf. */
+const char *fmt_printable(char *buf, size_t n, const char *s, size_t len);
 
 /* A row's key for humans: "total", "pid 12 comm dd", "pipe 345", ... */
 void fmt_key(char *buf, size_t n, enum pt_by by, const struct pt_key *k);

@@ -43,14 +43,14 @@ static void heading(FILE *f, const struct pt_report *r)
 static void line(FILE *f, const struct pt_report *r, const struct pt_row *row)
 {
 	enum pt_by by = r->rows->by;
-	char buf[32];
+	char buf[32], comm[PT_COMM_LEN + 1];
 
 	if (by == PT_BY_TOTAL)
 		fprintf(f, "%-8s", "total");
 	if (by_has_pid(by))
 		fprintf(f, "%-8u", row->key.tgid);
 	if (by_has_comm(by))
-		fprintf(f, "%-16.16s ", row->key.comm);
+		fprintf(f, "%-16.16s ", fmt_comm(comm, row->key.comm));
 	if (by_has_pipe(by))
 		fprintf(f, "%-10llu ", (unsigned long long)row->key.ino);
 	if (by_has_cgroup(by)) {

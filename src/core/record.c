@@ -45,7 +45,7 @@ void rec_null(struct rec *r, const char *name)
 
 void rec_strn(struct rec *r, const char *name, const char *s, size_t len)
 {
-	char raw[256], csv[2 * sizeof(raw) + 3];
+	char raw[256], csv[4 * sizeof(raw) + 3];
 
 	if (!s) {
 		rec_null(r, name);

@@ -246,6 +246,8 @@ void rows_reindex(struct pt_rows *r)
 /* Sorting reorders v, so the index is rebuilt. */
 void rows_sort(struct pt_rows *r)
 {
+	if (r->n < 2)
+		return;	/* v may be NULL: qsort's argument must not be */
 	qsort(r->v, r->n, sizeof(*r->v), row_cmp);
 	if (r->slot)
 		index_rows(r);

@@ -10,12 +10,29 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/sendfile.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
 #include "clock.h"
 #include "workload.h"
+
+/*
+ * A workload process dies with its parent, however the parent dies (a
+ * SIGKILL of pipebench reaches every worker down the chain).
+ */
+static pid_t wl_fork(void)
+{
+	pid_t parent = getpid(), pid = fork();
+
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(126);	/* it died before the line above */
+	}
+	return pid;
+}
 
 #ifndef RWF_NOWAIT
 #define RWF_NOWAIT 0x00000008
@@ -143,7 +160,7 @@ long wl_stream_fds(int rfd, int wfd, size_t size, long n)
 
 	if (!buf)
 		return -1;
-	pid = fork();
+	pid = wl_fork();
 	if (pid < 0) {
 		free(buf);
 		return -1;
@@ -205,7 +222,7 @@ long wl_jobserver(int readers, long tokens, long gap_us)
 	if (readers < 1 || readers > 64 || pipe(p))
 		return -1;
 	for (int i = 0; i < readers; i++) {
-		pids[i] = fork();
+		pids[i] = wl_fork();
 		if (pids[i] < 0)
 			return -1;
 		if (pids[i] == 0) {
@@ -388,7 +405,7 @@ long wl_pingpong(long n)
 
 	if (pipe(ab) || pipe(ba))
 		return -1;
-	pid = fork();
+	pid = wl_fork();
 	if (pid < 0)
 		return -1;
 	if (pid == 0) {
@@ -560,7 +577,7 @@ int wl_stream_timed(const struct wl_timed *t, struct wl_result *r)
 		wl_shared_free(sh);
 		return -1;
 	}
-	pid = fork();
+	pid = wl_fork();
 	if (pid < 0) {
 		close(p[0]);
 		close(p[1]);
@@ -621,7 +638,7 @@ int wl_pingpong_timed(const struct wl_timed *t, struct wl_result *r)
 		wl_shared_free(sh);
 		return -1;
 	}
-	pid = fork();
+	pid = wl_fork();
 	if (pid == 0) {
 		long long echoed = 0;
 		int st;
@@ -693,7 +710,7 @@ int wl_mix(const struct wl_timed *t, int writers, int readers, size_t pipe_size,
 		failed = 1;
 	for (int i = 0; !failed && i < readers + writers; i++, k++) {
 		int cpu = ncpus ? cpus[k % ncpus] : -1;
-		pid_t pid = fork();
+		pid_t pid = wl_fork();
 
 		if (pid < 0) {
 			failed = 1;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include "pipebench.h"
 
 static const struct pb_knob_info knobs[] = {
@@ -87,6 +88,7 @@ int pb_ab_parse(const char *spec, struct pb_ab *ab, char *err, size_t n)
 
 /* Written from a signal handler too: only async-signal-safe calls. */
 static char path[96];
+static char state[128];		/* the saved value on disk, for a killed run */
 static char saved[16];
 static size_t saved_len;
 static volatile sig_atomic_t armed;
@@ -113,8 +115,77 @@ void pb_knob_restore(void)
 
 		if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
 			armed = 0;
+	} else {
+		unlink(state);
 	}
 	armed = 0;
+}
+
+/*
+ * A SIGKILLed --ab run cannot put its knob back: it leaves the value to
+ * restore in the state directory (PIPEBENCH_STATE_DIR, default
+ * /run/pipebench), one file per knob: "PATH VALUE PID". Every pipebench
+ * run puts back what a dead run left, or says what to set by hand.
+ */
+static const char *state_dir(void)
+{
+	const char *dir = getenv("PIPEBENCH_STATE_DIR");
+
+	return dir && *dir ? dir : "/run/pipebench";
+}
+
+void pb_knob_recover(void)
+{
+	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++) {
+		char file[128], kpath[96], line[160];
+		int value, pid;
+		FILE *f;
+
+		snprintf(file, sizeof(file), "%s/%s", state_dir(), knobs[i].name);
+		f = fopen(file, "r");
+		if (!f)
+			continue;
+		if (!fgets(line, sizeof(line), f) ||
+		    sscanf(line, "%95s %d %d", kpath, &value, &pid) != 3) {
+			fclose(f);
+			fprintf(stderr, "pipebench: %s: not a saved knob value; "
+				"removed\n", file);
+			unlink(file);
+			continue;
+		}
+		fclose(f);
+		if (pid > 0 && (!kill(pid, 0) || errno != ESRCH))
+			continue;	/* its run is still going */
+		snprintf(path, sizeof(path), "%s", kpath);
+		saved_len = snprintf(saved, sizeof(saved), "%d\n", value);
+		if (write_value(saved, saved_len)) {
+			fprintf(stderr, "pipebench: a killed --ab run (pid %d) left "
+				"fs.%s changed and it cannot be restored (%s): set it "
+				"back to %d (sysctl fs.%s=%d)\n", pid, knobs[i].name,
+				strerror(errno), value, knobs[i].name, value);
+			continue;
+		}
+		unlink(file);
+		fprintf(stderr, "pipebench: a killed --ab run (pid %d) left fs.%s "
+			"changed: restored to %d\n", pid, knobs[i].name, value);
+	}
+}
+
+/* Keeps the value to restore on disk; an error only costs that safety net. */
+static void save_state(const char *knob, int v)
+{
+	char buf[160];
+	int fd, len;
+
+	mkdir(state_dir(), 0700);
+	snprintf(state, sizeof(state), "%s/%s", state_dir(), knob);
+	fd = open(state, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	len = snprintf(buf, sizeof(buf), "%s %d %d\n", path, v, (int)getpid());
+	if (fd < 0 || write(fd, buf, len) != len)
+		fprintf(stderr, "pipebench: warning: cannot keep the value to "
+			"restore in %s: %s\n", state, strerror(errno));
+	if (fd >= 0)
+		close(fd);
 }
 
 static void on_signal(int sig)
@@ -166,10 +237,15 @@ int pb_knob_begin(const char *knob, char *err, size_t n)
 		return -1;
 	}
 	f = fopen(path, "r");
-	if (!f || fscanf(f, "%d", &v) != 1) {
+	if (!f) {
 		snprintf(err, n, "cannot read %s: %s", path, strerror(errno));
-		if (f)
-			fclose(f);
+		return -1;
+	}
+	errno = 0;
+	if (fscanf(f, "%d", &v) != 1) {
+		snprintf(err, n, "cannot read %s: %s", path,
+			 errno ? strerror(errno) : "not a number");
+		fclose(f);
 		return -1;
 	}
 	fclose(f);
@@ -178,6 +254,7 @@ int pb_knob_begin(const char *knob, char *err, size_t n)
 		return -1;
 	}
 	saved_len = snprintf(saved, sizeof(saved), "%d\n", v);
+	save_state(knob, v);
 	armed = 1;
 	atexit(pb_knob_restore);
 	/* the value it had is written back: check that it can be */

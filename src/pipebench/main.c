@@ -280,6 +280,7 @@ int main(int argc, char **argv)
 		return 1;
 	signal(SIGPIPE, SIG_IGN);
 	pb_signals_init();
+	pb_knob_recover();
 	if (o.ab.on && pb_knob_begin(o.ab.knob, err, sizeof(err))) {
 		fprintf(stderr, "pipebench: refusing --ab: %s\n", err);
 		return 1;

@@ -217,6 +217,8 @@ int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
 			o->quick = true;
 			break;
 		case OPT_AB:
+			if (o->ab.on)
+				USAGE_ERR("--ab given twice: one knob per run");
 			if (pb_ab_parse(optarg, &o->ab, err, n))
 				return CLI_USAGE;
 			break;

@@ -117,6 +117,8 @@ void pb_signals_init(void);
 int pb_knob_begin(const char *knob, char *err, size_t n);
 int pb_knob_set(int value);
 void pb_knob_restore(void);
+/* Puts back a knob a killed --ab run left changed, or says how to (stderr). */
+void pb_knob_recover(void);
 /* the running workload's process group, for the signal path (0: none) */
 void pb_knob_set_child(pid_t pgid);
 

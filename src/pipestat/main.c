@@ -6,8 +6,10 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/signalfd.h>
 #include <sys/wait.h>
 #include "core/cli.h"
+#include "core/sigout.h"
 #include "core/clock.h"
 #include "session/privs.h"
 #include "demo.h"
@@ -24,6 +26,9 @@ struct run {
 	struct pt_rows ends;	/* -k pipe: by pipe and process */
 	double start, last;	/* CLOCK_MONOTONIC */
 	pid_t demo;
+	FILE *out;		/* stdout, given up on a signal (core/sigout.h) */
+	struct sigout so;
+	bool drain_failed;
 	struct prom_store *prom;	/* --listen, --textfile */
 	struct pt_server *server;
 	bool textfile_failed;
@@ -56,7 +61,7 @@ static int export_prom(struct run *r, const struct pt_env *env)
 	return 0;
 }
 
-/* Drains and prints one interval; -1 if the output stream is gone. */
+/* Drains and prints one interval; -1 if that or the output failed. */
 static int report(struct run *r)
 {
 	struct pt_env env = {};
@@ -74,6 +79,7 @@ static int report(struct run *r)
 			     &env.untracked) ||
 	    (r->rows.by == PT_BY_PIPE && rows_fold(&r->rows, &r->ends))) {
 		fprintf(stderr, "pipestat: reading counters: %s\n", strerror(errno));
+		r->drain_failed = true;
 		return -1;
 	}
 	if (r->rows.by == PT_BY_PIPE) {
@@ -98,13 +104,13 @@ static int report(struct run *r)
 	if (r->prom && export_prom(r, &env))
 		return -1;
 	if (r->o->csv)
-		err = out_csv_report(stdout, &rep);
+		err = out_csv_report(r->out, &rep);
 	else if (r->o->json)
-		err = out_json_report(stdout, &rep);
+		err = out_json_report(r->out, &rep);
 	else
-		err = r->prom ? 0 : out_table_report(stdout, &rep);
+		err = r->prom ? 0 : out_table_report(r->out, &rep);
 	if (!err && r->o->load.hists && !r->o->json && !r->prom)
-		err = out_hist_report(stdout, &rep, r->o->load.hists);
+		err = out_hist_report(r->out, &rep, r->o->load.hists);
 	if (env.untracked)
 		fprintf(stderr, "pipestat: %llu events not tracked: counter map full\n",
 			(unsigned long long)env.untracked);
@@ -120,10 +126,16 @@ static int wait_until(struct run *r, double deadline, const sigset_t *set)
 	for (;;) {
 		double left = deadline ? deadline - pt_now(CLOCK_MONOTONIC) : 3600;
 		struct timespec ts;
+		sigset_t pending;
 		int sig;
 
-		if (left <= 0)
-			return 1;
+		if (left <= 0) {
+			/* a deadline already past must not starve the signals */
+			left = 0;
+			if (sigpending(&pending) || (!sigismember(&pending, SIGINT) &&
+						     !sigismember(&pending, SIGTERM)))
+				return 1;
+		}
 		ts.tv_sec = (time_t)left;
 		ts.tv_nsec = (long)((left - ts.tv_sec) * 1e9);
 		sig = sigtimedwait(set, NULL, &ts);
@@ -156,6 +168,20 @@ static int run_loop(struct run *r, const sigset_t *set)
 	}
 }
 
+/* The exit status after the run: what went wrong is said on stderr. */
+static int run_status(struct run *r, int loop)
+{
+	if (!loop || r->so.stopped)
+		return 0;	/* a signal while output was blocked ends it too */
+	if (r->drain_failed)
+		return 1;
+	if (r->so.err == EPIPE)
+		return 0;	/* closed stdout: nobody to tell */
+	fprintf(stderr, "pipestat: writing output: %s\n",
+		strerror(r->so.err ? r->so.err : EIO));
+	return 1;
+}
+
 /* Which tier, and what it derives or cannot know here (knobs as now). */
 static void say_tier(const struct pt_session *s)
 {
@@ -174,17 +200,28 @@ int main(int argc, char **argv)
 	struct run r = { .o = &o, .demo = -1 };
 	struct prom_store prom;
 	char err[256];
-	sigset_t set;
-	int rc;
+	sigset_t set, ends;
+	int rc, sigfd;
 
 	rc = pipestat_parse(argc, argv, &o, stdout, err, sizeof(err));
 	if (rc != CLI_RUN)
 		return cli_exit_code(rc, "pipestat", err);
 	if (!privs_can_trace("pipestat"))
 		return 1;
+	cli_warn_pids("pipestat", &o.load);
 
 	/* signals are taken synchronously in wait_until */
 	cli_block_signals(&set, (const int[]){ SIGCHLD }, 1);
+	sigemptyset(&ends);
+	sigaddset(&ends, SIGINT);
+	sigaddset(&ends, SIGTERM);
+	/* only to see a termination signal while output is blocked */
+	sigfd = signalfd(-1, &ends, SFD_CLOEXEC | SFD_NONBLOCK);
+	r.out = sigout_open(&r.so, STDOUT_FILENO, sigfd);
+	if (!r.out) {
+		fprintf(stderr, "pipestat: standard output: %s\n", strerror(errno));
+		return 1;
+	}
 
 	if (o.demo) {
 		strcpy(o.load.comm, DEMO_COMM);
@@ -227,8 +264,10 @@ int main(int argc, char **argv)
 	say_tier(&r.s);
 
 	rc = 0;
-	if (o.csv && out_csv_header(stdout))
-		goto out;	/* stdout closed: nothing to say */
+	if (o.csv && out_csv_header(r.out)) {
+		rc = run_status(&r, -1);
+		goto out;
+	}
 	if (o.demo) {
 		demo_describe(stderr);
 		if (demo_go()) {
@@ -237,7 +276,7 @@ int main(int argc, char **argv)
 			goto out;
 		}
 	}
-	run_loop(&r, &set);
+	rc = run_status(&r, run_loop(&r, &set));
 out:
 	serve_stop(r.server);
 	pt_session_close(&r.s);
@@ -245,5 +284,6 @@ out:
 	rows_free(&r.ends);
 	if (r.prom)
 		prom_free(r.prom);
+	sigout_close(&r.so, r.out);
 	return rc;
 }

@@ -16,7 +16,8 @@ static const char usage[] =
 "Count what happens in Linux pipes (reads, writes, bytes, EAGAIN returns,\n"
 "pipe page allocations, pool hits, user-copy sections), per interval.\n"
 "\n"
-"  -i, --interval SEC   report every SEC seconds (default: once, at the end)\n"
+"  -i, --interval SEC   report every SEC seconds, 0.1 or more (default: once,\n"
+"                       at the end)\n"
 "  -c, --count N        stop after N intervals (needs -i)\n"
 "  -d, --duration SEC   stop after SEC seconds (default: at Ctrl-C)\n"
 "  -p, --pid PID        only this process (repeatable, up to 64)\n"
@@ -143,16 +144,19 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 	while ((c = getopt_long(argc, argv, ":i:c:d:p:n:k:r:s:vhV", longs, NULL)) != -1) {
 		switch (c) {
 		case 'i':
-			if ((o->interval = cli_seconds(optarg, 1e7)) < 0)
-				USAGE_ERR("invalid interval '%s': want seconds > 0", optarg);
+			o->interval = cli_seconds(optarg, PIPESTAT_MAX_SECONDS);
+			if (o->interval < PIPESTAT_MIN_INTERVAL)
+				USAGE_ERR("invalid interval '%s': want %g to %.0f seconds",
+					  optarg, PIPESTAT_MIN_INTERVAL, PIPESTAT_MAX_SECONDS);
 			break;
 		case 'c':
 			if ((o->count = cli_long(optarg, 1, 1L << 30)) < 0)
 				USAGE_ERR("invalid count '%s': want a whole number > 0", optarg);
 			break;
 		case 'd':
-			if ((o->duration = cli_seconds(optarg, 1e7)) < 0)
-				USAGE_ERR("invalid duration '%s': want seconds > 0", optarg);
+			if ((o->duration = cli_seconds(optarg, PIPESTAT_MAX_SECONDS)) < 0)
+				USAGE_ERR("invalid duration '%s': want seconds > 0, at most %.0f",
+					  optarg, PIPESTAT_MAX_SECONDS);
 			break;
 		case 'k':
 			if ((v = by_parse(optarg)) < 0 || v == PT_BY_PIPE_PID)

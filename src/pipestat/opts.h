@@ -8,6 +8,10 @@
 #include "core/load_opts.h"
 #include "core/rows.h"
 
+/* -i below this would spend the interval draining (membarrier takes ms) */
+#define PIPESTAT_MIN_INTERVAL	0.1
+#define PIPESTAT_MAX_SECONDS	1e7
+
 struct pipestat_opts {
 	struct pt_load_opts load;
 	double interval;	/* 0: one report at the end */

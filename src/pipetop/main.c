@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/utsname.h>
+#include <termios.h>
 #include "core/cli.h"
 #include "core/clock.h"
 #include "session/privs.h"
@@ -80,6 +81,36 @@ static int refresh_data(struct top *t)
 	t->st.env.interval_s = t->st.secs;
 	t->st.have_data = true;
 	return rebuild(t);
+}
+
+/*
+ * A stopped terminal (Ctrl-S) blocks a draw in write(2), where a blocked
+ * signal cannot reach us. So the termination signals are let in while
+ * drawing only, and end the process at once, terminal modes restored.
+ */
+static struct termios tty_saved;
+static bool tty_have_saved;
+static sigset_t end_set;
+
+static void end_now(int sig)
+{
+	(void)sig;
+	if (tty_have_saved)
+		tcsetattr(STDOUT_FILENO, TCSANOW, &tty_saved);
+	_exit(0);
+}
+
+static void draw(struct top *t)
+{
+	sigset_t pending;
+
+	if (!sigpending(&pending))
+		for (int s = 1; s < NSIG; s++)
+			if (sigismember(&end_set, s) && sigismember(&pending, s))
+				return;	/* the run loop takes it */
+	sigprocmask(SIG_UNBLOCK, &end_set, NULL);
+	tv_draw(&t->st, &t->m);
+	sigprocmask(SIG_BLOCK, &end_set, NULL);
 }
 
 enum { ACT_NONE, ACT_QUIT, ACT_DRAW, ACT_REBUILD };
@@ -197,9 +228,10 @@ static void clamp_selection(struct top *t)
 /* Returns 0 to go on, 1 to quit, -1 on error. */
 static int keys(struct top *t)
 {
-	int ch, what = ACT_NONE, k;
+	int ch, what = ACT_NONE, k, n = 0;
 
-	while ((ch = getch()) != ERR) {
+	/* at most a screenful of keys a turn: a flood must not starve signals */
+	while (n++ < 256 && (ch = getch()) != ERR) {
 		k = key(&t->st, ch);
 		if (k == ACT_QUIT)
 			return 1;
@@ -210,7 +242,7 @@ static int keys(struct top *t)
 		return -1;
 	clamp_selection(t);
 	if (what != ACT_NONE)
-		tv_draw(&t->st, &t->m);
+		draw(t);
 	return 0;
 }
 
@@ -223,7 +255,7 @@ static int run(struct top *t, int sigfd)
 		{ .fd = isatty(STDIN_FILENO) ? STDIN_FILENO : -1, .events = POLLIN },
 	};
 
-	tv_draw(&t->st, &t->m);
+	draw(t);
 	for (;;) {
 		double left = t->last + t->st.interval - now();
 		int r;
@@ -232,7 +264,7 @@ static int run(struct top *t, int sigfd)
 			if (refresh_data(t))
 				return -1;
 			if (!t->st.paused || !t->st.have_data)
-				tv_draw(&t->st, &t->m);
+				draw(t);
 			continue;
 		}
 		r = poll(pfd, 2, (int)ceil(left * 1000));
@@ -246,6 +278,8 @@ static int run(struct top *t, int sigfd)
 		}
 		if (pfd[1].revents & (POLLHUP | POLLERR | POLLNVAL))
 			pfd[1].fd = -1;	/* no keyboard: signals still end it */
+		if (pfd[1].fd < 0)
+			continue;	/* keys only from a terminal */
 		r = keys(t);
 		if (r)
 			return r > 0 ? 0 : -1;
@@ -279,6 +313,7 @@ int main(int argc, char **argv)
 	}
 	if (!privs_can_trace("pipetop"))
 		return 1;
+	cli_warn_pids("pipetop", &o.load);
 
 	/* Ends of the run come as reads on a signalfd, never as handlers. */
 	cli_block_signals(&set, (const int[]){ SIGHUP, SIGQUIT }, 2);
@@ -287,6 +322,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pipetop: signalfd: %s\n", strerror(errno));
 		return 1;
 	}
+	end_set = set;
+	for (int s = 1; s < NSIG; s++)
+		if (sigismember(&set, s))
+			sigaction(s, &(struct sigaction){ .sa_handler = end_now }, NULL);
+	tty_have_saved = !tcgetattr(STDOUT_FILENO, &tty_saved);
 
 	/* WAIT_R%/WAIT_W% and the detail pane's histograms */
 	o.load.hists = (1u << PT_NHIST) - 1;
@@ -317,7 +357,11 @@ int main(int argc, char **argv)
 	rc = run(&t, sigfd);
 	if (rc)
 		snprintf(err, sizeof(err), "%s", strerror(errno));
+	/* restoring the screen may block on a stopped terminal: a second at most */
+	signal(SIGALRM, end_now);
+	alarm(1);
 	tv_end();
+	alarm(0);
 	pt_session_close(&t.s);
 	tm_free(&t.m);
 	rows_free(&t.raw);

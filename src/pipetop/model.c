@@ -279,13 +279,13 @@ void tm_sort(struct tm_model *m, int col, const struct pt_env *env, double secs)
 /* "comm[pid]", the comm cut so the whole fits in at most max characters. */
 static int end_name(char *buf, size_t n, const struct pt_row *r, int max)
 {
-	char pid[16];
+	char pid[16], comm[PT_COMM_LEN + 1];
 	int plen = snprintf(pid, sizeof(pid), "[%u]", r->key.tgid);
-	int clen = strnlen(r->key.comm, PT_COMM_LEN);
+	int clen = strlen(fmt_comm(comm, r->key.comm));
 
 	if (max >= 0 && clen + plen > max)
 		clen = max - plen > 1 ? max - plen : 1;
-	return snprintf(buf, n, "%.*s%s", clen, r->key.comm, pid);
+	return snprintf(buf, n, "%.*s%s", clen, comm, pid);
 }
 
 /*

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include "core/fmt.h"
 #include "core/out.h"
 #include "view.h"
 
@@ -19,10 +20,16 @@ bool tv_term_known(void)
 {
 	int err;
 
+	char *cup;
+	bool ok;
+
 	if (setupterm(NULL, STDOUT_FILENO, &err) != OK)
 		return false;
+	/* a terminal without cursor addressing (TERM=dumb) cannot be drawn on */
+	cup = tigetstr("cup");
+	ok = cup && cup != (char *)-1;
 	del_curterm(cur_term);
-	return true;
+	return ok;
 }
 
 int tv_start(void)
@@ -154,7 +161,7 @@ struct layout {
 /* The ends / process column: wide enough for the rows on screen. */
 static int name_want(const struct tv_state *st, const struct tm_model *m, int nrows)
 {
-	char buf[512];
+	char buf[512], comm[PT_COMM_LEN + 1];
 	int want = NAME_MIN, cap;
 
 	for (int i = 0; st->have_data && i < nrows && (size_t)i < m->n; i++) {
@@ -163,8 +170,9 @@ static int name_want(const struct tv_state *st, const struct tm_model *m, int nr
 		if (st->mode == TM_PER_PIPE)
 			tm_ends_text(buf, sizeof(buf), m, &m->items[i], sizeof(buf) - 1);
 		else
-			snprintf(buf, sizeof(buf), "%.*s[%u]", PT_COMM_LEN,
-				 m->items[i].key.comm, m->items[i].key.tgid);
+			snprintf(buf, sizeof(buf), "%s[%u]",
+				 fmt_comm(comm, m->items[i].key.comm),
+				 m->items[i].key.tgid);
 		len = strlen(buf) + 1;
 		if (len > want)
 			want = len;
@@ -229,7 +237,7 @@ static void heading(const struct tv_state *st, const struct layout *l)
 static void row(int y, const struct tv_state *st, const struct tm_model *m,
 		const struct tm_item *it, const struct layout *l, bool selected)
 {
-	char buf[512];
+	char buf[512], comm[PT_COMM_LEN + 1];
 	int x = 0;
 
 	if (selected) {
@@ -244,7 +252,7 @@ static void row(int y, const struct tv_state *st, const struct tm_model *m,
 	if (st->mode == TM_PER_PIPE)
 		tm_ends_text(buf, sizeof(buf), m, it, l->name_w - 1);
 	else
-		snprintf(buf, sizeof(buf), "%.*s[%u]", PT_COMM_LEN, it->key.comm,
+		snprintf(buf, sizeof(buf), "%s[%u]", fmt_comm(comm, it->key.comm),
 			 it->key.tgid);
 	mvaddnstr(y, x, buf, l->name_w - 1);
 	x += l->name_w;

@@ -9,23 +9,37 @@
 #include "btf_probe.h"
 #include "core/metrics.h"
 
+static int vmlinux_err;
+
 static struct btf *vmlinux_btf(void)
 {
 	static struct btf *btf;
 	static bool tried;
 
 	if (!tried) {
+		/* what is wrong is said once, by btf_vmlinux_error's caller */
+		libbpf_print_fn_t print = libbpf_set_print(NULL);
+
 		tried = true;
 		btf = btf__load_vmlinux_btf();
-		if (libbpf_get_error(btf))
+		vmlinux_err = libbpf_get_error(btf);
+		if (vmlinux_err)
 			btf = NULL;
+		libbpf_set_print(print);
 	}
 	return btf;
 }
 
 bool btf_has_vmlinux(void)
 {
-	return access("/sys/kernel/btf/vmlinux", R_OK) == 0 && vmlinux_btf();
+	return !btf_vmlinux_error();
+}
+
+int btf_vmlinux_error(void)
+{
+	if (access("/sys/kernel/btf/vmlinux", R_OK))
+		return -ENOENT;
+	return vmlinux_btf() ? 0 : vmlinux_err ? vmlinux_err : -EINVAL;
 }
 
 bool btf_has_tracepoint(const char *event)

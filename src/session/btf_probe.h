@@ -7,6 +7,8 @@
 #include <linux/types.h>
 
 bool btf_has_vmlinux(void);
+/* 0; -ENOENT without /sys/kernel/btf/vmlinux; else why it did not parse */
+int btf_vmlinux_error(void);
 /* The tracepoint exists with BTF: a btf_trace_<event> typedef. */
 bool btf_has_tracepoint(const char *event);
 /* The kernel has a function of that name (BTF_KIND_FUNC). */

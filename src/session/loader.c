@@ -6,6 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 #include <linux/membarrier.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -25,6 +27,19 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	if (level == LIBBPF_DEBUG || !verbose)
 		return 0;
 	return vfprintf(stderr, fmt, args);
+}
+
+/* The initial pid namespace's inode number (PROC_PID_INIT_INO) */
+#define PIDNS_INIT_INO 0xEFFFFFFCU
+
+/* Our pid namespace's inode; 0 for the initial one, or without /proc. */
+static __u32 pid_namespace(void)
+{
+	struct stat st;
+
+	if (stat("/proc/self/ns/pid", &st) || st.st_ino == PIDNS_INIT_INO)
+		return 0;
+	return st.st_ino;
 }
 
 static int fold_counts(struct pt_rows *rows, const void *keys, const void *vals,
@@ -87,7 +102,8 @@ static int configure(struct pt_session *s, const struct pt_load_opts *o)
 	struct pt_scope *f = s->o.scope;
 	int err;
 
-	f->self_tgid = getpid();
+	f->self_tgid = getpid();	/* in our namespace, as keys are */
+	f->pidns_ino = pid_namespace();
 	f->by_pid = o->npids > 0;
 	f->by_comm = o->comm[0] != '\0';
 	f->by_cgroup = o->cgroup != NULL;
@@ -170,6 +186,31 @@ static int start(struct pt_session *s, const struct pt_load_opts *o)
 	return err ?: s->ops->attach(&s->o, &s->plan);
 }
 
+/* errno of the last load or attach that failed (not a probe's "no") */
+static int load_errno;
+
+/*
+ * A load that failed for want of a resource is no fault of the kernel:
+ * say which limit (0 if none explains it).
+ */
+static int resource_hint(char *buf, size_t n, int err)
+{
+	struct rlimit rl;
+
+	if (err == EMFILE || err == ENFILE) {
+		getrlimit(RLIMIT_NOFILE, &rl);
+		return snprintf(buf, n, "too many open files (ulimit -n is %llu): "
+				"loading needs more", (unsigned long long)rl.rlim_cur);
+	}
+	if (!getrlimit(RLIMIT_AS, &rl) && rl.rlim_cur != RLIM_INFINITY)
+		return snprintf(buf, n, "the address space is limited to %llu MiB "
+				"(ulimit -v): loading needs more",
+				(unsigned long long)rl.rlim_cur >> 20);
+	if (err == ENOMEM)
+		return snprintf(buf, n, "out of memory");
+	return 0;
+}
+
 static int try_tier(struct pt_session *s, const struct pt_load_opts *o,
 		    enum pt_tier t, char *why, size_t n)
 {
@@ -184,6 +225,7 @@ static int try_tier(struct pt_session *s, const struct pt_load_opts *o,
 		return -1;
 	err = start(s, o);
 	if (err) {
+		load_errno = -err;
 		snprintf(why, n, "failed to load or attach: %s", strerror(-err));
 		pt_session_close(s);
 		return -1;
@@ -211,6 +253,10 @@ int pt_session_open(struct pt_session *s, const struct pt_load_opts *o,
 					tier_name(u), why[u]);
 			return 0;
 		}
+	}
+	if (load_errno && resource_hint(why[0], sizeof(why[0]), load_errno) > 0) {
+		snprintf(err, n, "cannot load the BPF programs: %s", why[0]);
+		return -1;
 	}
 	snprintf(err, n, "no attach tier works on this kernel; syscall tier: %s",
 		 why[PT_TIER_SYSCALL]);

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 #include <linux/capability.h>
 #include <sys/syscall.h>
@@ -34,14 +36,23 @@ bool privs_enough(char *why, unsigned long n)
 bool privs_can_trace(const char *prog)
 {
 	char why[128];
+	int err;
 
 	if (!privs_enough(why, sizeof(why))) {
 		fprintf(stderr, "%s: %s\n", prog, why);
 		return false;
 	}
-	if (!btf_has_vmlinux()) {
+	err = btf_vmlinux_error();
+	if (err == -ENOENT) {
 		fprintf(stderr, "%s: kernel BTF (/sys/kernel/btf/vmlinux) is missing: "
 			"needs a kernel built with CONFIG_DEBUG_INFO_BTF\n", prog);
+		return false;
+	}
+	if (err) {
+		/* libbpf says -ESRCH for "no valid BTF found" */
+		fprintf(stderr, "%s: kernel BTF (/sys/kernel/btf/vmlinux) is there "
+			"but cannot be parsed: %s\n", prog,
+			err == -ESRCH ? "corrupt or not BTF" : strerror(-err));
 		return false;
 	}
 	return true;

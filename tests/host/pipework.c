@@ -13,11 +13,13 @@
  *
  * With PIPEWORK_WAIT=1 it prints "ready pid=P" and waits for a line on
  * stdin first, so a test can start tracing with -p P before it runs.
+ * PIPEWORK_COMM=NAME runs it under that command name (any bytes).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include "core/workload.h"
 
 static long arg(const char *s)
@@ -41,6 +43,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: pipework WORKLOAD ARGS (see source)\n");
 		return 2;
 	}
+	if (getenv("PIPEWORK_COMM"))
+		prctl(PR_SET_NAME, getenv("PIPEWORK_COMM"));
 	if (getenv("PIPEWORK_WAIT")) {
 		char line[8];
 

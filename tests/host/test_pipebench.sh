@@ -207,6 +207,36 @@ t_ab() {
 		sleep 0.1
 	done
 	expect "ab: no workload left behind" "$(pgrep -c -x "pbench-$pid")" 0
+	# issue 13.4: SIGKILL leaves no worker, and the next run restores the knob
+	echo 4 >"$knobs/pipe-prealloc-max"
+	PIPEBENCH_KNOB_DIR=$knobs PIPEBENCH_STATE_DIR=$TMP/state "$PIPEBENCH" \
+		--ab pipe-prealloc-max=0,8 -d 10 -R 1 -w 3 -r 3 mix >/dev/null 2>&1 &
+	pid=$!
+	for _ in $(seq 100); do
+		[ "$(pgrep -c -x "pbench-$pid")" -ge 7 ] && break
+		sleep 0.1
+	done
+	expect "SIGKILL: mix workers running" "$(pgrep -c -x "pbench-$pid")" 7
+	kill -KILL $pid; wait $pid 2>/dev/null
+	# well before the 10 s a worker would run on its own
+	for _ in $(seq 20); do
+		pgrep -x "pbench-$pid" >/dev/null || break
+		sleep 0.1
+	done
+	expect "SIGKILL: no workload left behind" "$(pgrep -c -x "pbench-$pid")" 0
+	expect "SIGKILL: knob left changed" "$(cat "$knobs/pipe-prealloc-max")" 0
+	PIPEBENCH_KNOB_DIR=$knobs PIPEBENCH_STATE_DIR=$TMP/state "$PIPEBENCH" --quick -n 10 pingpong \
+		>/dev/null 2>"$TMP/rec.err"
+	expect "SIGKILL: next run restores the knob" "$(cat "$knobs/pipe-prealloc-max")" 4
+	expect "SIGKILL: next run says so" "$(grep -c "^pipebench: a killed --ab run (pid $pid) left fs.pipe-prealloc-max changed: restored to 4$" "$TMP/rec.err")" 1
+	# issue 13.9: a garbage knob says so; a second --ab is refused
+	echo garbage >"$knobs/pipe-prealloc-max"
+	PIPEBENCH_KNOB_DIR=$knobs "$PIPEBENCH" --quick --ab pipe-prealloc-max=0,8 bw >/dev/null 2>"$TMP/g.err"
+	expect "garbage knob: exit 1" "$?" 1
+	expect "garbage knob: says why" "$(cat "$TMP/g.err")" "pipebench: refusing --ab: cannot read $knobs/pipe-prealloc-max: not a number"
+	"$PIPEBENCH" --ab pipe-prealloc-max=0,8 --ab pipe-read-batch=0,1 bw >/dev/null 2>"$TMP/g.err"
+	expect "second --ab: exit 2" "$?" 2
+	expect "second --ab: refused" "$(head -1 "$TMP/g.err")" "pipebench: --ab given twice: one knob per run (see pipebench --help)"
 	# a run that fails (an unknown tier) after the knob was taken restores it
 	echo 5 >"$knobs/pipe-prealloc-max"
 	PIPEBENCH_KNOB_DIR=$knobs "$PIPEBENCH" --tier function --ab pipe-prealloc-max=0,8 bw \

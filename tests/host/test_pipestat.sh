@@ -321,6 +321,147 @@ t_closed_stdout() {
 	expect "closed stdout: nothing on stderr but the tier line" "$(grep -vc 'Ctrl-C to end' "$TMP/err")" 0
 }
 
+# issue 13.1: a tiny interval is refused; the floor still ends at a signal
+t_tiny_interval() {
+	local msg rc
+	msg=$(timeout -s KILL 5 "$PIPESTAT" -i 0.001 2>&1 >/dev/null); rc=$?
+	expect "tiny interval: exit 2" "$rc" 2
+	expect "tiny interval: says the floor" "$(head -1 <<<"$msg")" "pipestat: invalid interval '0.001': want 0.1 to 10000000 seconds (see pipestat --help)"
+	start_pipestat -i 0.1 --csv -k pipe || { not_ok "tiny interval: attach"; return; }
+	sleep 0.5
+	ends_within "tiny interval: SIGTERM" TERM 1
+}
+
+# ends_within WHAT SIGNAL SECONDS: the running pipestat ends that soon
+ends_within() {
+	local t0 ms
+	t0=$(date +%s%N)
+	kill -"$2" "$PS_PID"
+	for _ in $(seq $(($3 * 20))); do
+		kill -0 "$PS_PID" 2>/dev/null || break
+		sleep 0.05
+	done
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	if kill -0 "$PS_PID" 2>/dev/null; then
+		not_ok "$1: still running after ${ms} ms"
+		kill -KILL "$PS_PID"
+	else
+		ok "$1: ended in ${ms} ms"
+	fi
+	wait "$PS_PID"; PS_RC=$?; PS_PID=
+	expect "$1: exit status" "$PS_RC" 0
+}
+
+# issue 13.2: an output error other than a closed reader is one line, exit 1
+t_disk_full() {
+	local rc
+	timeout -s KILL 10 "$PIPESTAT" -i 0.2 -c 3 >/dev/full 2>"$TMP/err"; rc=$?
+	expect "disk full: exit 1" "$rc" 1
+	expect "disk full: says why" "$(grep -v 'Ctrl-C to end' "$TMP/err")" "pipestat: writing output: No space left on device"
+	"$PIPESTAT" -i 0.2 -c 3 --csv >/dev/full 2>"$TMP/err"; rc=$?
+	expect "disk full (csv header): exit 1" "$rc" 1
+}
+
+# issue 13.6: a signal ends the run while stdout is stalled (a full FIFO)
+t_stalled_output() {
+	local holder
+	mkfifo "$TMP/stall"
+	sleep 60 <"$TMP/stall" & holder=$!
+	head -c 65536 /dev/zero >"$TMP/stall"	# full: the next write blocks
+	: >"$TMP/err"
+	"$PIPESTAT" --csv >"$TMP/stall" 2>"$TMP/err" &
+	PS_PID=$!
+	for _ in $(seq 100); do grep -q 'Ctrl-C' "$TMP/err" && break; sleep 0.1; done
+	sleep 0.3
+	ends_within "stalled output (csv header)" TERM 1
+	"$PIPESTAT" -i 0.1 >"$TMP/stall" 2>"$TMP/err" &
+	PS_PID=$!
+	sleep 2
+	ends_within "stalled output (table)" INT 1
+	kill "$holder"; wait "$holder" 2>/dev/null
+}
+
+# hostile N: N reads under a command name with an escape sequence, a bell
+# and a newline (a process may name itself anything)
+hostile() {
+	PIPEWORK_COMM=$'E\e[2J\e]0;x\a\nZ' work eagain-read "$1" >/dev/null
+}
+
+# issue 13.3: no terminal control bytes from a process name, anywhere
+t_hostile_comm() {
+	start_pipestat -k comm || { not_ok "hostile comm: attach"; return; }
+	hostile 25
+	stop_pipestat
+	expect "hostile comm (table): no control bytes" "$(tr -d '\n' <"$TMP/out" | tr -d '[:print:]' | wc -c)" 0
+	expect "hostile comm (table): shown as ps does" "$(grep -c '^E?\[2J?\]0;x??Z ' "$TMP/out")" 1
+	start_pipestat -k comm --csv || { not_ok "hostile comm csv: attach"; return; }
+	hostile 25
+	stop_pipestat
+	expect "hostile comm (csv): no control bytes" "$(tr -d '\n' <"$TMP/out" | tr -d '[:print:]' | wc -c)" 0
+	expect "hostile comm (csv): escaped, one row" "$(csv_get "$TMP/out" reads comm 'E\\x1b[2J\\x1b]0;x\\x07\\x0aZ')" 25
+	msg=$(timeout 5 "$PIPESTAT" -n $'\e]0;x\a too long a name' 2>&1 >/dev/null)
+	expect "hostile -n: no control bytes on stderr" "$(tr -d '\n' <<<"$msg" | tr -d '[:print:]' | wc -c)" 0
+}
+
+# issue 13.8: pipe I/O through the 32-bit entry is counted like any other
+t_compat_32bit() {
+	local n=1000 out pid
+	start_pipestat -k pid --csv || { not_ok "32-bit: attach"; return; }
+	tests/host/pipework32 $n >"$TMP/work"; out=$(cat "$TMP/work"); pid=$(pid_of "$out")
+	stop_pipestat
+	expect "32-bit: workload ran" "$out" "pid=$pid io32=$n"
+	expect "32-bit: writes" "$(csv_get "$TMP/out" writes pid "$pid")" $n
+	expect "32-bit: reads" "$(csv_get "$TMP/out" reads pid "$pid")" $n
+	expect "32-bit: write_bytes" "$(csv_get "$TMP/out" write_bytes pid "$pid")" $((n * 100))
+	expect "32-bit: read_bytes" "$(csv_get "$TMP/out" read_bytes pid "$pid")" $((n * 100))
+}
+
+# issue 13.7: in a pid namespace, pids are that namespace's (-p and -k pid),
+# pipestat leaves itself out, and processes it cannot see are not counted
+t_pid_namespace() {
+	cat >"$TMP/ns.sh" <<-'EOS'
+		T=$1; PS=$2; PW=$3
+		"$PS" -k pid --csv 2>"$T/ns.err" | cat >"$T/ns.out" &
+		for _ in $(seq 100); do grep -q Ctrl-C "$T/ns.err" && break; sleep 0.1; done
+		"$PW" eagain-read 100 >"$T/ns.work"
+		coproc W { PIPEWORK_WAIT=1 "$PW" eagain-read 30; }
+		read -r ready <&"${W[0]}"
+		"$PS" -p "${ready#ready pid=}" --csv 2>"$T/nsp.err" >"$T/nsp.out" &
+		for _ in $(seq 100); do grep -q Ctrl-C "$T/nsp.err" && break; sleep 0.1; done
+		echo go >&"${W[1]}"; cat <&"${W[0]}" >"$T/nsp.work"
+		"$PW" eagain-read 50 >/dev/null	# not -p's: left out
+		kill -INT $(pgrep -x pipestat); wait
+	EOS
+	unshare -pf --mount-proc bash "$TMP/ns.sh" "$TMP" "$(realpath "$PIPESTAT")" "$(realpath "$PIPEWORK")"
+	local pid; pid=$(pid_of "$(cat "$TMP/ns.work")")
+	expect "pid namespace: workload has a namespace pid" "$([ -n "$pid" ] && [ "$pid" -lt 100 ] && echo yes)" yes
+	expect "pid namespace: -k pid row under that pid" "$(csv_get "$TMP/ns.out" reads pid "$pid")" 100
+	expect "pid namespace: pipestat leaves itself out" "$(csv_get "$TMP/ns.out" writes comm pipestat)" ""
+	expect "pid namespace: only processes seen there" "$(awk -F, 'NR > 1 && $5 >= 1000' "$TMP/ns.out" | wc -l)" 0
+	expect "pid namespace: -p PID counts that process" "$(csv_get "$TMP/nsp.out" reads key_type total)" 30
+}
+
+# issue 13.9: each message says what is actually wrong
+t_messages() {
+	local msg rc
+	head -c 4096 /dev/urandom >"$TMP/garbage"
+	msg=$(unshare -m sh -c 'mount --bind "$1" /sys/kernel/btf/vmlinux && exec "$2" -d 1' _ "$TMP/garbage" "$PIPESTAT" 2>&1); rc=$?
+	expect "corrupt BTF: exit 1" "$rc" 1
+	expect "corrupt BTF: one line, says so" "$msg" "pipestat: kernel BTF (/sys/kernel/btf/vmlinux) is there but cannot be parsed: corrupt or not BTF"
+	msg=$(ulimit -n 20; "$PIPESTAT" -d 1 2>&1 >/dev/null); rc=$?
+	expect "ulimit -n: exit 1" "$rc" 1
+	expect "ulimit -n: names the limit" "$msg" "pipestat: cannot load the BPF programs: too many open files (ulimit -n is 20): loading needs more"
+	msg=$(ulimit -v 20000; "$PIPESTAT" -d 1 2>&1 >/dev/null); rc=$?
+	expect "ulimit -v: exit 1" "$rc" 1
+	expect "ulimit -v: names the limit" "$(grep -c '(ulimit -v): loading needs more$' <<<"$msg")" 1
+	msg=$(timeout 5 "$PIPESTAT" -n make -n cc 2>&1 >/dev/null); rc=$?
+	expect "-n twice: exit 2" "$rc" 2
+	expect "-n twice: refused" "$(head -1 <<<"$msg")" "pipestat: -n given twice: one command name per run (see pipestat --help)"
+	timeout 10 "$PIPESTAT" -p 4194000 -d 0.2 >/dev/null 2>"$TMP/err"; rc=$?
+	expect "-p of no process: runs" "$rc" 0
+	expect "-p of no process: warns" "$(grep -c '^pipestat: warning: no process 4194000 (yet)' "$TMP/err")" 1
+}
+
 t_bad_input() {
 	local rc msg
 	for args in "-i 0" "-i abc" "-c 3" "-k bogus" "--csv --json" "--listen 9432" "-s nope" "-r 0" "1 2 3" "--tier nope" "-p 0" "-n 0123456789abcdefg" "--max-keys 0" "--bogus" "extra"; do
@@ -363,6 +504,13 @@ t_map_full
 t_intervals
 t_no_leftovers
 t_closed_stdout
+t_tiny_interval
+t_disk_full
+t_stalled_output
+t_hostile_comm
+t_compat_32bit
+t_pid_namespace
+t_messages
 t_bad_input
 t_demo
 summary

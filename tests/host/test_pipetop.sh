@@ -250,16 +250,62 @@ t_signals() {
 	restored "Ctrl-C"
 }
 
-# no keyboard (stdin not a terminal): no busy loop; SIGTERM still ends it
-t_no_keyboard() {
+# idle_then_term WHAT: the running pipetop has no busy loop (under 0.5 s
+# of CPU in 3 s) and SIGTERM ends it
+idle_then_term() {
 	local ticks
-	start_top -i 0.2 "</dev/null" || { not_ok "no keyboard: pipetop did not start"; return; }
 	held "$TOP" >/dev/null
 	sleep 3
 	ticks=$(awk '{ print $14 + $15 }' /proc/"$TOP"/stat)
-	expect "no keyboard: under 0.5 s of CPU in 3 s" "$([ "$ticks" -lt $(($(getconf CLK_TCK) / 2)) ] && echo yes || echo "no: $ticks ticks")" yes
+	expect "$1: under 0.5 s of CPU in 3 s" "$([ "$ticks" -lt $(($(getconf CLK_TCK) / 2)) ] && echo yes || echo "no: $ticks ticks")" yes
 	kill -TERM "$TOP"
-	restored "no keyboard"
+	restored "$1"
+	kill -KILL "$TOP" 2>/dev/null
+}
+
+# no keyboard (stdin not a terminal): no busy loop; SIGTERM still ends it
+t_no_keyboard() {
+	start_top -i 0.2 "</dev/null" || { not_ok "no keyboard: pipetop did not start"; return; }
+	idle_then_term "no keyboard"
+}
+
+# issue 13.5: keys from a pipe are not keys: no busy loop, signals end it
+t_yes_stdin() {
+	PIPETOP="yes | $PIPETOP" start_top -i 0.2 || { not_ok "yes | pipetop: did not start"; return; }
+	idle_then_term "yes | pipetop"
+}
+
+# issue 13.6: a stopped terminal (Ctrl-S) does not keep a signal out
+t_stopped_terminal() {
+	local gone=no
+	start_top -i 0.2 || { not_ok "Ctrl-S: pipetop did not start"; return; }
+	TM send-keys -t pt C-s
+	sleep 1.5	# several refreshes: the next draw blocks
+	kill -TERM "$TOP"
+	for _ in $(seq 20); do
+		kill -0 "$TOP" 2>/dev/null || { gone=yes; break; }
+		sleep 0.05
+	done
+	expect "Ctrl-S: SIGTERM ends it within a second" "$gone" yes
+	kill -KILL "$TOP" 2>/dev/null
+	TM send-keys -t pt C-q
+	expect "Ctrl-S: exit status" "$(wait_exit)" 0
+	expect "Ctrl-S: tty mode restored" "$(cat "$TMP/stty.after" 2>/dev/null)" "$(cat "$TMP/stty.before")"
+}
+
+# issue 13.3: a process name cannot draw on the screen or split a row
+t_hostile_comm() {
+	local w
+	start_top -i 0.3 || { not_ok "hostile comm: pipetop did not start"; return; }
+	PIPEWORK_COMM=$'E\e[2J\e]0;x\a\nZ' "$PIPEWORK" stream 4096 2000000 >/dev/null & w=$!
+	if wait_screen 'E\?\[2J\?\]0;x\?\?Z\[[0-9]+\]' 5; then
+		ok "hostile comm: shown with ? for control bytes, on one row"
+	else
+		not_ok "hostile comm: row not shown escaped"
+	fi
+	kill "$w"; wait "$w" 2>/dev/null
+	TM send-keys -t pt q
+	expect "hostile comm: exit status" "$(wait_exit)" 0
 }
 
 t_rows() {
@@ -333,11 +379,16 @@ t_bad_input() {
 	expect "not root: one line" "$msg" "pipetop: needs root, or CAP_BPF and CAP_PERFMON (run with sudo)"
 	msg=$(script -qec "TERM=no-such-term $PIPETOP" /dev/null </dev/null 2>&1 | tr -d '\r')
 	expect "unknown TERM: one line" "$msg" "pipetop: cannot drive terminal type 'no-such-term'; for plain reports use 'pipestat -i 1'"
+	msg=$(timeout -s KILL 10 script -qec "TERM=dumb $PIPETOP" /dev/null </dev/null 2>&1 | tr -d '\r')
+	expect "TERM=dumb: refused, one line" "$msg" "pipetop: cannot drive terminal type 'dumb'; for plain reports use 'pipestat -i 1'"
 }
 
 t_pipeline
 t_signals
 t_no_keyboard
+t_yes_stdin
+t_stopped_terminal
+t_hostile_comm
 t_rows
 t_waits
 t_not_a_terminal

@@ -57,7 +57,11 @@ static void errors(void)
 	char err[256];
 
 	CHECK(parse("-i 0", &o, err) == CLI_USAGE);
-	CHECK_STR(err, "invalid interval '0': want seconds > 0");
+	CHECK_STR(err, "invalid interval '0': want 0.1 to 10000000 seconds");
+	CHECK(parse("-i 0.001", &o, err) == CLI_USAGE);
+	CHECK(parse("-i 1e9", &o, err) == CLI_USAGE);
+	CHECK_STR(err, "invalid interval '1e9': want 0.1 to 10000000 seconds");
+	CHECK(parse("-i 0.1", &o, err) == CLI_RUN);
 	CHECK(parse("-i -1", &o, err) == CLI_USAGE);
 	CHECK(parse("-i 1x", &o, err) == CLI_USAGE);
 	CHECK(parse("-i nan", &o, err) == CLI_USAGE);

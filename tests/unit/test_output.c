@@ -298,7 +298,22 @@ static void values(void)
 	fmt_csv_field(buf, sizeof(buf), "plain");
 	CHECK_STR(buf, "plain");
 	fmt_csv_field(buf, sizeof(buf), "x\ny");
-	CHECK_STR(buf, "\"x\ny\"");
+	CHECK_STR(buf, "x\\x0ay");
+	fmt_csv_field(buf, sizeof(buf), "a,\"b\"\\");
+	CHECK_STR(buf, "\"a,\"\"b\"\"\\\\\"");
+	/* the worst 15 bytes fit the documented size */
+	{
+		char worst[4 * PT_COMM_LEN + 3];
+
+		fmt_csv_field(worst, sizeof(worst), "\x1b\x1b\x1b\x1b\x1b\x1b\x1b,\x1b\x1b\x1b\x1b\x1b\x1b\x1b");
+		CHECK(strlen(worst) == 2 + 14 * 4 + 1);
+	}
+	{
+		char comm[PT_COMM_LEN + 1];
+		const char raw[PT_COMM_LEN] = "E\x1b[2J\x1b]0;x\x07\n\xc3\xa9" "zz";
+
+		CHECK_STR(fmt_comm(comm, raw), "E?[2J?]0;x????zz");
+	}
 }
 
 static void tiers(void)

@@ -1,0 +1,82 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Arbitrary rows (keys with any comm bytes, any counts) through CSV and the
+ * table: neither may crash, and neither may let a control byte through
+ * (a newline only ends a line).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "core/out.h"
+
+static void no_control(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (((unsigned char)s[i] < 0x20 && s[i] != '\n') || s[i] == 0x7f)
+			abort();
+}
+
+static void check_csv_lines(const char *s, size_t n)
+{
+	/* every line has as many fields as the header: count unquoted commas */
+	long want = -1, got = 0;
+	int quoted = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '"')
+			quoted = !quoted;
+		else if (s[i] == ',' && !quoted)
+			got++;
+		else if (s[i] == '\n') {
+			if (quoted || (want >= 0 && got != want))
+				abort();
+			want = got;
+			got = 0;
+		}
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct pt_env env = { .knob_prealloc_max = -1, .knob_prealloc_keep = -1,
+			      .knob_read_batch = -1 };
+	struct pt_rows rows;
+	struct pt_report rep = { .rows = &rows, .env = &env, .time = 1e9,
+				 .interval_s = 1 };
+	size_t rec = sizeof(struct pt_key) + sizeof(struct pt_counts);
+	char *text;
+	size_t len;
+	FILE *f;
+
+	if (size < 2)
+		return 0;
+	env.tier = data[0] % PT_TIER_COUNT;
+	env.untracked = data[1];
+	rows_init(&rows, data[1] % 5);
+	for (size_t off = 2; off + rec <= size; off += rec) {
+		struct pt_key k;
+		struct pt_counts c;
+
+		memcpy(&k, data + off, sizeof(k));
+		memcpy(&c, data + off + sizeof(k), sizeof(c));
+		if (rows_add(&rows, &k, &c))
+			abort();
+	}
+	rows_sort(&rows);
+	for (int csv = 0; csv < 2; csv++) {
+		f = open_memstream(&text, &len);
+		if (!f)
+			abort();
+		if (csv)
+			out_csv_header(f);
+		if ((csv ? out_csv_report(f, &rep) : out_table_report(f, &rep)))
+			abort();
+		fclose(f);
+		no_control(text, len);
+		if (csv)
+			check_csv_lines(text, len);
+		free(text);
+	}
+	rows_free(&rows);
+	return 0;
+}
