@@ -69,17 +69,23 @@ for k in unpatched patched; do
 		-c "$VM_DIR/bpfsmoke.bpf.c" -o "$CACHE/bin/$k/bpfsmoke.bpf.o"
 done
 
-for k in unpatched patched; do
-	[ -z "$only" ] || [ "$only" = "$k" ] || continue
+guest_tests() { # kernel timeout label [BINDIR]: guest-tests.sh in that kernel
+	local k=$1 tmo=$2 what=$3 res
+	shift 3
 	res=$(mktemp -d "$CACHE/runs/$(date +%Y%m%d-%H%M%S)-vmtest-$k.XXXX")
-	if "$VM_DIR/run-in-vm.sh" --kernel "$k" --results "$res" --timeout 900 \
-		"$VM_DIR/guest-tests.sh" "$CACHE/bin/ptwork" "$CACHE/bin"; then
-		log "$k kernel: PASS ($(grep -c '^ok' "$res/tests.tap") tests) at $(stamp)"
+	if "$VM_DIR/run-in-vm.sh" --kernel "$k" --results "$res" --timeout "$tmo" \
+		"$VM_DIR/guest-tests.sh" "$CACHE/bin/ptwork" "$@"; then
+		log "$what: PASS ($(grep -c '^ok' "$res/tests.tap") tests) at $(stamp)"
 	else
-		log "$k kernel: FAIL (results and console log in $res)"
+		log "$what: FAIL (results and console log in $res)"
 		grep '^not ok' "$res/tests.tap" >&2 || true
 		fail=1
 	fi
+}
+
+for k in unpatched patched; do
+	[ -z "$only" ] || [ "$only" = "$k" ] || continue
+	guest_tests "$k" 900 "$k kernel" "$CACHE/bin"
 done
 # pipebench --ab on the patched kernel (tests/vm/guest-pipebench.sh, needs ./pipebench built)
 [ -n "$only" ] && [ "$only" != patched ] || "$VM_DIR/run-in-vm.sh" --kernel patched --timeout 900 "$VM_DIR/guest-pipebench.sh" || { log "pipebench A/B (patched): FAIL"; fail=1; }
@@ -121,15 +127,7 @@ fi
 if [ -n "${dbg_pid:-}" ]; then
 	if wait "$dbg_pid"; then
 		log "debug kernel ready at $(stamp)"
-		res=$(mktemp -d "$CACHE/runs/$(date +%Y%m%d-%H%M%S)-vmtest-debug.XXXX")
-		if "$VM_DIR/run-in-vm.sh" --kernel debug --results "$res" --timeout 1800 \
-			"$VM_DIR/guest-tests.sh" "$CACHE/bin/ptwork"; then
-			log "debug kernel (KASAN + lockdep), stress: PASS ($(grep -c '^ok' "$res/tests.tap") tests) at $(stamp)"
-		else
-			log "debug kernel (KASAN + lockdep), stress: FAIL (results in $res)"
-			grep '^not ok' "$res/tests.tap" >&2 || true
-			fail=1
-		fi
+		guest_tests debug 1800 "debug kernel (KASAN + lockdep), stress"
 	else
 		log "debug kernel build FAILED (log $dbg_log)"; tail -20 "$dbg_log" >&2; fail=1
 	fi
