@@ -97,6 +97,18 @@ int listen_addr(const char *s, struct addrinfo **ai)
 
 #define USAGE_ERR(...) do { snprintf(err, n, __VA_ARGS__); return CLI_USAGE; } while (0)
 
+/* -i and the positional interval: PIPESTAT_MIN_INTERVAL or more */
+static bool set_interval(struct pipestat_opts *o, const char *arg, char *err,
+			 size_t n)
+{
+	o->interval = cli_seconds(arg, PIPESTAT_MAX_SECONDS);
+	if (o->interval >= PIPESTAT_MIN_INTERVAL)
+		return true;
+	snprintf(err, n, "invalid interval '%s': want %g to %.0f seconds", arg,
+		 PIPESTAT_MIN_INTERVAL, PIPESTAT_MAX_SECONDS);
+	return false;
+}
+
 int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		   char *err, size_t n)
 {
@@ -144,10 +156,8 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 	while ((c = getopt_long(argc, argv, ":i:c:d:p:n:k:r:s:vhV", longs, NULL)) != -1) {
 		switch (c) {
 		case 'i':
-			o->interval = cli_seconds(optarg, PIPESTAT_MAX_SECONDS);
-			if (o->interval < PIPESTAT_MIN_INTERVAL)
-				USAGE_ERR("invalid interval '%s': want %g to %.0f seconds",
-					  optarg, PIPESTAT_MIN_INTERVAL, PIPESTAT_MAX_SECONDS);
+			if (!set_interval(o, optarg, err, n))
+				return CLI_USAGE;
 			break;
 		case 'c':
 			if ((o->count = cli_long(optarg, 1, 1L << 30)) < 0)
@@ -225,7 +235,8 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 	}
 	/* libbpf-tools' positional form: pipestat [interval [count]] */
 	if (optind < argc && !o->interval && cli_seconds(argv[optind], 1e7) > 0) {
-		o->interval = cli_seconds(argv[optind++], 1e7);
+		if (!set_interval(o, argv[optind++], err, n))
+			return CLI_USAGE;
 		if (optind < argc && !o->count &&
 		    (o->count = cli_long(argv[optind], 1, 1L << 30)) > 0)
 			optind++;
