@@ -210,7 +210,7 @@ t_ab() {
 	# issue 13.4: SIGKILL leaves no worker, and the next run restores the knob
 	echo 4 >"$knobs/pipe-prealloc-max"
 	PIPEBENCH_KNOB_DIR=$knobs PIPEBENCH_STATE_DIR=$TMP/state "$PIPEBENCH" \
-		--ab pipe-prealloc-max=0,8 -d 10 -R 1 -w 3 -r 3 mix >/dev/null 2>&1 &
+		--ab pipe-prealloc-max=0,8 -d 10 -R 1 -w 3 --readers 3 mix >/dev/null 2>&1 &
 	pid=$!
 	for _ in $(seq 100); do
 		[ "$(pgrep -c -x "pbench-$pid")" -ge 7 ] && break
@@ -225,7 +225,7 @@ t_ab() {
 	done
 	expect "SIGKILL: no workload left behind" "$(pgrep -c -x "pbench-$pid")" 0
 	expect "SIGKILL: knob left changed" "$(cat "$knobs/pipe-prealloc-max")" 0
-	PIPEBENCH_KNOB_DIR=$knobs PIPEBENCH_STATE_DIR=$TMP/state "$PIPEBENCH" --quick -n 10 pingpong \
+	PIPEBENCH_KNOB_DIR=$knobs PIPEBENCH_STATE_DIR=$TMP/state "$PIPEBENCH" --quick -N 10 pingpong \
 		>/dev/null 2>"$TMP/rec.err"
 	expect "SIGKILL: next run restores the knob" "$(cat "$knobs/pipe-prealloc-max")" 4
 	expect "SIGKILL: next run says so" "$(grep -c "^pipebench: a killed --ab run (pid $pid) left fs.pipe-prealloc-max changed: restored to 4$" "$TMP/rec.err")" 1
