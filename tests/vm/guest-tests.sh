@@ -308,7 +308,7 @@ if [ "$KERNEL" = patched ]; then
 elif [ "$KERNEL" = debug ]; then
 	# KASAN + lockdep kernel: only the integrity stress below (knobs
 	# flipped while it runs); run-in-vm.sh fails the run on any splat
-	check_eq "debug kernel: lockdep on, knobs present" \
+	check_eq "debug kernel: lock dependency validator on, knobs present" \
 		"$([ -e /proc/lockdep ] && have_knobs && echo yes)" yes
 else
 	if [ -d $T/events/pipe ]; then tap "not ok" "unpatched kernel has pipe events"
@@ -388,7 +388,7 @@ if have_knobs; then
 	d=$((free0 - free1))
 	echo "# free pages (incl. pcp) before $free0 after $free1 (diff $d)"
 	if [ "$KERNEL" = debug ]; then
-		echo "# debug kernel: KASAN's quarantine holds freed slab memory, free page count not checked"
+		echo "# debug kernel: the address sanitizer's quarantine holds freed slab memory, free page count not checked"
 	elif [ $d -lt 256 ]; then tap ok "stress: free pages back within 1 MiB (diff $d pages)"
 	else tap "not ok" "stress: $d pages fewer free after the stress"; fi
 else
