@@ -73,9 +73,15 @@ t_lock() {
 	out=$(work lock-writers 8 8000)
 	stop_pipestat
 	n=$(csv_get "$TMP/out" lock_contended comm pipework)
-	below "lock: 8 writers contend (lock_contended > 0)" 0 "${n:-0}"
-	below "lock: and wait for it (lock_wait_ns > 0)" 0 \
-		"$(csv_get "$TMP/out" lock_wait_ns comm pipework | sed 's/^$/0/')"
+	if [ "$(nproc)" -gt 1 ]; then
+		below "lock: 8 writers contend (lock_contended > 0)" 0 "${n:-0}"
+		below "lock: and wait for it (lock_wait_ns > 0)" 0 \
+			"$(csv_get "$TMP/out" lock_wait_ns comm pipework | sed 's/^$/0/')"
+	else
+		# one CPU and no preemption in the kernel (the test VM): a mutex
+		# holder never gives the CPU away, so nobody can contend
+		expect "lock: one CPU, 8 writers cannot contend" "$n" 0
+	fi
 	expect "lock: 8 x 8000 bytes" "$(csv_get "$TMP/out" write_bytes comm pipework)" 64000
 	attach -k comm -n pipework --csv || { not_ok "lock: attach"; return; }
 	out=$(work lock-writers 1 8000)
