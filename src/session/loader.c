@@ -193,7 +193,7 @@ static int load_errno;
  * A load that failed for want of a resource is no fault of the kernel:
  * say which limit (0 if none explains it).
  */
-static int resource_hint(char *buf, size_t n, int err)
+int pt_resource_hint(char *buf, size_t n, int err)
 {
 	struct rlimit rl;
 
@@ -254,7 +254,7 @@ int pt_session_open(struct pt_session *s, const struct pt_load_opts *o,
 			return 0;
 		}
 	}
-	if (load_errno && resource_hint(why[0], sizeof(why[0]), load_errno) > 0) {
+	if (load_errno && pt_resource_hint(why[0], sizeof(why[0]), load_errno) > 0) {
 		snprintf(err, n, "cannot load the BPF programs: %s", why[0]);
 		return -1;
 	}

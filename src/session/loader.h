@@ -81,6 +81,13 @@ int pt_session_open(struct pt_session *s, const struct pt_load_opts *o,
 /* Moves everything counted so far into rows (added, not replaced). */
 int pt_session_drain(struct pt_session *s, struct pt_rows *rows, __u64 *untracked);
 void pt_session_close(struct pt_session *s);
+/*
+ * Why a load (or parsing BTF) that failed with errno err may be a resource
+ * limit, not the kernel: "too many open files (ulimit -n is N): ..." or
+ * "the address space is limited to N MiB (ulimit -v): ..."; its length, 0
+ * if no limit explains it.
+ */
+int pt_resource_hint(char *buf, size_t n, int err);
 /* What every report of s shares: its tier, missing events, the knobs now. */
 void pt_session_env(const struct pt_session *s, struct pt_env *env);
 

@@ -6,6 +6,7 @@
 #include <linux/capability.h>
 #include <sys/syscall.h>
 #include "btf_probe.h"
+#include "loader.h"
 #include "privs.h"
 
 #ifndef CAP_PERFMON
@@ -46,6 +47,10 @@ bool privs_can_trace(const char *prog)
 	if (err == -ENOENT) {
 		fprintf(stderr, "%s: kernel BTF (/sys/kernel/btf/vmlinux) is missing: "
 			"needs a kernel built with CONFIG_DEBUG_INFO_BTF\n", prog);
+		return false;
+	}
+	if (err && pt_resource_hint(why, sizeof(why), -err) > 0) {
+		fprintf(stderr, "%s: cannot read the kernel's BTF: %s\n", prog, why);
 		return false;
 	}
 	if (err) {
