@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * make bench only: bpfattach OBJ loads a BPF object, attaches each of its
- * programs, says "attached" on stdout and holds them until SIGINT/SIGTERM.
+ * programs (not those marked SEC("?...")), says "attached" on stdout and
+ * holds them until SIGINT/SIGTERM.
  */
 #include <signal.h>
 #include <stdio.h>
@@ -31,6 +32,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	bpf_object__for_each_program(prog, obj) {
+		if (!bpf_program__autoload(prog))
+			continue;
 		if (!bpf_program__attach(prog)) {
 			fprintf(stderr, "bpfattach: cannot attach %s\n",
 				bpf_program__name(prog));
