@@ -6,7 +6,8 @@
 # with empty raw_syscalls probes, bpftrace counting, pipestat, pipestat
 # --waits). Also pipestat's time to first attach and peak RSS.
 # ROUNDS (default 9), PINGPONG_N (default 20000), STREAM_N (default 4000),
-# XPINGPONG_N (default 5000). BPFTRACE=0 leaves bpftrace's rows out.
+# XPINGPONG_N (default 5000). BPFTRACE=0 leaves bpftrace's rows out;
+# PIPESTAT_B=path/to/pipestat adds a row for another build (before/after).
 set -eu
 cd "$(dirname "$0")/../.."
 ROUNDS=${ROUNDS:-9}
@@ -43,7 +44,10 @@ if [ "${BPFTRACE:-1}" != 0 ]; then
 	SETUPS="$SETUPS bt_empty bt_count"
 fi
 SETUPS="$SETUPS pipestat waits"
+[ -n "${PIPESTAT_B:-}" ] && SETUPS="$SETUPS pipestat_b"
 
+minimum() { sort -g | head -1; }
+maximum() { sort -g | tail -1; }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 # start a tool in the background ($PS) and wait until it has attached
@@ -75,6 +79,7 @@ attach() {
 	bt_count) start ready bpftrace -B none -e "BEGIN { printf(\"ready\n\"); } $BT_COUNT" ;;
 	pipestat) start 'Ctrl-C to end' ./pipestat -v -k pid ;;
 	waits) start 'Ctrl-C to end' ./pipestat -v -k pid --waits ;;
+	pipestat_b) start 'Ctrl-C to end' "$PIPESTAT_B" -v -k pid ;;
 	esac
 }
 
@@ -111,23 +116,30 @@ name() {
 	bt_count) echo "bpftrace, counting bytes/EAGAINs/pages" ;;
 	pipestat) echo "pipestat (syscall tier)" ;;
 	waits) echo "pipestat --waits" ;;
+	pipestat_b) echo "pipestat B ($PIPESTAT_B)" ;;
 	esac
 }
 calc() { echo "$1" | bc -l; }
 pp0=$(median <"$TMP/pp.off"); st0=$(median <"$TMP/st.off")
 ppf=$(median <"$TMP/pp.floor"); stf=$(median <"$TMP/st.floor")
-echo "cost of attaching, $ROUNDS interleaved rounds, medians (ping-pong $PP_N, stream 65536 x $ST_N, cross-CPU $XPP_N)"
-printf '  %-42s %18s %8s %8s %18s %8s %8s %14s\n' "attached" "pinned 1-byte pp" "ratio" "-floor" \
-	"pinned 64K stream" "loss" "vs floor" "pp 1 per CPU"
+pp0m=$(minimum <"$TMP/pp.off"); st0m=$(maximum <"$TMP/st.off")
+ppfm=$(minimum <"$TMP/pp.floor"); stfm=$(maximum <"$TMP/st.floor")
+# medians, and in brackets the best round (least disturbed by other load)
+echo "cost of attaching, $ROUNDS interleaved rounds: median [best round] (ping-pong $PP_N, stream 65536 x $ST_N, cross-CPU $XPP_N)"
+printf '  %-44s %-16s %-13s %-13s %-18s %-15s %-15s %s\n' "attached" "pinned 1-byte pp" "ratio" \
+	"vs floor" "pinned 64K stream" "loss" "vs floor" "pp 1 per CPU"
 for s in $SETUPS; do
 	pp=$(median <"$TMP/pp.$s"); st=$(median <"$TMP/st.$s"); xpp=$(median <"$TMP/xpp.$s")
-	printf '  %-42s %12.2f us/op %7.2fx %+8.2f %13.0f MB/s %+7.1f%% %+7.1f%% %8.2f us/op\n' \
-		"$(name "$s")" "$pp" "$(calc "$pp / $pp0")" "$(calc "$pp - $ppf")" \
-		"$st" "$(calc "($st / $st0 - 1) * 100")" "$(calc "($st / $stf - 1) * 100")" "$xpp"
+	ppm=$(minimum <"$TMP/pp.$s"); stm=$(maximum <"$TMP/st.$s")
+	printf '  %-44s %5.2f [%5.2f] us %4.2fx [%4.2fx] %+5.2f [%+5.2f] %5.0f [%5.0f] MB/s %+5.1f%% [%+5.1f%%] %+5.1f%% [%+5.1f%%] %.2f us\n' \
+		"$(name "$s")" "$pp" "$ppm" "$(calc "$pp / $pp0")" "$(calc "$ppm / $pp0m")" \
+		"$(calc "$pp - $ppf")" "$(calc "$ppm - $ppfm")" "$st" "$stm" \
+		"$(calc "($st / $st0 - 1) * 100")" "$(calc "($stm / $st0m - 1) * 100")" \
+		"$(calc "($st / $stf - 1) * 100")" "$(calc "($stm / $stfm - 1) * 100")" "$xpp"
 done
 printf '  spread, pinned ping-pong (min..max us/op):'
 for s in $SETUPS; do
-	printf ' %s %s..%s;' "$s" "$(sort -g "$TMP/pp.$s" | head -1)" "$(sort -g "$TMP/pp.$s" | tail -1)"
+	printf ' %s %s..%s;' "$s" "$(minimum <"$TMP/pp.$s")" "$(maximum <"$TMP/pp.$s")"
 done
 echo
 printf '  pipestat start-up to first attach: %s ms, peak RSS %s KiB (medians)\n' \
