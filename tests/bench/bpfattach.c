@@ -21,6 +21,7 @@ int main(int argc, char **argv)
 {
 	struct bpf_object *obj;
 	struct bpf_program *prog;
+	sigset_t block, old;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: bpfattach OBJ\n");
@@ -40,12 +41,18 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
+	/* blocked until sigsuspend(): a signal cannot slip in between the
+	 * test of stop and the wait */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &old);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	printf("attached\n");
 	fflush(stdout);
 	while (!stop)
-		pause();
+		sigsuspend(&old);
 	bpf_object__close(obj);
 	return 0;
 }
