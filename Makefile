@@ -189,7 +189,16 @@ $(OUT)/pipetop_pipes: tests/bench/pipetop_pipes.c | $(OUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $< -o $@
 
-bench: all $(OUT)/benchwork
+# make bench: the syscall tier's floor (empty programs) and their loader
+$(OUT)/floor.bpf.o: tests/bench/floor.bpf.c $(OUT)/vmlinux.h | $(OUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+$(OUT)/bpfattach: tests/bench/bpfattach.c | $(OUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $< $(LDLIBS) -o $@
+
+bench: all $(OUT)/benchwork $(OUT)/floor.bpf.o $(OUT)/bpfattach
 	$(Q)tests/bench/bench.sh
 	$(Q)tests/bench/pipetop_cost.sh
 	$(Q)tests/bench/prog_cost.sh

@@ -105,8 +105,10 @@ static __always_inline __u32 task_tgid(struct task_struct *t)
 /* The same for the current task. */
 static __always_inline __u32 current_tgid(void)
 {
+	/* a plain load, not a helper call: on CPUs that return through a
+	 * mitigation thunk (SRSO) each call costs more than its work */
 	if (!pt_scope.pidns_ino)
-		return bpf_get_current_pid_tgid() >> 32;
+		return bpf_get_current_task_btf()->tgid;
 	return task_tgid((struct task_struct *)bpf_get_current_task());
 }
 
@@ -133,7 +135,9 @@ static __always_inline bool current_wanted(void)
 static __always_inline void key_for_current(struct pt_key *key)
 {
 	key->tgid = current_tgid();
-	bpf_get_current_comm(key->comm, sizeof(key->comm));
+	/* two plain loads rather than bpf_get_current_comm() */
+	__builtin_memcpy(key->comm, bpf_get_current_task_btf()->comm,
+			 sizeof(key->comm));
 	if (pt_scope.key_cgroup)
 		key->cgroup = bpf_get_current_cgroup_id();
 }

@@ -70,8 +70,11 @@ static __always_inline __u32 ring_claim_write(struct pipe_inode_info *pipe,
 					      __u32 head0, __u32 tail0)
 {
 	__u32 head = pipe->head;
-	struct ring_claims *rc = ring_claims_of(pipe, head0, tail0, head, pipe->tail);
+	struct ring_claims *rc;
 
+	if (head == head0)
+		return 0;	/* nothing to claim: no map look-up */
+	rc = ring_claims_of(pipe, head0, tail0, head, pipe->tail);
 	return rc ? ring_claim(&rc->head, head0, head) : 0;
 }
 
@@ -85,10 +88,13 @@ static __always_inline __u32 ring_claim_read(struct pipe_inode_info *pipe,
 					     __u32 head0, __u32 tail0)
 {
 	__u32 tail = pipe->tail, head = pipe->head;
-	struct ring_claims *rc = ring_claims_of(pipe, head0, tail0, head, tail);
+	struct ring_claims *rc;
 	struct pipe_buffer *buf;
 	__u32 emptied, offset = 0;
 
+	if (tail == tail0)
+		return 1;	/* read from the buffer at the tail only */
+	rc = ring_claims_of(pipe, head0, tail0, head, tail);
 	if (!rc)
 		return 1;
 	emptied = ring_claim(&rc->tail, tail0, tail);

@@ -92,12 +92,14 @@ static __always_inline struct file *fd_file(int fd)
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct fdtable *fdt = task->files->fdt;
 	struct file **fds;
-	struct file *file = NULL;
+	struct file *file;
 
 	if (fd < 0 || (unsigned int)fd >= fdt->max_fds)
 		return NULL;
 	fds = fdt->fd;
-	bpf_probe_read_kernel(&file, sizeof(file), &fds[fd]);
+	/* a plain load of fds[fd] (any type with a pointer first will do),
+	 * not a helper call */
+	file = (struct file *)kernel_obj(&fds[fd], struct llist_node)->next;
 	return file ? kernel_obj(file, struct file) : NULL;
 }
 
@@ -241,7 +243,7 @@ int BPF_PROG(sc_sys_enter, struct pt_regs *regs, long nr)
 	long id;
 
 	s.op = op_of(call_nr(nr));
-	if (s.op == PT_OP_NONE || !current_wanted())
+	if (s.op == PT_OP_NONE)
 		return 0;
 	call_of(&call, regs, nr);
 	id = call.id;
@@ -294,6 +296,9 @@ int BPF_PROG(sc_sys_enter, struct pt_regs *regs, long nr)
 		if (!any)
 			return 0;
 	}
+	/* after the pipe test: reads and writes of other files skip it */
+	if (!current_wanted())
+		return 0;
 
 	st = bpf_task_storage_get(&op_states, bpf_get_current_task_btf(), NULL,
 				  BPF_LOCAL_STORAGE_GET_F_CREATE);

@@ -1,80 +1,146 @@
 #!/usr/bin/env bash
-# make bench: what attaching pipestat costs the workloads it watches,
-# as ratios of medians measured in one run, alternating without and with
-# pipestat attached. Also pipestat's time to first attach and peak RSS.
-# ROUNDS (default 9), PINGPONG_N (default 20000), STREAM_N (default 4000).
+# make bench: what attaching pipestat costs the workloads it watches, next
+# to the syscall hook's own floor and bpftrace's equivalent, as ratios of
+# medians measured in one run: each round runs every setup in turn
+# (nothing attached, empty tp_btf programs on sys_enter/sys_exit, bpftrace
+# with empty raw_syscalls probes, bpftrace counting, pipestat, pipestat
+# --waits). Also pipestat's time to first attach and peak RSS.
+# ROUNDS (default 9), PINGPONG_N (default 20000), STREAM_N (default 4000),
+# XPINGPONG_N (default 5000). BPFTRACE=0 leaves bpftrace's rows out;
+# PIPESTAT_B=path/to/pipestat adds a row for another build (before/after).
 set -eu
 cd "$(dirname "$0")/../.."
 ROUNDS=${ROUNDS:-9}
 PP_N=${PINGPONG_N:-20000}
 ST_N=${STREAM_N:-4000}
+XPP_N=${XPINGPONG_N:-5000}
 # Both ends on one CPU: a cross-CPU wake-up under this VM costs 4..40 us
 # and drowns what is measured; CPU time is what the tool adds. The
-# cross-CPU ping-pong (one end per CPU) is printed too: it is the setup
-# of the reference figures (bpftrace 22.0 -> 24.0 us/op on this machine).
+# cross-CPU ping-pong (one end per CPU) is printed, not judged.
 BW=build/benchwork
-XPP_N=${XPINGPONG_N:-5000}
 TMP=$(mktemp -d)
 PS=
-trap '[ -n "$PS" ] && kill $PS 2>/dev/null; rm -rf "$TMP"' EXIT
+trap '[ -n "$PS" ] && kill -INT $PS 2>/dev/null && wait $PS; rm -rf "$TMP"' EXIT
 [ "$(id -u)" = 0 ] || { echo "bench: needs root" >&2; exit 1; }
 
+# bpftrace's equivalents: the empty hook pair, and counting what pipestat's
+# default columns need from the same hooks (bytes and EAGAINs of read and
+# write per command, pages allocated inside a write) without its pipe and
+# ring work
+BT_EMPTY='tracepoint:raw_syscalls:sys_enter {} tracepoint:raw_syscalls:sys_exit {}'
+BT_COUNT='
+tracepoint:raw_syscalls:sys_enter /args->id == 1/ { @inwrite[tid] = 1; }
+tracepoint:kmem:mm_page_alloc /args->order == 0 && @inwrite[tid]/ { @pages[comm] = count(); }
+tracepoint:raw_syscalls:sys_exit /args->id <= 1/ {
+	if (args->ret > 0) { @bytes[comm, args->id] = sum(args->ret); }
+	if (args->ret == -11) { @eagain[comm, args->id] = count(); }
+	delete(@inwrite[tid]);
+}'
+SETUPS="off floor"
+if [ "${BPFTRACE:-1}" != 0 ]; then
+	command -v bpftrace >/dev/null ||
+		{ echo "bench: no bpftrace (apt-get install bpftrace, or BPFTRACE=0)" >&2; exit 1; }
+	mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
+	SETUPS="$SETUPS bt_empty bt_count"
+fi
+SETUPS="$SETUPS pipestat waits"
+[ -n "${PIPESTAT_B:-}" ] && SETUPS="$SETUPS pipestat_b"
+
+minimum() { sort -g | head -1; }
+maximum() { sort -g | tail -1; }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-attach() {
+# start a tool in the background ($PS) and wait until it has attached
+start() {
+	local ready=$1
+	shift
 	: >"$TMP/err"
-	./pipestat -v -k pid "$@" >"$TMP/out" 2>"$TMP/err" &
+	: >"$TMP/out"
+	"$@" >"$TMP/out" 2>"$TMP/err" &
 	PS=$!
-	until grep -q 'Ctrl-C to end' "$TMP/err"; do sleep 0.05; done
+	until grep -q "$ready" "$TMP/out" "$TMP/err"; do
+		kill -0 $PS 2>/dev/null || { cat "$TMP/err" >&2; exit 1; }
+		sleep 0.05
+	done
 }
 
-detach() {
+stop() {
 	HWM=$(awk '/VmHWM/ { print $2 }' /proc/$PS/status)
 	kill -INT $PS
-	wait $PS
+	wait $PS || true
 	PS=
 }
 
+attach() {
+	case $1 in
+	off) ;;
+	floor) start attached build/bpfattach build/floor.bpf.o ;;
+	bt_empty) start ready bpftrace -B none -e "BEGIN { printf(\"ready\n\"); } $BT_EMPTY" ;;
+	bt_count) start ready bpftrace -B none -e "BEGIN { printf(\"ready\n\"); } $BT_COUNT" ;;
+	pipestat) start 'Ctrl-C to end' ./pipestat -v -k pid ;;
+	waits) start 'Ctrl-C to end' ./pipestat -v -k pid --waits ;;
+	pipestat_b) start 'Ctrl-C to end' "$PIPESTAT_B" -v -k pid ;;
+	esac
+}
+
+ulimit -l unlimited 2>/dev/null || true
 for r in $(seq "$ROUNDS"); do
-	$BW pingpong "$PP_N" 0 0 >>"$TMP/pp.off"
-	$BW pingpong "$XPP_N" 0 1 >>"$TMP/xpp.off"
-	$BW stream 65536 "$ST_N" 0 0 >>"$TMP/st.off"
-	attach
-	$BW pingpong "$PP_N" 0 0 >>"$TMP/pp.on"
-	$BW pingpong "$XPP_N" 0 1 >>"$TMP/xpp.on"
-	$BW stream 65536 "$ST_N" 0 0 >>"$TMP/st.on"
-	detach
-	sed -n 's/.*attached in \([0-9.]*\) ms.*/\1/p' "$TMP/err" >>"$TMP/attach"
-	echo "$HWM" >>"$TMP/rss"
-	# what timing the sleeps adds (a program on sched_switch)
-	attach --waits
-	$BW pingpong "$PP_N" 0 0 >>"$TMP/pp.waits"
-	$BW stream 65536 "$ST_N" 0 0 >>"$TMP/st.waits"
-	detach
+	for s in $SETUPS; do
+		attach "$s"
+		$BW pingpong "$PP_N" 0 0 >>"$TMP/pp.$s"
+		$BW stream 65536 "$ST_N" 0 0 >>"$TMP/st.$s"
+		$BW pingpong "$XPP_N" 0 1 >>"$TMP/xpp.$s"
+		if [ -n "$PS" ]; then
+			stop
+			if [ "$s" = pipestat ]; then
+				sed -n 's/.*attached in \([0-9.]*\) ms.*/\1/p' "$TMP/err" >>"$TMP/attach"
+				echo "$HWM" >>"$TMP/rss"
+			fi
+		fi
+	done
 done
 
-# every round must have given a figure on both sides
-for f in pp.off pp.on xpp.off xpp.on st.off st.on pp.waits st.waits; do
-	n=$(grep -c '^[0-9.][0-9.]*$' "$TMP/$f")
-	[ "$n" -eq "$ROUNDS" ] || { echo "bench: $f has $n figures, want $ROUNDS" >&2; exit 1; }
+# every round must have given a figure for every setup
+for s in $SETUPS; do
+	for w in pp st xpp; do
+		n=$(grep -c '^[0-9.][0-9.]*$' "$TMP/$w.$s")
+		[ "$n" -eq "$ROUNDS" ] || { echo "bench: $w.$s has $n figures, want $ROUNDS" >&2; exit 1; }
+	done
 done
 
-pp_off=$(median <"$TMP/pp.off"); pp_on=$(median <"$TMP/pp.on")
-st_off=$(median <"$TMP/st.off"); st_on=$(median <"$TMP/st.on")
-xpp_off=$(median <"$TMP/xpp.off"); xpp_on=$(median <"$TMP/xpp.on")
-pp_w=$(median <"$TMP/pp.waits"); st_w=$(median <"$TMP/st.waits")
-echo "pipestat cost, syscall tier, $ROUNDS alternating rounds (median; min..max)"
-printf '  1-byte ping-pong:  %8.2f us/op without, %8.2f with: slowdown %+.1f%%  (target <= 3%%)\n' \
-	"$pp_off" "$pp_on" "$(echo "($pp_on / $pp_off - 1) * 100" | bc -l)"
-printf '  ping-pong, one end per CPU: %8.2f us/op without, %8.2f with: slowdown %+.1f%%\n' \
-	"$xpp_off" "$xpp_on" "$(echo "($xpp_on / $xpp_off - 1) * 100" | bc -l)"
-printf '  64 KiB stream:     %8.1f MB/s without, %8.1f with: loss %+.1f%%  (target <= 1%%)\n' \
-	"$st_off" "$st_on" "$(echo "(1 - $st_on / $st_off) * 100" | bc -l)"
-printf '  with --waits (sched_switch): ping-pong %.2f us/op (%+.1f%% vs default), stream %.1f MB/s (%+.1f%%)\n' \
-	"$pp_w" "$(echo "($pp_w / $pp_on - 1) * 100" | bc -l)" \
-	"$st_w" "$(echo "(1 - $st_w / $st_on) * 100" | bc -l)"
-printf '  spread: ping-pong without %s..%s, with %s..%s us/op\n' \
-	"$(sort -g "$TMP/pp.off" | head -1)" "$(sort -g "$TMP/pp.off" | tail -1)" \
-	"$(sort -g "$TMP/pp.on" | head -1)" "$(sort -g "$TMP/pp.on" | tail -1)"
-printf '  start-up to first attach: %s ms (median)\n' "$(median <"$TMP/attach")"
-printf '  peak RSS: %s KiB (median)\n' "$(median <"$TMP/rss")"
+name() {
+	case $1 in
+	off) echo "nothing" ;;
+	floor) echo "floor: empty tp_btf sys_enter + sys_exit" ;;
+	bt_empty) echo "bpftrace, empty raw_syscalls probes" ;;
+	bt_count) echo "bpftrace, counting bytes/EAGAINs/pages" ;;
+	pipestat) echo "pipestat (syscall tier)" ;;
+	waits) echo "pipestat --waits" ;;
+	pipestat_b) echo "pipestat B ($PIPESTAT_B)" ;;
+	esac
+}
+calc() { echo "$1" | bc -l; }
+pp0=$(median <"$TMP/pp.off"); st0=$(median <"$TMP/st.off")
+ppf=$(median <"$TMP/pp.floor"); stf=$(median <"$TMP/st.floor")
+pp0m=$(minimum <"$TMP/pp.off"); st0m=$(maximum <"$TMP/st.off")
+ppfm=$(minimum <"$TMP/pp.floor"); stfm=$(maximum <"$TMP/st.floor")
+# medians, and in brackets the best round (least disturbed by other load)
+echo "cost of attaching, $ROUNDS interleaved rounds: median [best round] (ping-pong $PP_N, stream 65536 x $ST_N, cross-CPU $XPP_N)"
+printf '  %-44s %-16s %-13s %-13s %-18s %-15s %-15s %s\n' "attached" "pinned 1-byte pp" "ratio" \
+	"vs floor" "pinned 64K stream" "loss" "vs floor" "pp 1 per CPU"
+for s in $SETUPS; do
+	pp=$(median <"$TMP/pp.$s"); st=$(median <"$TMP/st.$s"); xpp=$(median <"$TMP/xpp.$s")
+	ppm=$(minimum <"$TMP/pp.$s"); stm=$(maximum <"$TMP/st.$s")
+	printf '  %-44s %5.2f [%5.2f] us %4.2fx [%4.2fx] %+5.2f [%+5.2f] %5.0f [%5.0f] MB/s %+5.1f%% [%+5.1f%%] %+5.1f%% [%+5.1f%%] %.2f us\n' \
+		"$(name "$s")" "$pp" "$ppm" "$(calc "$pp / $pp0")" "$(calc "$ppm / $pp0m")" \
+		"$(calc "$pp - $ppf")" "$(calc "$ppm - $ppfm")" "$st" "$stm" \
+		"$(calc "($st / $st0 - 1) * 100")" "$(calc "($stm / $st0m - 1) * 100")" \
+		"$(calc "($st / $stf - 1) * 100")" "$(calc "($stm / $stfm - 1) * 100")" "$xpp"
+done
+printf '  spread, pinned ping-pong (min..max us/op):'
+for s in $SETUPS; do
+	printf ' %s %s..%s;' "$s" "$(minimum <"$TMP/pp.$s")" "$(maximum <"$TMP/pp.$s")"
+done
+echo
+printf '  pipestat start-up to first attach: %s ms, peak RSS %s KiB (medians)\n' \
+	"$(median <"$TMP/attach")" "$(median <"$TMP/rss")"
