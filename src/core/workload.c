@@ -331,9 +331,12 @@ long wl_lock_writers(int writers, long n)
 	char c;
 	long got = 0;
 
-	/* all the bytes fit the pipe: nobody waits for room, only for the lock */
-	if (writers < 1 || writers > 64 || n < 1 || writers * n > 65536 ||
+	/* all the bytes fit the pipe (1 MiB, the default pipe-max-size):
+	 * nobody waits for room, only for the lock */
+	if (writers < 1 || writers > 64 || n < 1 || writers * n > WL_LOCK_BYTES ||
 	    pipe(p) || pipe(go))
+		return -1;
+	if (writers * n > 65536 && fcntl(p[1], F_SETPIPE_SZ, WL_LOCK_BYTES) < 0)
 		return -1;
 	for (int i = 0; i < writers; i++) {
 		pids[i] = fork();

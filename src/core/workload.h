@@ -38,10 +38,12 @@ long wl_jobserver(int readers, long tokens, long gap_us);
 #define WL_SLOW_CHUNK 65536
 long wl_slow_side(double seconds, int sleep_ms, int slow_reader);
 /*
- * writers processes each write n single bytes into one pipe that holds
- * them all (writers * n <= 65536), then this process reads them: returns
- * the bytes read.
+ * writers processes, started together, each write n single bytes into one
+ * pipe that holds them all (writers * n <= WL_LOCK_BYTES; the pipe is
+ * grown to that when 64 KiB is not enough), then this process reads them:
+ * returns the bytes read.
  */
+#define WL_LOCK_BYTES	(1 << 20)
 long wl_lock_writers(int writers, long n);
 /*
  * n rounds of sendfile() of 4096 bytes of a temporary file into a pipe,

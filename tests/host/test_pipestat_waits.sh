@@ -68,9 +68,11 @@ t_slow_writer() { slow_side writer reader read write; }
 # 8 writers of single bytes into one pipe: they contend for pipe->mutex;
 # one writer alone never does.
 t_lock() {
-	local out pid n
+	local out pid n per
 	attach -k comm -n pipework --csv || { not_ok "lock: attach"; return; }
-	out=$(work lock-writers 8 8000)
+	# long enough to overlap on a loaded machine; short in a one-CPU VM
+	per=$([ "$(nproc)" -gt 1 ] && echo 100000 || echo 8000)
+	out=$(work lock-writers 8 $per)
 	stop_pipestat
 	n=$(csv_get "$TMP/out" lock_contended comm pipework)
 	if [ "$(nproc)" -gt 1 ]; then
@@ -82,7 +84,7 @@ t_lock() {
 		# holder never gives the CPU away, so nobody can contend
 		expect "lock: one CPU, 8 writers cannot contend" "$n" 0
 	fi
-	expect "lock: 8 x 8000 bytes" "$(csv_get "$TMP/out" write_bytes comm pipework)" 64000
+	expect "lock: 8 x $per bytes" "$(csv_get "$TMP/out" write_bytes comm pipework)" $((8 * per))
 	attach -k comm -n pipework --csv || { not_ok "lock: attach"; return; }
 	out=$(work lock-writers 1 8000)
 	stop_pipestat
