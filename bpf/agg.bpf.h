@@ -204,14 +204,17 @@ static __always_inline __u32 log2_slot(__u64 v)
 /* One value into histogram h of key (a no-op unless --hist asked for h). */
 static __always_inline void hist_add(const struct pt_key *key, enum pt_hist h, __u64 v)
 {
-	struct pt_hkey hk = { .key = *key, .hist = h, .slot = log2_slot(v) };
 	static const __u64 zero;
-	__u32 gen = pt_gen.epoch & 1;
+	struct pt_hkey hk;
+	__u32 gen;
 	__u64 *n;
 	void *map;
 
+	/* first: without --hist the verifier drops the rest */
 	if (!hist_wanted(h))
 		return;
+	hk = (struct pt_hkey){ .key = *key, .hist = h, .slot = log2_slot(v) };
+	gen = pt_gen.epoch & 1;
 	map = bpf_map_lookup_elem(&hists, &gen);
 	if (!map)
 		return;

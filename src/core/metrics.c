@@ -147,22 +147,25 @@ static bool v_sections_per_read(const struct pt_counts *c, const struct pt_env *
 }
 
 /* task-time asleep / interval: 100 = one task asleep all the interval */
-static bool v_wait_read_pct(const struct pt_counts *c, const struct pt_env *e,
-			    struct pt_value *v)
+/* task-time in ns as a % of the interval: 100 = one task all of it */
+static bool interval_share(__u64 ns, const struct pt_env *e, struct pt_value *v)
 {
 	if (e->interval_s <= 0)
 		return false;
-	v->d = c->wait_read_ns / (e->interval_s * 1e7);
+	v->d = ns / (e->interval_s * 1e7);
 	return true;
+}
+
+static bool v_wait_read_pct(const struct pt_counts *c, const struct pt_env *e,
+			    struct pt_value *v)
+{
+	return interval_share(c->wait_read_ns, e, v);
 }
 
 static bool v_wait_write_pct(const struct pt_counts *c, const struct pt_env *e,
 			     struct pt_value *v)
 {
-	if (e->interval_s <= 0)
-		return false;
-	v->d = c->wait_write_ns / (e->interval_s * 1e7);
-	return true;
+	return interval_share(c->wait_write_ns, e, v);
 }
 
 static bool v_untracked(const struct pt_counts *c, const struct pt_env *e,
