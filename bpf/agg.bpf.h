@@ -78,7 +78,8 @@ static __always_inline bool comm_matches(const char *comm)
 
 /*
  * Task t's process id in pipetrace's pid namespace, as ps there shows it;
- * 0 if it is not visible from there.
+ * 0 if it is not visible from there. t is a BTF pointer (current, or a
+ * tracepoint's task): its fields are plain loads.
  */
 static __always_inline __u32 task_tgid(struct task_struct *t)
 {
@@ -86,7 +87,7 @@ static __always_inline __u32 task_tgid(struct task_struct *t)
 	__u32 level;
 
 	if (!pt_scope.pidns_ino)
-		return BPF_CORE_READ(t, tgid);
+		return t->tgid;
 	pid = BPF_CORE_READ(t, group_leader, thread_pid);
 	if (!pid)
 		return 0;
@@ -102,21 +103,15 @@ static __always_inline __u32 task_tgid(struct task_struct *t)
 	return 0;
 }
 
-/* The same for the current task. */
-static __always_inline __u32 current_tgid(void)
+/*
+ * false if -p/-n/--cgroup leave the current task out. cur is
+ * bpf_get_current_task_btf(), fetched once by the program and passed on:
+ * on CPUs that return through a mitigation thunk (SRSO) each helper call
+ * costs more than the loads it saves.
+ */
+static __always_inline bool current_wanted(struct task_struct *cur)
 {
-	/* a plain load, not a helper call: on CPUs that return through a
-	 * mitigation thunk (SRSO) each call costs more than its work */
-	if (!pt_scope.pidns_ino)
-		return bpf_get_current_task_btf()->tgid;
-	return task_tgid((struct task_struct *)bpf_get_current_task());
-}
-
-/* false if -p/-n/--cgroup leave the current task out */
-static __always_inline bool current_wanted(void)
-{
-	__u32 tgid = current_tgid();
-	char comm[PT_COMM_LEN];
+	__u32 tgid = task_tgid(cur);
 
 	if (!tgid || tgid == pt_scope.self_tgid)
 		return false;
@@ -124,22 +119,18 @@ static __always_inline bool current_wanted(void)
 		return false;
 	if (pt_scope.by_cgroup && bpf_current_task_under_cgroup(&cgroup_filter, 0) != 1)
 		return false;
-	if (pt_scope.by_comm) {
-		bpf_get_current_comm(comm, sizeof(comm));
-		return comm_matches(comm);
-	}
+	if (pt_scope.by_comm)
+		return comm_matches(cur->comm);
 	return true;
 }
 
-/* The current task's part of a key: process, command (and cgroup). */
-static __always_inline void key_for_current(struct pt_key *key)
+/* Task t's part of a key: process, command (and cgroup). */
+static __always_inline void key_for_task(struct pt_key *key, struct task_struct *t)
 {
-	key->tgid = current_tgid();
-	/* two plain loads rather than bpf_get_current_comm() */
-	__builtin_memcpy(key->comm, bpf_get_current_task_btf()->comm,
-			 sizeof(key->comm));
+	key->tgid = task_tgid(t);
+	__builtin_memcpy(key->comm, t->comm, sizeof(key->comm));
 	if (pt_scope.key_cgroup)
-		key->cgroup = bpf_get_current_cgroup_id();
+		key->cgroup = t->cgroups->dfl_cgrp->kn->id;
 }
 
 /* The counters of key in the live generation, created on first use. */

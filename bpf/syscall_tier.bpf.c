@@ -80,6 +80,14 @@ struct op_state {
 	struct call_waits w;	/* sleeps and pipe->mutex contention */
 };
 
+/*
+ * Where a call's state lives from its entry to its exit: in a slot of an
+ * array picked by thread id (an array look-up is inlined, a task storage
+ * look-up is a helper call, dear on CPUs with return thunks); when another
+ * thread holds that slot, in the task's storage. spilled counts the
+ * threads of a slot whose state is there, so the storage is looked at
+ * only when one is.
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
@@ -87,9 +95,81 @@ struct {
 	__type(value, struct op_state);
 } op_states SEC(".maps");
 
-static __always_inline struct file *fd_file(int fd)
+#define CALL_SLOTS 16384
+/* the loader sets 0 for tests (PIPETRACE_ONE_CALL_SLOT=1): all share one */
+const volatile __u32 call_slot_mask = CALL_SLOTS - 1;
+
+struct call_slot {
+	__u32 owner;		/* thread id; 0: free */
+	__u32 spilled;		/* threads of this slot with state in op_states */
+	struct op_state st;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, CALL_SLOTS);
+	__type(key, __u32);
+	__type(value, struct call_slot);
+} call_slots SEC(".maps");
+
+static __always_inline struct call_slot *slot_of(struct task_struct *t)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
+	__u32 i = (__u32)t->pid & call_slot_mask & (CALL_SLOTS - 1);
+
+	return bpf_map_lookup_elem(&call_slots, &i);
+}
+
+/* A new call's state for t (a thread of this program's current task). */
+static __always_inline struct op_state *call_begin(struct task_struct *t)
+{
+	struct call_slot *s = slot_of(t);
+	__u32 tid = t->pid;
+	struct op_state *st;
+
+	if (!s)
+		return NULL;
+	if (s->owner == tid || __sync_val_compare_and_swap(&s->owner, 0, tid) == 0)
+		return &s->st;
+	st = bpf_task_storage_get(&op_states, t, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (st && st->op == PT_OP_NONE)
+		__sync_fetch_and_add(&s->spilled, 1);
+	return st;
+}
+
+/* The state of t's call in progress; NULL if t is in none of ours. */
+static __always_inline struct op_state *call_state(struct task_struct *t)
+{
+	struct call_slot *s = slot_of(t);
+	struct op_state *st;
+
+	if (!s)
+		return NULL;
+	if (s->owner == (__u32)t->pid)
+		st = &s->st;
+	else if (s->spilled)
+		st = bpf_task_storage_get(&op_states, t, NULL, 0);
+	else
+		return NULL;
+	return st && st->op != PT_OP_NONE ? st : NULL;
+}
+
+/* The current call of t is over: free its slot or its storage. */
+static __always_inline void call_end(struct task_struct *t, struct op_state *st)
+{
+	struct call_slot *s = slot_of(t);
+
+	st->op = PT_OP_NONE;
+	if (!s)
+		return;
+	if (st == &s->st)
+		s->owner = 0;
+	else
+		__sync_fetch_and_sub(&s->spilled, 1);
+}
+
+/* task: the current task, fetched once per program (agg.bpf.h says why) */
+static __always_inline struct file *fd_file(struct task_struct *task, int fd)
+{
 	struct fdtable *fdt = task->files->fdt;
 	struct file **fds;
 	struct file *file;
@@ -104,9 +184,10 @@ static __always_inline struct file *fd_file(int fd)
 }
 
 /* Fills end if fd is an anonymous pipe or FIFO; returns its file or NULL. */
-static __always_inline struct file *pipe_end_of(struct pipe_end *end, long fd)
+static __always_inline struct file *pipe_end_of(struct task_struct *task,
+					       struct pipe_end *end, long fd)
 {
-	struct file *file = fd_file(fd);
+	struct file *file = fd_file(task, fd);
 	struct pipe_inode_info *pipe;
 	struct inode *inode;
 
@@ -129,32 +210,34 @@ static __always_inline bool file_nonblock(struct file *file)
 	return file->f_flags & O_NONBLOCK;
 }
 
-/* The key of the current task on the pipe of end. */
-static __always_inline void end_key(struct pt_key *key, const struct pipe_end *end)
+/* The key of task on the pipe of end. */
+static __always_inline void end_key(struct pt_key *key, const struct pipe_end *end,
+				    struct task_struct *task)
 {
 	key->ino = end->ino;
 	key->dev = end->dev;
-	key_for_current(key);
+	key_for_task(key, task);
 }
 
 /* The counters of the current task on the pipe of end. */
-static __always_inline struct pt_counts *end_counts(const struct pipe_end *end)
+static __always_inline struct pt_counts *end_counts(const struct pipe_end *end,
+						    struct task_struct *task)
 {
 	struct pt_key key = {};
 
-	end_key(&key, end);
+	end_key(&key, end, task);
 	return counts_of(&key);
 }
 
 /* --hist: one value of the current task on the pipe of end */
 static __always_inline void end_hist(const struct pipe_end *end, enum pt_hist h,
-				     __u64 v)
+				     __u64 v, struct task_struct *task)
 {
 	struct pt_key key = {};
 
 	if (!hist_wanted(h))
 		return;
-	end_key(&key, end);
+	end_key(&key, end, task);
 	hist_add(&key, h, v);
 }
 
@@ -168,10 +251,8 @@ struct sc_call {
 	unsigned long arg[6];
 };
 
-static __always_inline bool in_compat_syscall(void)
+static __always_inline bool in_compat_syscall(struct task_struct *task)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
-
 	return task->thread_info.status & TS_COMPAT;
 }
 
@@ -193,14 +274,15 @@ static __always_inline long native_nr(long id32)
 }
 
 /* The call's native number (-1: a compat call not ours). */
-static __always_inline long call_nr(long id)
+static __always_inline long call_nr(struct task_struct *task, long id)
 {
-	return in_compat_syscall() ? native_nr(id) : id;
+	return in_compat_syscall(task) ? native_nr(id) : id;
 }
 
-static __always_inline void call_of(struct sc_call *c, struct pt_regs *regs, long id)
+static __always_inline void call_of(struct task_struct *task, struct sc_call *c,
+				    struct pt_regs *regs, long id)
 {
-	if (in_compat_syscall()) {
+	if (in_compat_syscall(task)) {
 		c->id = native_nr(id);
 		c->arg[0] = (__u32)regs->bx;
 		c->arg[1] = (__u32)regs->cx;
@@ -237,21 +319,22 @@ static __always_inline enum pt_op op_of(long id)
 SEC("tp_btf/sys_enter")
 int BPF_PROG(sc_sys_enter, struct pt_regs *regs, long nr)
 {
+	struct task_struct *task = bpf_get_current_task_btf();
 	struct op_state *st, s = {};
 	struct sc_call call;
 	struct file *file;
 	long id;
 
-	s.op = op_of(call_nr(nr));
+	s.op = op_of(call_nr(task, nr));
 	if (s.op == PT_OP_NONE)
 		return 0;
-	call_of(&call, regs, nr);
+	call_of(task, &call, regs, nr);
 	id = call.id;
 
 	if (s.op == PT_OP_READ || s.op == PT_OP_WRITE) {
 		struct pipe_end *end = s.op == PT_OP_READ ? &s.src : &s.dst;
 
-		file = pipe_end_of(end, call.arg[0]);
+		file = pipe_end_of(task, end, call.arg[0]);
 		if (!file)
 			return 0;
 		s.nonblock = file_nonblock(file);
@@ -261,7 +344,7 @@ int BPF_PROG(sc_sys_enter, struct pt_regs *regs, long nr)
 	} else if (id == NR_vmsplice) {
 		struct pipe_end probe = {};
 
-		file = pipe_end_of(&probe, call.arg[0]);
+		file = pipe_end_of(task, &probe, call.arg[0]);
 		if (!file)
 			return 0;
 		if (file->f_mode & FMODE_WRITE)
@@ -280,8 +363,8 @@ int BPF_PROG(sc_sys_enter, struct pt_regs *regs, long nr)
 		long in_fd = sendfile ? call.arg[1] : call.arg[0];
 		long out_fd = id == NR_splice ? call.arg[2] : sendfile ? call.arg[0] : call.arg[1];
 		long flags = id == NR_splice ? call.arg[5] : sendfile ? 0 : call.arg[3];
-		struct file *in = pipe_end_of(&s.src, in_fd);
-		struct file *out = pipe_end_of(&s.dst, out_fd);
+		struct file *in = pipe_end_of(task, &s.src, in_fd);
+		struct file *out = pipe_end_of(task, &s.dst, out_fd);
 		bool any = false;
 
 		s.nonblock = !!(flags & SPLICE_F_NONBLOCK);
@@ -297,11 +380,10 @@ int BPF_PROG(sc_sys_enter, struct pt_regs *regs, long nr)
 			return 0;
 	}
 	/* after the pipe test: reads and writes of other files skip it */
-	if (!current_wanted())
+	if (!current_wanted(task))
 		return 0;
 
-	st = bpf_task_storage_get(&op_states, bpf_get_current_task_btf(), NULL,
-				  BPF_LOCAL_STORAGE_GET_F_CREATE);
+	st = call_begin(task);
 	if (st)
 		*st = s;	/* pages = 0 */
 	return 0;
@@ -324,9 +406,10 @@ static __always_inline void count_eagain(struct pt_counts *c, struct op_state *s
 	}
 }
 
-static __always_inline void exit_read(struct op_state *st, long ret)
+static __always_inline void exit_read(struct task_struct *task, struct op_state *st,
+				      long ret)
 {
-	struct pt_counts *c = end_counts(&st->src);
+	struct pt_counts *c = end_counts(&st->src, task);
 	__u32 bufs;
 
 	if (!c)
@@ -340,7 +423,7 @@ static __always_inline void exit_read(struct op_state *st, long ret)
 	if (ret <= 0)
 		return;
 	count_add(c, read_bytes, ret);
-	end_hist(&st->src, PT_HIST_READ_SIZE, ret);
+	end_hist(&st->src, PT_HIST_READ_SIZE, ret, task);
 	bufs = ring_claim_read(kernel_obj(st->src.pipe, struct pipe_inode_info),
 			       st->src.head, st->src.tail);
 	/*
@@ -353,15 +436,16 @@ static __always_inline void exit_read(struct op_state *st, long ret)
 	count_add(c, read_bufs, bufs);
 }
 
-static __always_inline void exit_write(struct op_state *st, long ret)
+static __always_inline void exit_write(struct task_struct *task, struct op_state *st,
+				       long ret)
 {
-	struct pt_counts *c = end_counts(&st->dst);
+	struct pt_counts *c = end_counts(&st->dst, task);
 
 	if (!c)
 		return;
 	count_add(c, writes, 1);
 	waits_count(c, &st->w, PT_OP_WRITE, true);
-	end_hist(&st->dst, PT_HIST_OCCUPANCY, st->dst.head - st->dst.tail);
+	end_hist(&st->dst, PT_HIST_OCCUPANCY, st->dst.head - st->dst.tail, task);
 	if (ret == -EAGAIN)
 		count_eagain(c, st);
 	/* a write that failed part way may still have taken pages */
@@ -370,20 +454,21 @@ static __always_inline void exit_write(struct op_state *st, long ret)
 	if (ret <= 0)
 		return;
 	count_add(c, write_bytes, ret);
-	end_hist(&st->dst, PT_HIST_WRITE_SIZE, ret);
+	end_hist(&st->dst, PT_HIST_WRITE_SIZE, ret, task);
 	count_add(c, bufs_new,
 		  ring_claim_write(kernel_obj(st->dst.pipe, struct pipe_inode_info),
 				   st->dst.head, st->dst.tail));
 }
 
-static __always_inline void exit_splice(struct op_state *st, long ret)
+static __always_inline void exit_splice(struct task_struct *task, struct op_state *st,
+					long ret)
 {
 	__u64 bytes = ret > 0 ? ret : 0;
 	bool eagain = ret == -EAGAIN;
 	struct pt_counts *c;
 
 	/* an EAGAIN is counted once, on the first pipe end */
-	if (st->src.pipe && (c = end_counts(&st->src))) {
+	if (st->src.pipe && (c = end_counts(&st->src, task))) {
 		count_add(c, splice_out, 1);
 		count_add(c, splice_out_bytes, bytes);
 		waits_count(c, &st->w, PT_OP_SPLICE,
@@ -392,7 +477,7 @@ static __always_inline void exit_splice(struct op_state *st, long ret)
 			count_eagain(c, st);
 		eagain = false;
 	}
-	if (st->dst.pipe && (c = end_counts(&st->dst))) {
+	if (st->dst.pipe && (c = end_counts(&st->dst, task))) {
 		count_add(c, splice_in, 1);
 		count_add(c, splice_in_bytes, bytes);
 		waits_count(c, &st->w, PT_OP_SPLICE,
@@ -405,19 +490,21 @@ static __always_inline void exit_splice(struct op_state *st, long ret)
 SEC("tp_btf/sys_exit")
 int BPF_PROG(sc_sys_exit, struct pt_regs *regs, long ret)
 {
+	struct task_struct *task = bpf_get_current_task_btf();
 	struct op_state *st;
-	if (op_of(call_nr(regs->orig_ax)) == PT_OP_NONE)
+
+	if (op_of(call_nr(task, regs->orig_ax)) == PT_OP_NONE)
 		return 0;
-	st = bpf_task_storage_get(&op_states, bpf_get_current_task_btf(), NULL, 0);
-	if (!st || st->op == PT_OP_NONE)
+	st = call_state(task);
+	if (!st)
 		return 0;
 	if (st->op == PT_OP_READ)
-		exit_read(st, ret);
+		exit_read(task, st, ret);
 	else if (st->op == PT_OP_WRITE)
-		exit_write(st, ret);
+		exit_write(task, st, ret);
 	else
-		exit_splice(st, ret);
-	st->op = PT_OP_NONE;
+		exit_splice(task, st, ret);
+	call_end(task, st);
 	return 0;
 }
 
@@ -434,7 +521,7 @@ int BPF_PROG(sc_page_alloc, struct page *page, unsigned int order,
 
 	if (order || gfp_flags != pipe_page_gfp)
 		return 0;
-	st = bpf_task_storage_get(&op_states, bpf_get_current_task_btf(), NULL, 0);
+	st = call_state(bpf_get_current_task_btf());
 	/* only this task touches its state: counted at syscall exit */
 	if (st && st->op == PT_OP_WRITE)
 		st->pages++;
@@ -449,10 +536,10 @@ int BPF_PROG(sc_switch, bool preempt, struct task_struct *prev,
 	struct op_state *st;
 	__u64 d;
 
-	st = bpf_task_storage_get(&op_states, prev, NULL, 0);
+	st = call_state(prev);
 	if (st && (st->op == PT_OP_READ || st->op == PT_OP_WRITE))
 		waits_switch_out(&st->w, preempt, prev_state);
-	st = bpf_task_storage_get(&op_states, next, NULL, 0);
+	st = call_state(next);
 	if (!st || !(d = waits_switch_in(&st->w)))
 		return 0;
 	if (hist_wanted(PT_HIST_WAIT_READ) || hist_wanted(PT_HIST_WAIT_WRITE)) {
@@ -460,25 +547,17 @@ int BPF_PROG(sc_switch, bool preempt, struct task_struct *prev,
 		const struct pipe_end *end = rd ? &st->src : &st->dst;
 		struct pt_key key = { .ino = end->ino, .dev = end->dev };
 
-		task_key(&key, next);
+		key_for_task(&key, next);
 		hist_add(&key, rd ? PT_HIST_WAIT_READ : PT_HIST_WAIT_WRITE, d);
 	}
 	return 0;
-}
-
-static __always_inline struct op_state *current_op(void)
-{
-	struct op_state *st;
-
-	st = bpf_task_storage_get(&op_states, bpf_get_current_task_btf(), NULL, 0);
-	return st && st->op != PT_OP_NONE ? st : NULL;
 }
 
 /* Runs only when an acquisition has to wait: one of this call's pipes? */
 SEC("tp_btf/contention_begin")
 int BPF_PROG(sc_lock_begin, void *lock, unsigned int flags)
 {
-	struct op_state *st = current_op();
+	struct op_state *st = call_state(bpf_get_current_task_btf());
 
 	if (st && (lock == (void *)st->src.pipe || lock == (void *)st->dst.pipe))
 		waits_lock_begin(&st->w, lock, flags);
@@ -488,7 +567,7 @@ int BPF_PROG(sc_lock_begin, void *lock, unsigned int flags)
 SEC("tp_btf/contention_end")
 int BPF_PROG(sc_lock_end, void *lock, int ret)
 {
-	struct op_state *st = current_op();
+	struct op_state *st = call_state(bpf_get_current_task_btf());
 
 	if (st)
 		waits_lock_end(&st->w, lock);
@@ -501,7 +580,8 @@ int BPF_PROG(sc_lock_end, void *lock, int ret)
  * arms a poll instead of returning -EAGAIN to anyone: one EAGAIN each.
  * No syscall window frames them, so they add no ring-derived figures.
  */
-static __always_inline int uring_op(struct io_kiocb *req, struct pipe_end *end)
+static __always_inline int uring_op(struct task_struct *task, struct io_kiocb *req,
+				    struct pipe_end *end)
 {
 	struct file *file;
 	int op;
@@ -516,7 +596,7 @@ static __always_inline int uring_op(struct io_kiocb *req, struct pipe_end *end)
 	default:
 		return PT_OP_NONE;
 	}
-	if (!req->file || !current_wanted())
+	if (!req->file || !current_wanted(task))
 		return PT_OP_NONE;
 	file = kernel_obj(req->file, struct file);
 	if ((file->f_inode->i_mode & S_IFMT) != S_IFIFO)
@@ -529,13 +609,14 @@ static __always_inline int uring_op(struct io_kiocb *req, struct pipe_end *end)
 SEC("tp_btf/io_uring_complete")
 int BPF_PROG(sc_uring_done, struct io_ring_ctx *ring, void *req_ptr)
 {
+	struct task_struct *task = bpf_get_current_task_btf();
 	struct io_kiocb *req = kernel_obj(req_ptr, struct io_kiocb);
 	struct pipe_end end = {};
 	struct pt_counts *c;
-	int op = uring_op(req, &end);
+	int op = uring_op(task, req, &end);
 	int res = req->cqe.res;
 
-	if (op == PT_OP_NONE || !(c = end_counts(&end)))
+	if (op == PT_OP_NONE || !(c = end_counts(&end, task)))
 		return 0;
 	if (op == PT_OP_READ) {
 		count_add(c, reads, 1);
@@ -560,11 +641,12 @@ int BPF_PROG(sc_uring_done, struct io_ring_ctx *ring, void *req_ptr)
 SEC("tp_btf/io_uring_poll_arm")
 int BPF_PROG(sc_uring_poll, struct io_kiocb *req, int mask, int events)
 {
+	struct task_struct *task = bpf_get_current_task_btf();
 	struct pipe_end end = {};
 	struct pt_counts *c;
-	int op = uring_op(req, &end);
+	int op = uring_op(task, req, &end);
 
-	if (op == PT_OP_NONE || !(c = end_counts(&end)))
+	if (op == PT_OP_NONE || !(c = end_counts(&end, task)))
 		return 0;
 	if (op == PT_OP_READ)
 		count_add(c, eagain_read_nowait, 1);

@@ -13,9 +13,11 @@
 /* Fills the task part of key; false if -p/-n leave the current task out. */
 static __always_inline bool pt_task_key(struct pt_key *key)
 {
-	if (!current_wanted())
+	struct task_struct *cur = bpf_get_current_task_btf();
+
+	if (!current_wanted(cur))
 		return false;
-	key_for_current(key);
+	key_for_task(key, cur);
 	return true;
 }
 

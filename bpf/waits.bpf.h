@@ -85,13 +85,4 @@ static __always_inline void waits_count(struct pt_counts *c,
 	}
 }
 
-/* The key of task t (not current: sched_switch's next) on a pipe. */
-static __always_inline void task_key(struct pt_key *key, struct task_struct *t)
-{
-	key->tgid = task_tgid(t);
-	bpf_probe_read_kernel(key->comm, sizeof(key->comm), &t->comm);
-	if (pt_scope.key_cgroup)
-		key->cgroup = BPF_CORE_READ(t, cgroups, dfl_cgrp, kn, id);
-}
-
 #endif

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -211,6 +212,42 @@ int pt_resource_hint(char *buf, size_t n, int err)
 	return 0;
 }
 
+/* Descriptors a tier holds while it loads: maps, programs, links, BTF. */
+#define PT_LOAD_FDS 64
+
+static int open_fds(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	int n = 0;
+
+	if (!d)
+		return 0;
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n - 3;	/* ".", ".." and the directory's own */
+}
+
+/*
+ * Room for PT_LOAD_FDS more descriptors, raising the soft limit up to the
+ * hard one if that is what it takes. Checked first because libbpf takes a
+ * descriptor it could not open during a feature probe for a feature the
+ * kernel lacks, and then fails the load for a reason that misleads.
+ */
+static int fd_room(void)
+{
+	rlim_t want = (rlim_t)open_fds() + PT_LOAD_FDS;
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY ||
+	    rl.rlim_cur >= want)
+		return 0;
+	if (rl.rlim_max != RLIM_INFINITY && rl.rlim_max < want)
+		return -EMFILE;
+	rl.rlim_cur = want;
+	return setrlimit(RLIMIT_NOFILE, &rl) ? -EMFILE : 0;
+}
+
 static int try_tier(struct pt_session *s, const struct pt_load_opts *o,
 		    enum pt_tier t, char *why, size_t n)
 {
@@ -240,6 +277,11 @@ int pt_session_open(struct pt_session *s, const struct pt_load_opts *o,
 
 	verbose = o->verbose;
 	libbpf_set_print(libbpf_print);
+	if (fd_room()) {
+		pt_resource_hint(why[0], sizeof(why[0]), EMFILE);
+		snprintf(err, n, "cannot load the BPF programs: %s", why[0]);
+		return -1;
+	}
 	if (o->tier != PT_TIER_AUTO) {
 		if (!try_tier(s, o, o->tier, why[0], sizeof(why[0])))
 			return 0;

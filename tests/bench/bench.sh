@@ -43,6 +43,8 @@ if [ "${BPFTRACE:-1}" != 0 ]; then
 	mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
 	SETUPS="$SETUPS bt_empty bt_count"
 fi
+# LADDER=1: the steps from the floor up to pipestat (tests/bench/ladder.bpf.c)
+[ "${LADDER:-0}" != 0 ] && SETUPS="$SETUPS step1 step2 step3 step4 step3t step4p"
 SETUPS="$SETUPS pipestat waits"
 [ -n "${PIPESTAT_B:-}" ] && SETUPS="$SETUPS pipestat_b"
 
@@ -75,6 +77,7 @@ attach() {
 	case $1 in
 	off) ;;
 	floor) start attached build/bpfattach build/floor.bpf.o ;;
+	step*) start attached build/bpfattach "build/ladder${1#step}.bpf.o" ;;
 	bt_empty) start ready bpftrace -B none -e "BEGIN { printf(\"ready\n\"); } $BT_EMPTY" ;;
 	bt_count) start ready bpftrace -B none -e "BEGIN { printf(\"ready\n\"); } $BT_COUNT" ;;
 	pipestat) start 'Ctrl-C to end' ./pipestat -v -k pid ;;
@@ -112,6 +115,12 @@ name() {
 	case $1 in
 	off) echo "nothing" ;;
 	floor) echo "floor: empty tp_btf sys_enter + sys_exit" ;;
+	step1) echo "step 1: + syscall number test" ;;
+	step2) echo "step 2: + fd -> pipe test" ;;
+	step3) echo "step 3: + call state (slot by thread id)" ;;
+	step4) echo "step 4: + a counter per key (hash, atomics)" ;;
+	step3t) echo "alt. 3t: step 3 in task storage" ;;
+	step4p) echo "alt. 4p: step 4 in a per-CPU hash" ;;
 	bt_empty) echo "bpftrace, empty raw_syscalls probes" ;;
 	bt_count) echo "bpftrace, counting bytes/EAGAINs/pages" ;;
 	pipestat) echo "pipestat (syscall tier)" ;;

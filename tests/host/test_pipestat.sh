@@ -451,6 +451,9 @@ t_messages() {
 	msg=$(ulimit -n 20; "$PIPESTAT" -d 1 2>&1 >/dev/null); rc=$?
 	expect "ulimit -n: exit 1" "$rc" 1
 	expect "ulimit -n: names the limit" "$msg" "pipestat: cannot load the BPF programs: too many open files (ulimit -n is 20): loading needs more"
+	# a soft limit below what loading needs is raised (the hard one allows it)
+	msg=$(ulimit -S -n 20; "$PIPESTAT" -d 0.3 2>&1 >/dev/null); rc=$?
+	expect "ulimit -S -n 20: soft limit raised, runs" "$rc" 0
 	msg=$(ulimit -v 20000; "$PIPESTAT" -d 1 2>&1 >/dev/null); rc=$?
 	expect "ulimit -v: exit 1" "$rc" 1
 	expect "ulimit -v: names the limit" "$(grep -c '(ulimit -v): loading needs more$' <<<"$msg")" 1
@@ -486,6 +489,19 @@ t_demo() {
 	expect "demo: eagain_read" "$(csv_get "$TMP/out" eagain_read comm pt-demo)" 1000
 }
 
+# Syscall tier: a call's state sits in a slot picked by thread id, or in
+# task storage when another thread holds the slot. Every thread on one slot
+# sends all but one of them there: the same answers must come out.
+t_one_call_slot() {
+	echo "# PIPETRACE_ONE_CALL_SLOT=1: call states spill to task storage"
+	export PIPETRACE_ONE_CALL_SLOT=1
+	t_eagain_read
+	t_stream
+	t_jobserver
+	t_pingpong
+	unset PIPETRACE_ONE_CALL_SLOT
+}
+
 t_eagain_read
 t_nowait_read
 t_eagain_write
@@ -513,4 +529,5 @@ t_pid_namespace
 t_messages
 t_bad_input
 t_demo
+t_one_call_slot
 summary

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * make bench only: where the syscall tier's cost goes. Built once per
+ * step (-DSTEP=1..4), each step doing what the one before does plus the
+ * next piece of work every per-key pipe counter needs:
+ *   1  the syscall number test (read/write) at entry and exit;
+ *   2  + the fd -> file -> pipe test, as the syscall tier does it;
+ *   3  + the call's state (the ring at entry) from entry to exit, in a
+ *        slot picked by thread id as the syscall tier keeps it;
+ *   4  + a counter per key (process, command, pipe) in a hash map: calls,
+ *        bytes and buffers added with atomics.
+ * Two alternatives measured beside them: -DTASK_STORAGE keeps step 3's
+ * state in task storage (a helper call each side), -DPERCPU keeps step
+ * 4's counters in a per-CPU hash with plain adds. The floor
+ * (floor.bpf.c) is the step below 1, the full tier (pipestat) the one
+ * above 4.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "kernel_obj.bpf.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+#define S_IFMT	00170000
+#define S_IFIFO	0010000
+
+struct call {
+	__u64 ino;
+	__u32 head;
+	__u32 tail;
+};
+
+#if STEP >= 3
+#ifdef TASK_STORAGE
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct call);
+} calls SEC(".maps");
+
+static __always_inline struct call *call_get(struct task_struct *t, bool create)
+{
+	return bpf_task_storage_get(&calls, t, NULL,
+				    create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+}
+
+static __always_inline void call_put(struct task_struct *t, struct call *c)
+{
+	c->ino = 0;
+}
+#else
+struct slot {
+	__u32 owner;
+	struct call c;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, struct slot);
+} slots SEC(".maps");
+
+static __always_inline struct call *call_get(struct task_struct *t, bool create)
+{
+	__u32 tid = t->pid, i = tid & 16383;
+	struct slot *s = bpf_map_lookup_elem(&slots, &i);
+
+	if (!s)
+		return NULL;
+	if (s->owner == tid)
+		return &s->c;
+	if (create && __sync_val_compare_and_swap(&s->owner, 0, tid) == 0)
+		return &s->c;
+	return NULL;	/* the tier falls back to task storage here */
+}
+
+static __always_inline void call_put(struct task_struct *t, struct call *c)
+{
+	__u32 i = t->pid & 16383;
+	struct slot *s = bpf_map_lookup_elem(&slots, &i);
+
+	if (s)
+		s->owner = 0;
+}
+#endif
+#endif
+
+struct ladder_key {
+	__u32 tgid;
+	__u32 dev;
+	__u64 ino;
+	char comm[16];
+};
+
+struct counts {
+	__u64 calls;
+	__u64 bytes;
+	__u64 bufs;
+};
+
+struct {
+#ifdef PERCPU
+	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
+#else
+	__uint(type, BPF_MAP_TYPE_HASH);
+#endif
+	__uint(max_entries, 10240);
+	__type(key, struct ladder_key);
+	__type(value, struct counts);
+} counts SEC(".maps");
+
+#ifdef PERCPU
+#define add(field, n) ((field) += (n))
+#else
+#define add(field, n) __sync_fetch_and_add(&(field), (n))
+#endif
+
+static __always_inline bool ours(long nr)
+{
+	return nr == 0 || nr == 1;	/* read, write */
+}
+
+#if STEP >= 2
+static __always_inline struct inode *pipe_inode(struct task_struct *task, long fd,
+						struct file **filep)
+{
+	struct fdtable *fdt = task->files->fdt;
+	struct file *file;
+	struct inode *inode;
+
+	if (fd < 0 || (unsigned int)fd >= fdt->max_fds)
+		return NULL;
+	file = (struct file *)kernel_obj(&fdt->fd[fd], struct llist_node)->next;
+	if (!file)
+		return NULL;
+	file = kernel_obj(file, struct file);
+	inode = file->f_inode;
+	if ((inode->i_mode & S_IFMT) != S_IFIFO || !file->private_data)
+		return NULL;
+	*filep = file;
+	return inode;
+}
+#endif
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(ladder_sys_enter, struct pt_regs *regs, long nr)
+{
+#if STEP >= 2
+	struct task_struct *task;
+	struct inode *inode;
+	struct file *file;
+#endif
+#if STEP >= 3
+	struct pipe_inode_info *pipe;
+	struct call *c;
+#endif
+
+	if (!ours(nr))
+		return 0;
+#if STEP >= 2
+	task = bpf_get_current_task_btf();
+	inode = pipe_inode(task, regs->di, &file);
+	if (!inode)
+		return 0;
+#endif
+#if STEP >= 3
+	pipe = kernel_obj(file->private_data, struct pipe_inode_info);
+	c = call_get(task, true);
+	if (!c)
+		return 0;
+	c->ino = inode->i_ino;
+	c->head = pipe->head;
+	c->tail = pipe->tail;
+#endif
+	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(ladder_sys_exit, struct pt_regs *regs, long ret)
+{
+#if STEP >= 2
+	struct task_struct *task;
+	struct inode *inode;
+	struct file *file;
+#endif
+#if STEP >= 3
+	struct call *c;
+#endif
+#if STEP >= 4
+	static const struct counts zero;
+	struct ladder_key k = {};
+	struct counts *n;
+#endif
+
+	if (!ours(regs->orig_ax))
+		return 0;
+#if STEP >= 2
+	task = bpf_get_current_task_btf();
+	inode = pipe_inode(task, regs->di, &file);
+	if (!inode)
+		return 0;
+#endif
+#if STEP >= 3
+	c = call_get(task, false);
+	if (!c || !c->ino)
+		return 0;
+	call_put(task, c);
+#endif
+#if STEP >= 4
+	k.tgid = task->tgid;
+	k.dev = inode->i_sb->s_dev;
+	k.ino = inode->i_ino;
+	__builtin_memcpy(k.comm, task->comm, sizeof(k.comm));
+	n = bpf_map_lookup_elem(&counts, &k);
+	if (!n) {
+		bpf_map_update_elem(&counts, &k, &zero, BPF_NOEXIST);
+		n = bpf_map_lookup_elem(&counts, &k);
+		if (!n)
+			return 0;
+	}
+	add(n->calls, 1);
+	if (ret > 0)
+		add(n->bytes, ret);
+	add(n->bufs, 1);
+#endif
+	return 0;
+}
