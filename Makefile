@@ -58,7 +58,7 @@ pipebench: $(PIPEBENCH_OBJS) $(SESSION_OBJS) $(CORE_OBJS)
 TEST_PROGS := tests/host/pipework tests/host/pipework32
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUT)/%,$(wildcard tests/unit/test_*.c))
 
-.PHONY: all clean check unit unit-asan hostcheck bench vmtest deps demo test vmlinux-h \
+.PHONY: all clean check unit unit-asan hostcheck bench vmbench vmtest deps demo test vmlinux-h \
 	install uninstall deb
 all: $(TOOLS) $(TEST_PROGS)
 
@@ -206,10 +206,26 @@ $(OUT)/bpfattach: tests/bench/bpfattach.c | $(OUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $< $(LDLIBS) -o $@
 
+# make vmbench: the tracepoint tier's floor (empty programs on its events)
+$(OUT)/tpfloor.bpf.o: tests/bench/tpfloor.bpf.c $(VMLINUX_DIR)/vmlinux.h | $(OUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+# the VM tests' workloads (static: the guest runs it from the host root)
+$(OUT)/ptwork: tests/vm/ptwork.c | $(OUT)
+	$(call msg,CC,$@)
+	$(Q)$(CC) -static -O2 -Wall -Wextra -Werror $< -luring -lpthread -o $@
+
 bench: all $(OUT)/benchwork $(OUT)/floor.bpf.o $(LADDER) $(OUT)/bpfattach
 	$(Q)tests/bench/bench.sh
 	$(Q)tests/bench/pipetop_cost.sh
 	$(Q)tests/bench/prog_cost.sh
+	$(Q)$(MAKE) --no-print-directory vmbench
+
+# the test kernels under qemu -icount: instructions per op with pipestat
+# attached and not, per tier (tests/bench/vm_bench.sh)
+vmbench: all $(OUT)/ptwork $(OUT)/floor.bpf.o $(OUT)/tpfloor.bpf.o $(OUT)/bpfattach
+	$(Q)tests/bench/vm_bench.sh
 
 # make install [PREFIX=/usr/local] [DESTDIR=]: the tools, their man pages
 # and bash completion; make uninstall removes exactly those files.

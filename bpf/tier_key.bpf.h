@@ -30,14 +30,27 @@ static __always_inline void pt_file_key(struct pt_key *key, struct file *file)
 	key->dev = BPF_CORE_READ(inode, i_sb, s_dev);
 }
 
-/* The counters of the current task on file's pipe, key filled in; NULL if
- * -p/-n leave the task out or the counter map is full. */
+/*
+ * The same from a typed (BTF) file pointer, a tp_btf or fentry argument:
+ * plain loads, where BPF_CORE_READ() makes a bpf_probe_read_kernel() call
+ * of each step (four calls, most of a program's work on a short call).
+ */
+static __always_inline void pt_file_key_btf(struct pt_key *key, struct file *file)
+{
+	struct inode *inode = file->f_inode;
+
+	key->ino = inode->i_ino;
+	key->dev = inode->i_sb->s_dev;
+}
+
+/* The counters of the current task on file's pipe (a BTF pointer), key
+ * filled in; NULL if -p/-n leave the task out or the counter map is full. */
 static __always_inline struct pt_counts *file_counts(struct pt_key *key,
 						     struct file *file)
 {
 	if (!pt_task_key(key))
 		return NULL;
-	pt_file_key(key, file);
+	pt_file_key_btf(key, file);
 	return counts_of(key);
 }
 

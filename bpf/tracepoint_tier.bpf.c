@@ -11,6 +11,12 @@
  * key of that pipe_copy: exact, including the first write to a new pipe
  * (a pipe -> inode map filled by earlier copies would miss it).
  *
+ * Sleeps (pipe_wait_begin/end, in pipe_read() and pipe_write() only) are
+ * summed the same way and added at the call's pipe_copy, which every
+ * pipe_read() and pipe_write() ends with, whatever the wait returned: so
+ * a wait costs no key or counter look-up of its own (the histograms of
+ * --hist, which want each wait, still key it at pipe_wait_end).
+ *
  * Programs for events the running kernel lacks (pipe_prefill without 0002)
  * are switched off by user space before load (btf_trace_<event> check).
  */
@@ -52,6 +58,10 @@ struct page_tally {
 	 */
 	struct call_waits w;
 	__u64 wait_ts;		/* in a pipe_wait_begin/end bracket since */
+	/* waits of the current call, until its pipe_copy */
+	struct pipe_inode_info *wait_pipe;
+	__u64 wait_ns;
+	__u32 waits;
 };
 
 struct {
@@ -130,7 +140,8 @@ int BPF_PROG(tp_copy, struct pipe_inode_info *pipe, struct file *file,
 	struct page_tally *t = NULL, tally = {};
 	struct pt_key key = {};
 	struct pt_counts *c;
-	__u64 bytes = ret > 0 ? ret : 0;
+	__u64 bytes = ret > 0 ? ret : 0, wait_ns = 0;
+	__u32 waits = 0;
 
 	t = task_tally(false);
 	if (t && side == KPIPE_SIDE_WRITE) {
@@ -138,11 +149,23 @@ int BPF_PROG(tp_copy, struct pipe_inode_info *pipe, struct file *file,
 			tally = *t;
 		t->pipe = NULL;
 	}
+	if (t && t->waits) {
+		if (t->wait_pipe == pipe) {
+			waits = t->waits;
+			wait_ns = t->wait_ns;
+		}
+		t->waits = 0;
+		t->wait_ns = 0;
+	}
 	c = file_counts(&key, file);
 	if (!c)
 		return 0;
 	count_locks(c, t, pipe);
 	if (side == KPIPE_SIDE_READ) {
+		if (waits) {
+			count_add(c, waits_read, waits);
+			count_add(c, wait_read_ns, wait_ns);
+		}
 		count_add(c, reads, 1);
 		count_add(c, read_bytes, bytes);
 		count_add(c, read_bufs, bufs);
@@ -152,6 +175,10 @@ int BPF_PROG(tp_copy, struct pipe_inode_info *pipe, struct file *file,
 		if (bytes)
 			hist_add(&key, PT_HIST_READ_SIZE, bytes);
 		return 0;
+	}
+	if (waits) {
+		count_add(c, waits_write, waits);
+		count_add(c, wait_write_ns, wait_ns);
 	}
 	count_add(c, writes, 1);
 	count_add(c, write_bytes, bytes);
@@ -233,25 +260,29 @@ int BPF_PROG(tp_wait_end, struct pipe_inode_info *pipe, struct file *file,
 	     int side)
 {
 	struct page_tally *t = task_tally(false);
-	struct pt_key key = {};
-	struct pt_counts *c;
 	__u64 d;
 
 	if (!t || !t->wait_ts)
 		return 0;
 	d = bpf_ktime_get_ns() - t->wait_ts;
 	t->wait_ts = 0;
-	c = file_counts(&key, file);
-	if (!c)
-		return 0;
-	if (side == KPIPE_SIDE_READ) {
-		count_add(c, waits_read, 1);
-		count_add(c, wait_read_ns, d);
-		hist_add(&key, PT_HIST_WAIT_READ, d);
-	} else {
-		count_add(c, waits_write, 1);
-		count_add(c, wait_write_ns, d);
-		hist_add(&key, PT_HIST_WAIT_WRITE, d);
+	/* counted at this call's pipe_copy */
+	if (t->wait_pipe != pipe) {
+		t->wait_pipe = pipe;
+		t->waits = 0;
+		t->wait_ns = 0;
+	}
+	t->waits++;
+	t->wait_ns += d;
+	/* --hist wants each wait: the verifier drops this without it */
+	if (hist_wanted(PT_HIST_WAIT_READ) || hist_wanted(PT_HIST_WAIT_WRITE)) {
+		struct pt_key key = {};
+
+		if (!pt_task_key(&key))
+			return 0;
+		pt_file_key_btf(&key, file);
+		hist_add(&key, side == KPIPE_SIDE_READ ? PT_HIST_WAIT_READ :
+			 PT_HIST_WAIT_WRITE, d);
 	}
 	return 0;
 }

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * make vmbench only: the tracepoint tier's floor, the hooks themselves.
+ * Empty programs on every event the tier attaches to (the pipe:* events
+ * of kernel-patch/ and lock:contention_*), so only the patched kernel
+ * loads it.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+
+char LICENSE[] SEC("license") = "GPL";
+
+SEC("tp_btf/pipe_copy")
+int tpfloor_copy(void *ctx) { return 0; }
+
+SEC("tp_btf/pipe_eagain")
+int tpfloor_eagain(void *ctx) { return 0; }
+
+SEC("tp_btf/pipe_page_get")
+int tpfloor_page_get(void *ctx) { return 0; }
+
+SEC("tp_btf/pipe_prefill")
+int tpfloor_prefill(void *ctx) { return 0; }
+
+SEC("tp_btf/pipe_wait_begin")
+int tpfloor_wait_begin(void *ctx) { return 0; }
+
+SEC("tp_btf/pipe_wait_end")
+int tpfloor_wait_end(void *ctx) { return 0; }
+
+SEC("tp_btf/contention_begin")
+int tpfloor_lock_begin(void *ctx) { return 0; }
+
+SEC("tp_btf/contention_end")
+int tpfloor_lock_end(void *ctx) { return 0; }

@@ -1,0 +1,128 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# What attaching pipestat costs, in instructions, run INSIDE a single-vCPU
+# test VM started with run-in-vm.sh --icount (guest ns = instructions):
+#   guest-bench.sh PTWORK [ROUNDS [PP_N [ST_N [TIERS]]]]
+# cwd: the repository top (the host-built ./pipestat runs over 9p).
+#
+# ROUNDS (default 5) rounds, each running every setup in turn: nothing
+# attached; then for each tier this kernel offers (patched: tracepoint,
+# function, syscall; unpatched: function, syscall; or TIERS, quoted) the
+# tier's floor where there is one (empty programs on the hooks the tier
+# needs, held by build/bpfattach: build/tpfloor.bpf.o on the pipe:* events,
+# build/floor.bpf.o on sys_enter/sys_exit), `./pipestat --tier T` as users
+# run it (no other option: one report at Ctrl-C, nothing in user space
+# while it counts) and, on the tiers where it changes what is attached,
+# `./pipestat --tier T --waits`. In each setup two workloads
+# (tests/vm/ptwork.c):
+#   pp  ptwork pingpong PP_N (default 10000): 1-byte round trips between
+#       two processes; op = one round trip (2 writes, 2 reads)
+#   st  ptwork writes ST_N 65536 (default 200): 64 KiB writes, a reader
+#       drains 64 KiB at a time; op = one 64 KiB write
+# Both run SCHED_FIFO on the one CPU (PTWORK_FIFO, as guest-budget.sh):
+# they switch only when one blocks, so nothing else runs inside the timed
+# loop and the count repeats. ptwork's ns_per_op is instructions per op.
+# Writes "kernel tier setup workload instr" lines to
+# $PIPETRACE_RESULTS/vmbench.txt (tier "-" for nothing attached; setup
+# off | floor | pipestat | waits); tests/bench/vm_bench.sh tabulates them.
+set -u
+PT=${1:?usage: guest-bench.sh PTWORK}
+cd "$(dirname "$0")/../.."
+KERNEL=${PIPETRACE_KERNEL:-unknown}
+OUT=${PIPETRACE_RESULTS:-/tmp}/vmbench.txt
+ROUNDS=${2:-5}
+PP_N=${3:-10000}
+ST_N=${4:-200}
+case "$KERNEL" in
+patched) TIERS=${5:-tracepoint function syscall} ;;
+*) TIERS=${5:-function syscall} ;;
+esac
+W=$(mktemp -d)
+PS=
+trap '[ -n "$PS" ] && kill -INT $PS 2>/dev/null; rm -rf "$W"' EXIT
+: >"$OUT"
+fails=0
+
+# start READY CMD...: CMD in the background, until it says READY (attached)
+start() {
+	local ready=$1
+	shift
+	: >"$W/err"
+	: >"$W/out"
+	"$@" >"$W/out" 2>"$W/err" &
+	PS=$!
+	until grep -q "$ready" "$W/out" "$W/err"; do
+		kill -0 $PS 2>/dev/null || { echo "# $* did not attach: $(cat "$W/err")"; PS=; return 1; }
+		sleep 0.1
+	done
+}
+
+stop() { # setup
+	kill -INT $PS
+	wait $PS || { echo "# $1 exited $?"; fails=$((fails + 1)); }
+	PS=
+	# pipestat counted the workloads: the total row's WRITES (both
+	# workloads' writes, > PP_N + ST_N)
+	if [ "$1" != floor ]; then
+		local w
+		w=$(awk '$1 == "total" { print $3 }' "$W/out")
+		[ "${w:-0}" -gt $((PP_N + ST_N)) ] ||
+			{ echo "# pipestat saw ${w:-no} writes: $(cat "$W/out")"; fails=$((fails + 1)); }
+	fi
+	# let what the detach left (RCU, deferred frees) run before the next
+	# setup: idle time costs nothing under -icount sleep=off
+	sleep 1
+}
+
+# the tier's floor: its hooks with empty programs (none for the function tier)
+floor_of() {
+	case $1 in
+	tracepoint) echo build/tpfloor.bpf.o ;;
+	syscall) echo build/floor.bpf.o ;;
+	esac
+}
+
+# one setup of tier t: start it, both workloads, stop it
+setup() { # tier setup
+	local t=$1 s=$2
+	case $s in
+	floor) start attached build/bpfattach "$(floor_of "$t")" ;;
+	pipestat) start 'Ctrl-C to end' ./pipestat --tier "$t" ;;
+	waits) start 'Ctrl-C to end' ./pipestat --tier "$t" --waits ;;
+	esac || { fails=$((fails + 1)); return; }
+	measure "$t" "$s"
+	stop "$s"
+}
+
+# one setup's figures: tier setup
+measure() {
+	local v
+	v=$("$PT" pingpong "$PP_N" | sed -n 's/^ns_per_op=//p')
+	[ -n "$v" ] && echo "$KERNEL $1 $2 pp $v" >>"$OUT" || fails=$((fails + 1))
+	v=$("$PT" writes "$ST_N" 65536 | sed -n 's/^ns_per_op=//p')
+	[ -n "$v" ] && echo "$KERNEL $1 $2 st $v" >>"$OUT" || fails=$((fails + 1))
+}
+
+ulimit -l unlimited 2>/dev/null
+echo -1 >/proc/sys/kernel/sched_rt_runtime_us
+export PTWORK_FIFO=1
+knobs=
+for k in pipe-prealloc-max pipe-prealloc-keep pipe-read-batch; do
+	[ -f /proc/sys/fs/$k ] && knobs="$knobs $k=$(cat /proc/sys/fs/$k)"
+done
+echo "# guest-bench on $KERNEL kernel $(uname -r), $(nproc) CPU(s), tiers: $TIERS;${knobs:- no knobs}"
+echo "# kernel $KERNEL $(uname -r)${knobs}" >>"$OUT"
+"$PT" pingpong 100 >/dev/null	# warm the page cache and the dentries
+for r in $(seq "$ROUNDS"); do
+	measure - off
+	for t in $TIERS; do
+		f=$(floor_of "$t")
+		[ -n "$f" ] && [ -f "$f" ] && [ -x build/bpfattach ] && setup "$t" floor
+		setup "$t" pipestat
+		# the tracepoint tier times waits always: --waits adds nothing
+		[ "$t" = tracepoint ] || setup "$t" waits
+	done
+	echo "# round $r done"
+done
+cat "$OUT"
+exit $fails
