@@ -224,7 +224,7 @@ bench: all $(OUT)/benchwork $(OUT)/floor.bpf.o $(LADDER) $(OUT)/bpfattach
 
 # the test kernels under qemu -icount: instructions per op with pipestat
 # attached and not, per tier (tests/bench/vm_bench.sh)
-vmbench: all $(OUT)/ptwork $(OUT)/floor.bpf.o $(OUT)/tpfloor.bpf.o $(OUT)/bpfattach
+vmbench: all $(OUT)/ptwork $(OUT)/floor.bpf.o $(LADDER) $(OUT)/tpfloor.bpf.o $(OUT)/bpfattach
 	$(Q)tests/bench/vm_bench.sh
 
 # make install [PREFIX=/usr/local] [DESTDIR=]: the tools, their man pages

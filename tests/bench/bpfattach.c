@@ -49,6 +49,9 @@ int main(int argc, char **argv)
 	sigprocmask(SIG_BLOCK, &block, &old);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
+	/* wait with both open even if the caller had them blocked */
+	sigdelset(&old, SIGINT);
+	sigdelset(&old, SIGTERM);
 	printf("attached\n");
 	fflush(stdout);
 	while (!stop)

@@ -13,7 +13,10 @@
 # build/floor.bpf.o on sys_enter/sys_exit), `./pipestat --tier T` as users
 # run it (no other option: one report at Ctrl-C, nothing in user space
 # while it counts) and, on the tiers where it changes what is attached,
-# `./pipestat --tier T --waits`. In each setup two workloads
+# `./pipestat --tier T --waits`. On the unpatched kernel the syscall tier
+# also gets the steps from its floor up (build/ladder*.bpf.o, see
+# tests/bench/ladder.bpf.c: setups step1..step4, step3t, step4p), when
+# built. In each setup two workloads
 # (tests/vm/ptwork.c):
 #   pp  ptwork pingpong PP_N (default 10000): 1-byte round trips between
 #       two processes; op = one round trip (2 writes, 2 reads)
@@ -63,7 +66,7 @@ stop() { # setup
 	PS=
 	# pipestat counted the workloads: the total row's WRITES (both
 	# workloads' writes, > PP_N + ST_N)
-	if [ "$1" != floor ]; then
+	if [ "$1" = pipestat ] || [ "$1" = waits ]; then
 		local w
 		w=$(awk '$1 == "total" { print $3 }' "$W/out")
 		[ "${w:-0}" -gt $((PP_N + ST_N)) ] ||
@@ -87,6 +90,7 @@ setup() { # tier setup
 	local t=$1 s=$2
 	case $s in
 	floor) start attached build/bpfattach "$(floor_of "$t")" ;;
+	step*) start attached build/bpfattach "build/ladder${s#step}.bpf.o" ;;
 	pipestat) start 'Ctrl-C to end' ./pipestat --tier "$t" ;;
 	waits) start 'Ctrl-C to end' ./pipestat --tier "$t" --waits ;;
 	esac || { fails=$((fails + 1)); return; }
@@ -118,6 +122,11 @@ for r in $(seq "$ROUNDS"); do
 	for t in $TIERS; do
 		f=$(floor_of "$t")
 		[ -n "$f" ] && [ -f "$f" ] && [ -x build/bpfattach ] && setup "$t" floor
+		if [ "$t" = syscall ] && [ "$KERNEL" = unpatched ]; then
+			for step in 1 2 3 4 3t 4p; do
+				[ -f "build/ladder$step.bpf.o" ] && setup syscall "step$step"
+			done
+		fi
 		setup "$t" pipestat
 		# the tracepoint tier times waits always: --waits adds nothing
 		[ "$t" = tracepoint ] || setup "$t" waits
