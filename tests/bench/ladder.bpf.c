@@ -146,27 +146,35 @@ static __always_inline struct inode *pipe_inode(struct task_struct *task, long f
 }
 #endif
 
+/* Steps 1 and 2: a read or write, of a pipe from step 2 on. */
+static __always_inline bool our_call(long nr, struct pt_regs *regs,
+				     struct task_struct **task,
+				     struct inode **inode, struct file **file)
+{
+	if (!ours(nr))
+		return false;
+#if STEP >= 2
+	*task = bpf_get_current_task_btf();
+	*inode = pipe_inode(*task, regs->di, file);
+	return *inode;
+#else
+	return true;
+#endif
+}
+
 SEC("tp_btf/sys_enter")
 int BPF_PROG(ladder_sys_enter, struct pt_regs *regs, long nr)
 {
-#if STEP >= 2
 	struct task_struct *task;
 	struct inode *inode;
 	struct file *file;
-#endif
 #if STEP >= 3
 	struct pipe_inode_info *pipe;
 	struct call *c;
 #endif
 
-	if (!ours(nr))
+	if (!our_call(nr, regs, &task, &inode, &file))
 		return 0;
-#if STEP >= 2
-	task = bpf_get_current_task_btf();
-	inode = pipe_inode(task, regs->di, &file);
-	if (!inode)
-		return 0;
-#endif
 #if STEP >= 3
 	pipe = kernel_obj(file->private_data, struct pipe_inode_info);
 	c = call_get(task, true);
@@ -182,11 +190,9 @@ int BPF_PROG(ladder_sys_enter, struct pt_regs *regs, long nr)
 SEC("tp_btf/sys_exit")
 int BPF_PROG(ladder_sys_exit, struct pt_regs *regs, long ret)
 {
-#if STEP >= 2
 	struct task_struct *task;
 	struct inode *inode;
 	struct file *file;
-#endif
 #if STEP >= 3
 	struct call *c;
 #endif
@@ -196,14 +202,8 @@ int BPF_PROG(ladder_sys_exit, struct pt_regs *regs, long ret)
 	struct counts *n;
 #endif
 
-	if (!ours(regs->orig_ax))
+	if (!our_call(regs->orig_ax, regs, &task, &inode, &file))
 		return 0;
-#if STEP >= 2
-	task = bpf_get_current_task_btf();
-	inode = pipe_inode(task, regs->di, &file);
-	if (!inode)
-		return 0;
-#endif
 #if STEP >= 3
 	c = call_get(task, false);
 	if (!c || !c->ino)
