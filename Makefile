@@ -195,12 +195,13 @@ $(OUT)/floor.bpf.o: tests/bench/floor.bpf.c $(OUT)/vmlinux.h | $(OUT)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 # make bench: the steps from the floor up to the syscall tier's work, and
-# two alternatives (t: task storage, p: per-CPU counters)
-LADDER := $(patsubst %,$(OUT)/ladder%.bpf.o,1 2 3 4 3t 4p)
+# alternatives (g: page hook, t: task storage, p: per-CPU counters)
+LADDER := $(patsubst %,$(OUT)/ladder%.bpf.o,1 2 3 4 1g 3t 4p)
 $(OUT)/ladder%.bpf.o: tests/bench/ladder.bpf.c bpf/kernel_obj.bpf.h $(VMLINUX_DIR)/vmlinux.h | $(OUT)
 	$(call msg,BPF,$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -Ibpf -DSTEP=$(firstword $(subst t, ,$(subst p, ,$*))) \
-		$(if $(findstring t,$*),-DTASK_STORAGE) $(if $(findstring p,$*),-DPERCPU) -c $< -o $@
+	$(Q)$(CLANG) $(BPF_CFLAGS) -Ibpf -DSTEP=$(firstword $(subst g, ,$(subst t, ,$(subst p, ,$*)))) \
+		$(if $(findstring g,$*),-DPAGE_HOOK) $(if $(findstring t,$*),-DTASK_STORAGE) \
+		$(if $(findstring p,$*),-DPERCPU) -c $< -o $@
 
 $(OUT)/bpfattach: tests/bench/bpfattach.c | $(OUT)
 	$(call msg,CC,$@)

@@ -44,7 +44,7 @@ if [ "${BPFTRACE:-1}" != 0 ]; then
 	SETUPS="$SETUPS bt_empty bt_count"
 fi
 # LADDER=1: the steps from the floor up to pipestat (tests/bench/ladder.bpf.c)
-[ "${LADDER:-0}" != 0 ] && SETUPS="$SETUPS step1 step2 step3 step4 step3t step4p"
+[ "${LADDER:-0}" != 0 ] && SETUPS="$SETUPS step1 step2 step3 step4 step1g step3t step4p"
 SETUPS="$SETUPS pipestat waits"
 [ -n "${PIPESTAT_B:-}" ] && SETUPS="$SETUPS pipestat_b"
 
@@ -119,6 +119,7 @@ name() {
 	step2) echo "step 2: + fd -> pipe test" ;;
 	step3) echo "step 3: + call state (slot by thread id)" ;;
 	step4) echo "step 4: + a counter per key (hash, atomics)" ;;
+	step1g) echo "alt. 1g: step 1 + empty mm_page_alloc" ;;
 	step3t) echo "alt. 3t: step 3 in task storage" ;;
 	step4p) echo "alt. 4p: step 4 in a per-CPU hash" ;;
 	bt_empty) echo "bpftrace, empty raw_syscalls probes" ;;

@@ -9,9 +9,11 @@
  *        slot picked by thread id as the syscall tier keeps it;
  *   4  + a counter per key (process, command, pipe) in a hash map: calls,
  *        bytes and buffers added with atomics.
- * Two alternatives measured beside them: -DTASK_STORAGE keeps step 3's
+ * Alternatives measured beside them: -DTASK_STORAGE keeps step 3's
  * state in task storage (a helper call each side), -DPERCPU keeps step
- * 4's counters in a per-CPU hash with plain adds. The floor
+ * 4's counters in a per-CPU hash with plain adds, -DPAGE_HOOK adds to
+ * step 1 an empty program on kmem:mm_page_alloc, the hook the tier
+ * counts pipe pages on (one run per page allocated). The floor
  * (floor.bpf.c) is the step below 1, the full tier (pipestat) the one
  * above 4.
  */
@@ -161,6 +163,15 @@ static __always_inline bool our_call(long nr, struct pt_regs *regs,
 	return true;
 #endif
 }
+
+#ifdef PAGE_HOOK
+SEC("tp_btf/mm_page_alloc")
+int BPF_PROG(ladder_page_alloc, struct page *page, unsigned int order,
+	     gfp_t gfp_flags, int migratetype)
+{
+	return 0;
+}
+#endif
 
 SEC("tp_btf/sys_enter")
 int BPF_PROG(ladder_sys_enter, struct pt_regs *regs, long nr)

@@ -123,7 +123,7 @@ for r in $(seq "$ROUNDS"); do
 		f=$(floor_of "$t")
 		[ -n "$f" ] && [ -f "$f" ] && [ -x build/bpfattach ] && setup "$t" floor
 		if [ "$t" = syscall ] && [ "$KERNEL" = unpatched ]; then
-			for step in 1 2 3 4 3t 4p; do
+			for step in 1 2 3 4 1g 3t 4p; do
 				[ -f "build/ladder$step.bpf.o" ] && setup syscall "step$step"
 			done
 		fi
