@@ -3,11 +3,13 @@
 # to the syscall hook's own floor and bpftrace's equivalent, as ratios of
 # medians measured in one run: each round runs every setup in turn
 # (nothing attached, empty tp_btf programs on sys_enter/sys_exit, bpftrace
-# with empty raw_syscalls probes, bpftrace counting, pipestat, pipestat
-# --waits). Also pipestat's time to first attach and peak RSS.
+# with empty raw_syscalls probes, bpftrace counting, the steps from the
+# floor up to the syscall tier's work (tests/bench/ladder.bpf.c), pipestat,
+# pipestat --waits). Also pipestat's time to first attach and peak RSS.
 # ROUNDS (default 9), PINGPONG_N (default 20000), STREAM_N (default 4000),
-# XPINGPONG_N (default 5000). BPFTRACE=0 leaves bpftrace's rows out;
-# PIPESTAT_B=path/to/pipestat adds a row for another build (before/after).
+# XPINGPONG_N (default 5000). BPFTRACE=0 leaves bpftrace's rows out,
+# LADDER=0 the steps; PIPESTAT_B=path/to/pipestat adds a row for another
+# build (before/after).
 set -eu
 cd "$(dirname "$0")/../.."
 ROUNDS=${ROUNDS:-9}
@@ -43,8 +45,7 @@ if [ "${BPFTRACE:-1}" != 0 ]; then
 	mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
 	SETUPS="$SETUPS bt_empty bt_count"
 fi
-# LADDER=1: the steps from the floor up to pipestat (tests/bench/ladder.bpf.c)
-[ "${LADDER:-0}" != 0 ] && SETUPS="$SETUPS step1 step2 step3 step4 step1g step3t step4p"
+[ "${LADDER:-1}" != 0 ] && SETUPS="$SETUPS step1 step2 step3 step4 step1g step3t step4p"
 SETUPS="$SETUPS pipestat waits"
 [ -n "${PIPESTAT_B:-}" ] && SETUPS="$SETUPS pipestat_b"
 
