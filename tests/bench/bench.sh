@@ -12,6 +12,7 @@
 # build (before/after).
 set -eu
 cd "$(dirname "$0")/../.."
+. tests/bench/lib.sh
 ROUNDS=${ROUNDS:-9}
 PP_N=${PINGPONG_N:-20000}
 ST_N=${STREAM_N:-4000}
@@ -53,18 +54,9 @@ minimum() { sort -g | head -1; }
 maximum() { sort -g | tail -1; }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-# start a tool in the background ($PS) and wait until it has attached
+# a tool in the background ($PS), until it has attached
 start() {
-	local ready=$1
-	shift
-	: >"$TMP/err"
-	: >"$TMP/out"
-	"$@" >"$TMP/out" 2>"$TMP/err" &
-	PS=$!
-	until grep -q "$ready" "$TMP/out" "$TMP/err"; do
-		kill -0 $PS 2>/dev/null || { cat "$TMP/err" >&2; exit 1; }
-		sleep 0.05
-	done
+	bg_start "$TMP" "$@" || { cat "$TMP/err" >&2; exit 1; }
 }
 
 stop() {

@@ -31,6 +31,7 @@
 set -u
 PT=${1:?usage: guest-bench.sh PTWORK}
 cd "$(dirname "$0")/../.."
+. tests/bench/lib.sh
 KERNEL=${PIPETRACE_KERNEL:-unknown}
 OUT=${PIPETRACE_RESULTS:-/tmp}/vmbench.txt
 ROUNDS=${2:-5}
@@ -46,18 +47,9 @@ trap '[ -n "$PS" ] && kill -INT $PS 2>/dev/null; rm -rf "$W"' EXIT
 : >"$OUT"
 fails=0
 
-# start READY CMD...: CMD in the background, until it says READY (attached)
+# start READY CMD...: CMD in the background ($PS), until it has attached
 start() {
-	local ready=$1
-	shift
-	: >"$W/err"
-	: >"$W/out"
-	"$@" >"$W/out" 2>"$W/err" &
-	PS=$!
-	until grep -q "$ready" "$W/out" "$W/err"; do
-		kill -0 $PS 2>/dev/null || { echo "# $* did not attach: $(cat "$W/err")"; PS=; return 1; }
-		sleep 0.1
-	done
+	bg_start "$W" "$@" || { echo "# ${*:2} did not attach: $(cat "$W/err")"; return 1; }
 }
 
 stop() { # setup
