@@ -7,7 +7,8 @@
  * (task, pipe inode). The page events (pipe_page_get, pipe_prefill) carry
  * only the pipe, but both are emitted inside pipe_write() by the writing
  * task, before that call's own pipe_copy (the last event of every
- * pipe_write()). So they are summed in task-local storage and added to the
+ * pipe_write()). So they are summed in the call's tally (struct page_tally,
+ * in a call slot or task storage: call_slots.bpf.h) and added to the
  * key of that pipe_copy: exact, including the first write to a new pipe
  * (a pipe -> inode map filled by earlier copies would miss it).
  *
@@ -115,7 +116,7 @@ static __always_inline struct page_tally *tally_of(struct pipe_inode_info *pipe)
 	struct page_tally *t = tally_open(bpf_get_current_task_btf());
 
 	if (t && t->pipe != pipe) {
-		/* left over from a call whose pipe_copy we did not see */
+		/* the call's first page event (or one of another pipe's) */
 		t->bufs_new = t->pool_hits = t->alloc_locked = 0;
 		t->alloc_unlocked = t->prefill_dropped = 0;
 		t->pipe = pipe;
