@@ -19,6 +19,8 @@
  *   call_begin(t)	a state for a new call of t (current, or a thread of
  *			it), not initialised; the caller sets it, live != 0
  *   call_state(t)	the state of t's call in progress, NULL if none
+ *   call_open(t)	call_state(t), or else call_begin(t) in one slot
+ *			look-up: a new state is not live, the caller sets it
  *   call_end(t, st)	t's call is over: frees its slot or its storage
  *   call_drop(t)	t is gone (t need not be current): as call_end for
  *			whatever call t left in progress
@@ -30,92 +32,118 @@
 #define CALL_SLOTS_BPF_H
 
 #define CALL_SLOTS 16384
+/* each object uses some of the functions */
+#define __call_slot_fn static __always_inline __attribute__((unused))
 
-#define CALL_SLOTS_DEFINE(state_t, storage, live)				\
-const volatile __u32 call_slot_mask = CALL_SLOTS - 1;				\
-										\
-struct call_slot {								\
-	__u32 owner;		/* thread id; 0: free */			\
-	__u32 spilled;		/* threads of this slot with state in storage */\
-	state_t st;								\
-};										\
-										\
-struct {									\
-	__uint(type, BPF_MAP_TYPE_ARRAY);					\
-	__uint(max_entries, CALL_SLOTS);					\
-	__type(key, __u32);							\
-	__type(value, struct call_slot);					\
-} call_slots SEC(".maps");							\
-										\
-static __always_inline struct call_slot *slot_of(struct task_struct *t)	\
-{										\
-	__u32 i = (__u32)t->pid & call_slot_mask & (CALL_SLOTS - 1);		\
-										\
-	return bpf_map_lookup_elem(&call_slots, &i);				\
-}										\
-										\
-static __always_inline state_t *call_begin(struct task_struct *t)		\
-{										\
-	struct call_slot *s = slot_of(t);					\
-	__u32 tid = t->pid;							\
-	state_t *st;								\
-										\
-	if (!s)									\
-		return NULL;							\
+#define CALL_SLOTS_DEFINE(state_t, storage, live)			\
+const volatile __u32 call_slot_mask = CALL_SLOTS - 1;			\
+									\
+struct call_slot {							\
+	__u32 owner;		/* thread id; 0: free */		\
+	__u32 spilled;		/* threads of this slot with state in storage */ \
+	state_t st;							\
+};									\
+									\
+struct {								\
+	__uint(type, BPF_MAP_TYPE_ARRAY);				\
+	__uint(max_entries, CALL_SLOTS);				\
+	__type(key, __u32);						\
+	__type(value, struct call_slot);				\
+} call_slots SEC(".maps");						\
+									\
+__call_slot_fn struct call_slot *slot_of(struct task_struct *t)		\
+{									\
+	__u32 i = (__u32)t->pid & call_slot_mask & (CALL_SLOTS - 1);	\
+									\
+	return bpf_map_lookup_elem(&call_slots, &i);			\
+}									\
+									\
+__call_slot_fn state_t *call_begin(struct task_struct *t)		\
+{									\
+	struct call_slot *s = slot_of(t);				\
+	__u32 tid = t->pid;						\
+	state_t *st;							\
+									\
+	if (!s)								\
+		return NULL;						\
 	if (s->owner == tid || __sync_val_compare_and_swap(&s->owner, 0, tid) == 0) \
-		return &s->st;							\
+		return &s->st;						\
 	st = bpf_task_storage_get(&storage, t, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE); \
-	if (st && !st->live)							\
-		__sync_fetch_and_add(&s->spilled, 1);				\
-	return st;								\
-}										\
-										\
-static __always_inline state_t *call_state(struct task_struct *t)		\
-{										\
-	struct call_slot *s = slot_of(t);					\
-	state_t *st;								\
-										\
-	if (!s)									\
-		return NULL;							\
-	if (s->owner == (__u32)t->pid)						\
-		st = &s->st;							\
-	else if (s->spilled)							\
-		st = bpf_task_storage_get(&storage, t, NULL, 0);		\
-	else									\
-		return NULL;							\
-	return st && st->live ? st : NULL;					\
-}										\
-										\
-static __always_inline void call_end(struct task_struct *t, state_t *st)	\
-{										\
-	struct call_slot *s = slot_of(t);					\
-										\
-	st->live = 0;								\
-	if (!s)									\
-		return;								\
-	if (st == &s->st)							\
-		s->owner = 0;							\
-	else									\
-		__sync_fetch_and_sub(&s->spilled, 1);				\
-}										\
-										\
-static __always_inline __attribute__((unused)) void call_drop(struct task_struct *t) \
-{										\
-	struct call_slot *s = slot_of(t);					\
-	state_t *st;								\
-										\
-	if (!s)									\
-		return;								\
-	if (s->owner == (__u32)t->pid) {					\
-		s->st.live = 0;							\
-		s->owner = 0;							\
-	} else if (s->spilled) {						\
-		st = bpf_task_storage_get(&storage, t, NULL, 0);		\
-		if (st && st->live) {						\
-			st->live = 0;						\
-			__sync_fetch_and_sub(&s->spilled, 1);			\
-		}								\
-	}									\
+	if (st && !st->live)						\
+		__sync_fetch_and_add(&s->spilled, 1);			\
+	return st;							\
+}									\
+									\
+__call_slot_fn state_t *call_state(struct task_struct *t)		\
+{									\
+	struct call_slot *s = slot_of(t);				\
+	state_t *st;							\
+									\
+	if (!s)								\
+		return NULL;						\
+	if (s->owner == (__u32)t->pid)					\
+		st = &s->st;						\
+	else if (s->spilled)						\
+		st = bpf_task_storage_get(&storage, t, NULL, 0);	\
+	else								\
+		return NULL;						\
+	return st && st->live ? st : NULL;				\
+}									\
+									\
+__call_slot_fn state_t *						\
+call_open(struct task_struct *t)					\
+{									\
+	struct call_slot *s = slot_of(t);				\
+	__u32 tid = t->pid;						\
+	state_t *st;							\
+									\
+	if (!s)								\
+		return NULL;						\
+	if (s->owner == tid)						\
+		return &s->st;						\
+	if (s->spilled) {						\
+		st = bpf_task_storage_get(&storage, t, NULL, 0);	\
+		if (st && st->live)					\
+			return st;					\
+	}								\
+	if (__sync_val_compare_and_swap(&s->owner, 0, tid) == 0)	\
+		return &s->st;						\
+	st = bpf_task_storage_get(&storage, t, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE); \
+	if (st && !st->live)						\
+		__sync_fetch_and_add(&s->spilled, 1);			\
+	return st;							\
+}									\
+									\
+__call_slot_fn void call_end(struct task_struct *t, state_t *st)	\
+{									\
+	struct call_slot *s = slot_of(t);				\
+									\
+	st->live = 0;							\
+	if (!s)								\
+		return;							\
+	if (st == &s->st)						\
+		s->owner = 0;						\
+	else								\
+		__sync_fetch_and_sub(&s->spilled, 1);			\
+}									\
+									\
+__call_slot_fn void call_drop(struct task_struct *t)			\
+{									\
+	struct call_slot *s = slot_of(t);				\
+	state_t *st;							\
+									\
+	if (!s)								\
+		return;							\
+	if (s->owner == (__u32)t->pid) {				\
+		s->st.live = 0;						\
+		s->owner = 0;						\
+	} else if (s->spilled) {					\
+		st = bpf_task_storage_get(&storage, t, NULL, 0);	\
+		if (st && st->live) {					\
+			st->live = 0;					\
+			__sync_fetch_and_sub(&s->spilled, 1);		\
+		}							\
+	}								\
 }
 
 #endif

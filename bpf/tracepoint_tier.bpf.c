@@ -90,12 +90,9 @@ CALL_SLOTS_DEFINE(struct page_tally, page_tallies, live)
 /* The tally of the current task's call in progress, a new one if none. */
 static __always_inline struct page_tally *tally_open(struct task_struct *task)
 {
-	struct page_tally *t = call_state(task);
+	struct page_tally *t = call_open(task);
 
-	if (t)
-		return t;
-	t = call_begin(task);
-	if (t)
+	if (t && !t->live)
 		*t = (struct page_tally){ .live = 1 };
 	return t;
 }
