@@ -11,6 +11,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "agg.bpf.h"
+#include "call_slots.bpf.h"
 #include "kernel_obj.bpf.h"
 #include "ring_claim.bpf.h"
 #include "waits.bpf.h"
@@ -80,14 +81,7 @@ struct op_state {
 	struct call_waits w;	/* sleeps and pipe->mutex contention */
 };
 
-/*
- * Where a call's state lives from its entry to its exit: in a slot of an
- * array picked by thread id (an array look-up is inlined, a task storage
- * look-up is a helper call, dear on CPUs with return thunks); when another
- * thread holds that slot, in the task's storage. spilled counts the
- * threads of a slot whose state is there, so the storage is looked at
- * only when one is.
- */
+/* A call's state from entry to exit: in a slot (call_slots.bpf.h) or in op_states */
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
@@ -95,77 +89,8 @@ struct {
 	__type(value, struct op_state);
 } op_states SEC(".maps");
 
-#define CALL_SLOTS 16384
-/* the loader sets 0 for tests (PIPETRACE_ONE_CALL_SLOT=1): all share one */
-const volatile __u32 call_slot_mask = CALL_SLOTS - 1;
-
-struct call_slot {
-	__u32 owner;		/* thread id; 0: free */
-	__u32 spilled;		/* threads of this slot with state in op_states */
-	struct op_state st;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, CALL_SLOTS);
-	__type(key, __u32);
-	__type(value, struct call_slot);
-} call_slots SEC(".maps");
-
-static __always_inline struct call_slot *slot_of(struct task_struct *t)
-{
-	__u32 i = (__u32)t->pid & call_slot_mask & (CALL_SLOTS - 1);
-
-	return bpf_map_lookup_elem(&call_slots, &i);
-}
-
-/* A new call's state for t (a thread of this program's current task). */
-static __always_inline struct op_state *call_begin(struct task_struct *t)
-{
-	struct call_slot *s = slot_of(t);
-	__u32 tid = t->pid;
-	struct op_state *st;
-
-	if (!s)
-		return NULL;
-	if (s->owner == tid || __sync_val_compare_and_swap(&s->owner, 0, tid) == 0)
-		return &s->st;
-	st = bpf_task_storage_get(&op_states, t, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (st && st->op == PT_OP_NONE)
-		__sync_fetch_and_add(&s->spilled, 1);
-	return st;
-}
-
-/* The state of t's call in progress; NULL if t is in none of ours. */
-static __always_inline struct op_state *call_state(struct task_struct *t)
-{
-	struct call_slot *s = slot_of(t);
-	struct op_state *st;
-
-	if (!s)
-		return NULL;
-	if (s->owner == (__u32)t->pid)
-		st = &s->st;
-	else if (s->spilled)
-		st = bpf_task_storage_get(&op_states, t, NULL, 0);
-	else
-		return NULL;
-	return st && st->op != PT_OP_NONE ? st : NULL;
-}
-
-/* The current call of t is over: free its slot or its storage. */
-static __always_inline void call_end(struct task_struct *t, struct op_state *st)
-{
-	struct call_slot *s = slot_of(t);
-
-	st->op = PT_OP_NONE;
-	if (!s)
-		return;
-	if (st == &s->st)
-		s->owner = 0;
-	else
-		__sync_fetch_and_sub(&s->spilled, 1);
-}
+/* op: PT_OP_NONE (0) when no call is in progress */
+CALL_SLOTS_DEFINE(struct op_state, op_states, op)
 
 /* task: the current task, fetched once per program (agg.bpf.h says why) */
 static __always_inline struct file *fd_file(struct task_struct *task, int fd)

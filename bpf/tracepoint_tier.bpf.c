@@ -7,7 +7,8 @@
  * (task, pipe inode). The page events (pipe_page_get, pipe_prefill) carry
  * only the pipe, but both are emitted inside pipe_write() by the writing
  * task, before that call's own pipe_copy (the last event of every
- * pipe_write()). So they are summed in task-local storage and added to the
+ * pipe_write()). So they are summed in the call's tally (struct page_tally,
+ * in a call slot or task storage: call_slots.bpf.h) and added to the
  * key of that pipe_copy: exact, including the first write to a new pipe
  * (a pipe -> inode map filled by earlier copies would miss it).
  *
@@ -25,6 +26,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "agg.bpf.h"
+#include "call_slots.bpf.h"
 #include "tier_key.bpf.h"
 #include "waits.bpf.h"
 
@@ -44,9 +46,21 @@ char LICENSE[] SEC("license") = "GPL";
 #define KPIPE_REASON_LOCK	2
 #define KPIPE_REASON_NOPAGE	3
 
-/* Page events of the current pipe_write(), until its pipe_copy. */
+/*
+ * Events of the current pipe_read()/pipe_write(), from its first (a page,
+ * wait or lock event) until its pipe_copy, which ends every call that
+ * took pipe->mutex or tried to (-EAGAIN, -ERESTARTSYS and faults too):
+ * in a call slot or in page_tallies (call_slots.bpf.h), freed there.
+ *
+ * A contention_begin can come from any task, for any mutex: whether it
+ * was a pipe call's, only its pipe_copy tells. So a task that contends a
+ * mutex outside pipe calls keeps its tally (and slot) until its next pipe
+ * call, or until it is freed (tp_task_free). Harmless: exact either way,
+ * the other threads of that slot keep theirs in task storage meanwhile.
+ */
 struct page_tally {
-	struct pipe_inode_info *pipe;
+	__u32 live;		/* a call in progress: this tally is in use */
+	struct pipe_inode_info *pipe;	/* of the page events below */
 	__u32 bufs_new;
 	__u32 pool_hits;
 	__u32 alloc_locked;
@@ -71,10 +85,16 @@ struct {
 	__type(value, struct page_tally);
 } page_tallies SEC(".maps");
 
-static __always_inline struct page_tally *task_tally(bool create)
+CALL_SLOTS_DEFINE(struct page_tally, page_tallies, live)
+
+/* The tally of the current task's call in progress, a new one if none. */
+static __always_inline struct page_tally *tally_open(struct task_struct *task)
 {
-	return bpf_task_storage_get(&page_tallies, bpf_get_current_task_btf(), NULL,
-				    create ? BPF_LOCAL_STORAGE_GET_F_CREATE : 0);
+	struct page_tally *t = call_open(task);
+
+	if (t && !t->live)
+		*t = (struct page_tally){ .live = 1 };
+	return t;
 }
 
 /* Contention of the current call on pipe's mutex, into c. */
@@ -90,10 +110,10 @@ static __always_inline void count_locks(struct pt_counts *c, struct page_tally *
 
 static __always_inline struct page_tally *tally_of(struct pipe_inode_info *pipe)
 {
-	struct page_tally *t = task_tally(true);
+	struct page_tally *t = tally_open(bpf_get_current_task_btf());
 
 	if (t && t->pipe != pipe) {
-		/* left over from a call whose pipe_copy we did not see */
+		/* the call's first page event (or one of another pipe's) */
 		t->bufs_new = t->pool_hits = t->alloc_locked = 0;
 		t->alloc_unlocked = t->prefill_dropped = 0;
 		t->pipe = pipe;
@@ -137,30 +157,39 @@ int BPF_PROG(tp_copy, struct pipe_inode_info *pipe, struct file *file,
 	     int side, size_t len, ssize_t ret, unsigned int bufs,
 	     unsigned int sections, bool batched)
 {
-	struct page_tally *t = NULL, tally = {};
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct page_tally *t, tally = {};
+	struct call_waits locks = {};
 	struct pt_key key = {};
 	struct pt_counts *c;
 	__u64 bytes = ret > 0 ? ret : 0, wait_ns = 0;
 	__u32 waits = 0;
 
-	t = task_tally(false);
-	if (t && side == KPIPE_SIDE_WRITE) {
-		if (t->pipe == pipe)
-			tally = *t;
-		t->pipe = NULL;
-	}
-	if (t && t->waits) {
-		if (t->wait_pipe == pipe) {
+	/* the end of the call: take what its tally holds, free it */
+	t = call_state(task);
+	if (t) {
+		if (side == KPIPE_SIDE_WRITE && t->pipe == pipe) {
+			tally.bufs_new = t->bufs_new;
+			tally.pool_hits = t->pool_hits;
+			tally.alloc_locked = t->alloc_locked;
+			tally.alloc_unlocked = t->alloc_unlocked;
+			tally.prefill_dropped = t->prefill_dropped;
+		}
+		if (t->waits && t->wait_pipe == pipe) {
 			waits = t->waits;
 			wait_ns = t->wait_ns;
 		}
-		t->waits = 0;
-		t->wait_ns = 0;
+		if (t->w.locks && t->w.lock == (__u64)pipe) {
+			locks.locks = t->w.locks;
+			locks.lock_ns = t->w.lock_ns;
+		}
+		call_end(task, t);
 	}
 	c = file_counts(&key, file);
 	if (!c)
 		return 0;
-	count_locks(c, t, pipe);
+	if (locks.locks)
+		waits_count(c, &locks, PT_OP_NONE, true);
 	if (side == KPIPE_SIDE_READ) {
 		if (waits) {
 			count_add(c, waits_read, waits);
@@ -214,7 +243,7 @@ int BPF_PROG(tp_eagain, struct pipe_inode_info *pipe, struct file *file,
 	c = file_counts(&key, file);
 	if (!c)
 		return 0;
-	count_locks(c, task_tally(false), pipe);
+	count_locks(c, call_state(bpf_get_current_task_btf()), pipe);
 	if (side == KPIPE_SIDE_READ) {
 		if (cause == KPIPE_CAUSE_NOWAIT)
 			count_add(c, eagain_read_nowait, 1);
@@ -248,7 +277,7 @@ SEC("tp_btf/pipe_wait_begin")
 int BPF_PROG(tp_wait_begin, struct pipe_inode_info *pipe, struct file *file,
 	     int side)
 {
-	struct page_tally *t = task_tally(true);
+	struct page_tally *t = tally_open(bpf_get_current_task_btf());
 
 	if (t)
 		t->wait_ts = bpf_ktime_get_ns();
@@ -259,7 +288,7 @@ SEC("tp_btf/pipe_wait_end")
 int BPF_PROG(tp_wait_end, struct pipe_inode_info *pipe, struct file *file,
 	     int side)
 {
-	struct page_tally *t = task_tally(false);
+	struct page_tally *t = call_state(bpf_get_current_task_btf());
 	__u64 d;
 
 	if (!t || !t->wait_ts)
@@ -295,7 +324,7 @@ int BPF_PROG(tp_lock_begin, void *lock, unsigned int flags)
 
 	if (!(flags & LCB_F_MUTEX))
 		return 0;
-	t = task_tally(true);
+	t = tally_open(bpf_get_current_task_btf());
 	if (!t)
 		return 0;
 	/* another mutex's contention still pending: not this call's pipe */
@@ -310,9 +339,21 @@ int BPF_PROG(tp_lock_begin, void *lock, unsigned int flags)
 SEC("tp_btf/contention_end")
 int BPF_PROG(tp_lock_end, void *lock, int ret)
 {
-	struct page_tally *t = task_tally(false);
+	struct page_tally *t = call_state(bpf_get_current_task_btf());
 
 	if (t)
 		waits_lock_end(&t->w, lock);
+	return 0;
+}
+
+/*
+ * A task is freed: whatever tally it left (a mutex contended outside pipe
+ * calls, or in its exit after sched_process_exit) goes with it, and its
+ * slot is free for the next thread of that id.
+ */
+SEC("tp_btf/sched_process_free")
+int BPF_PROG(tp_task_free, struct task_struct *p)
+{
+	call_drop(p);
 	return 0;
 }

@@ -272,6 +272,25 @@ else
 	suite $BEST -1 -1
 	suite syscall -1 -1
 fi
+# Tracepoint tier: a call's tally sits in a slot picked by thread id, or in
+# task storage when another thread holds the slot. Every thread on one slot
+# (PIPETRACE_ONE_CALL_SLOT=1) sends all but one of them there: the same
+# answers must come out.
+if [ $BEST = tracepoint ]; then
+	echo "# PIPETRACE_ONE_CALL_SLOT=1: tracepoint tier tallies spill to task storage"
+	export PIPETRACE_ONE_CALL_SLOT=1
+	if [ $KNOBS = 1 ]; then
+		knobs 8 1 1; max=8 batch=1
+	else
+		max=-1 batch=-1
+	fi
+	t_eagain_read tracepoint
+	t_eagain_write tracepoint $max
+	t_stream tracepoint $max
+	t_pingpong tracepoint $batch
+	t_jobserver tracepoint $batch
+	unset PIPETRACE_ONE_CALL_SLOT
+fi
 # the function tier's kprobe fallback (as on kernels that refuse fentry)
 export PIPESTAT_NO_FENTRY=1
 start_pipestat -v --tier function --csv -n pipework && stop_pipestat

@@ -1,0 +1,149 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Per-thread state of a call in progress, for the tiers that keep one
+ * (syscall: entry to exit; tracepoint: a pipe call's first event to its
+ * pipe_copy).
+ *
+ * The state lives in a slot of an array picked by thread id: an array
+ * look-up is inlined by the verifier, a task storage look-up is a helper
+ * call, dear on CPUs with return thunks. A thread takes a free slot with a
+ * cmpxchg on its owner field (thread id, 0: free). When another thread
+ * holds the slot, the state goes to the task's storage instead, and the
+ * slot's spilled counter says how many threads of that slot have theirs
+ * there: the storage is looked at only when one has. Exact either way.
+ *
+ * CALL_SLOTS_DEFINE(state_t, storage, live) defines, for one BPF object:
+ *   call_slot_mask	rodata; the loader sets 0 for tests
+ *			(PIPETRACE_ONE_CALL_SLOT=1): every thread on one slot
+ *   call_slots		the array
+ *   call_begin(t)	a state for a new call of t (current, or a thread of
+ *			it), not initialised; the caller sets it, live != 0
+ *   call_state(t)	the state of t's call in progress, NULL if none
+ *   call_open(t)	call_state(t), or else call_begin(t) in one slot
+ *			look-up: a new state is not live, the caller sets it
+ *   call_end(t, st)	t's call is over: frees its slot or its storage
+ *   call_drop(t)	t is gone (t need not be current): as call_end for
+ *			whatever call t left in progress
+ * state_t is the state's type, storage a BPF_MAP_TYPE_TASK_STORAGE map of
+ * state_t, live a member of state_t that is nonzero while a call is in
+ * progress (call_end sets it to 0).
+ */
+#ifndef CALL_SLOTS_BPF_H
+#define CALL_SLOTS_BPF_H
+
+#define CALL_SLOTS 16384
+/* each object uses some of the functions */
+#define __call_slot_fn static __always_inline __attribute__((unused))
+
+#define CALL_SLOTS_DEFINE(state_t, storage, live)			\
+const volatile __u32 call_slot_mask = CALL_SLOTS - 1;			\
+									\
+struct call_slot {							\
+	__u32 owner;		/* thread id; 0: free */		\
+	__u32 spilled;		/* threads of this slot with state in storage */ \
+	state_t st;							\
+};									\
+									\
+struct {								\
+	__uint(type, BPF_MAP_TYPE_ARRAY);				\
+	__uint(max_entries, CALL_SLOTS);				\
+	__type(key, __u32);						\
+	__type(value, struct call_slot);				\
+} call_slots SEC(".maps");						\
+									\
+__call_slot_fn struct call_slot *slot_of(struct task_struct *t)		\
+{									\
+	__u32 i = (__u32)t->pid & call_slot_mask & (CALL_SLOTS - 1);	\
+									\
+	return bpf_map_lookup_elem(&call_slots, &i);			\
+}									\
+									\
+__call_slot_fn state_t *call_begin(struct task_struct *t)		\
+{									\
+	struct call_slot *s = slot_of(t);				\
+	__u32 tid = t->pid;						\
+	state_t *st;							\
+									\
+	if (!s)								\
+		return NULL;						\
+	if (s->owner == tid || __sync_val_compare_and_swap(&s->owner, 0, tid) == 0) \
+		return &s->st;						\
+	st = bpf_task_storage_get(&storage, t, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE); \
+	if (st && !st->live)						\
+		__sync_fetch_and_add(&s->spilled, 1);			\
+	return st;							\
+}									\
+									\
+__call_slot_fn state_t *call_state(struct task_struct *t)		\
+{									\
+	struct call_slot *s = slot_of(t);				\
+	state_t *st;							\
+									\
+	if (!s)								\
+		return NULL;						\
+	if (s->owner == (__u32)t->pid)					\
+		st = &s->st;						\
+	else if (s->spilled)						\
+		st = bpf_task_storage_get(&storage, t, NULL, 0);	\
+	else								\
+		return NULL;						\
+	return st && st->live ? st : NULL;				\
+}									\
+									\
+__call_slot_fn state_t *						\
+call_open(struct task_struct *t)					\
+{									\
+	struct call_slot *s = slot_of(t);				\
+	__u32 tid = t->pid;						\
+	state_t *st;							\
+									\
+	if (!s)								\
+		return NULL;						\
+	if (s->owner == tid)						\
+		return &s->st;						\
+	if (s->spilled) {						\
+		st = bpf_task_storage_get(&storage, t, NULL, 0);	\
+		if (st && st->live)					\
+			return st;					\
+	}								\
+	if (__sync_val_compare_and_swap(&s->owner, 0, tid) == 0)	\
+		return &s->st;						\
+	st = bpf_task_storage_get(&storage, t, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE); \
+	if (st && !st->live)						\
+		__sync_fetch_and_add(&s->spilled, 1);			\
+	return st;							\
+}									\
+									\
+__call_slot_fn void call_end(struct task_struct *t, state_t *st)	\
+{									\
+	struct call_slot *s = slot_of(t);				\
+									\
+	st->live = 0;							\
+	if (!s)								\
+		return;							\
+	if (st == &s->st)						\
+		s->owner = 0;						\
+	else								\
+		__sync_fetch_and_sub(&s->spilled, 1);			\
+}									\
+									\
+__call_slot_fn void call_drop(struct task_struct *t)			\
+{									\
+	struct call_slot *s = slot_of(t);				\
+	state_t *st;							\
+									\
+	if (!s)								\
+		return;							\
+	if (s->owner == (__u32)t->pid) {				\
+		s->st.live = 0;						\
+		s->owner = 0;						\
+	} else if (s->spilled) {					\
+		st = bpf_task_storage_get(&storage, t, NULL, 0);	\
+		if (st && st->live) {					\
+			st->live = 0;					\
+			__sync_fetch_and_sub(&s->spilled, 1);		\
+		}							\
+	}								\
+}
+
+#endif
