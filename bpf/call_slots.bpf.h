@@ -58,20 +58,28 @@ __call_slot_fn struct call_slot *slot_of(struct task_struct *t)		\
 	return bpf_map_lookup_elem(&call_slots, &i);			\
 }									\
 									\
-__call_slot_fn state_t *call_begin(struct task_struct *t)		\
+/* the free slot s for t, or else t's task storage */			\
+__call_slot_fn state_t *call_take(struct call_slot *s, struct task_struct *t) \
 {									\
-	struct call_slot *s = slot_of(t);				\
-	__u32 tid = t->pid;						\
 	state_t *st;							\
 									\
-	if (!s)								\
-		return NULL;						\
-	if (s->owner == tid || __sync_val_compare_and_swap(&s->owner, 0, tid) == 0) \
+	if (__sync_val_compare_and_swap(&s->owner, 0, (__u32)t->pid) == 0) \
 		return &s->st;						\
 	st = bpf_task_storage_get(&storage, t, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE); \
 	if (st && !st->live)						\
 		__sync_fetch_and_add(&s->spilled, 1);			\
 	return st;							\
+}									\
+									\
+__call_slot_fn state_t *call_begin(struct task_struct *t)		\
+{									\
+	struct call_slot *s = slot_of(t);				\
+									\
+	if (!s)								\
+		return NULL;						\
+	if (s->owner == (__u32)t->pid)					\
+		return &s->st;						\
+	return call_take(s, t);						\
 }									\
 									\
 __call_slot_fn state_t *call_state(struct task_struct *t)		\
@@ -106,12 +114,7 @@ call_open(struct task_struct *t)					\
 		if (st && st->live)					\
 			return st;					\
 	}								\
-	if (__sync_val_compare_and_swap(&s->owner, 0, tid) == 0)	\
-		return &s->st;						\
-	st = bpf_task_storage_get(&storage, t, NULL, BPF_LOCAL_STORAGE_GET_F_CREATE); \
-	if (st && !st->live)						\
-		__sync_fetch_and_add(&s->spilled, 1);			\
-	return st;							\
+	return call_take(s, t);						\
 }									\
 									\
 __call_slot_fn void call_end(struct task_struct *t, state_t *st)	\

@@ -68,13 +68,19 @@ t_slow_writer() { slow_side writer reader read write; }
 # 8 writers of single bytes into one pipe: they contend for pipe->mutex;
 # one writer alone never does.
 t_lock() {
-	local out pid n per
-	attach -k comm -n pipework --csv || { not_ok "lock: attach"; return; }
+	local out pid n per try
 	# long enough to overlap on a loaded machine; short in a one-CPU VM
 	per=$([ "$(nproc)" -gt 1 ] && echo 100000 || echo 8000)
-	out=$(work lock-writers 8 $per)
-	stop_pipestat
-	n=$(csv_get "$TMP/out" lock_contended comm pipework)
+	# a machine busy with other work may run the writers one after the
+	# other: up to three runs to see them overlap (never in the VM)
+	for try in 1 2 3; do
+		attach -k comm -n pipework --csv || { not_ok "lock: attach"; return; }
+		out=$(work lock-writers 8 $per)
+		stop_pipestat
+		n=$(csv_get "$TMP/out" lock_contended comm pipework)
+		[ "$(nproc)" -gt 1 ] && [ "${n:-0}" = 0 ] || break
+		echo "# lock: run $try saw no contention, again"
+	done
 	if [ "$(nproc)" -gt 1 ]; then
 		below "lock: 8 writers contend (lock_contended > 0)" 0 "${n:-0}"
 		below "lock: and wait for it (lock_wait_ns > 0)" 0 \
