@@ -17,9 +17,9 @@
 #    events + pipe_wait_end write events (so the series' events count
 #    them);
 #  - 1-byte ping-pong instructions per round trip, knobs on, within 1% of
-#    unpatched (medians of the runs): NOT met yet (-Os build: +6%), so it
-#    is printed as a TAP TODO and does not fail the run; see
-#    kernel-patch/README.md.
+#    unpatched (medians of the runs): NOT met yet (-O2 build: +1.6% after
+#    the trims of the 1-byte path; -Os was +6%), so it is printed as a TAP
+#    TODO and does not fail the run; see kernel-patch/README.md.
 set -u
 U=${1:?usage: budget.sh UNPATCHED_TXT PATCHED_TXT [TABLE]}
 P=${2:?usage: budget.sh UNPATCHED_TXT PATCHED_TXT [TABLE]}

@@ -83,20 +83,34 @@ build_unpatched() {
 	echo "$out"
 }
 
-# Every symbol set in the fragment must have survived olddefconfig.
+# Every symbol set in the fragments must have survived olddefconfig:
+# check_config DOTCONFIG [FRAGMENT...] (default kernel-patch/config); a
+# later fragment overrides an earlier one (config-debug's -Os over
+# config's -O2), as merge_config.sh does.
 check_config() {
-	local line k v got bad=0
-	while read -r line; do
-		case "$line" in CONFIG_*=*) ;; *) continue;; esac
-		k=${line%%=*}; v=${line#*=}
-		got=$(grep -E "^$k=" "$1" || true)
+	local cfg=$1 line k v got bad=0 f
+	local -A want=()
+	local -a order=()
+	shift
+	[ $# -gt 0 ] || set -- "$PATCH_DIR/config"
+	for f in "$@"; do
+		while read -r line; do
+			case "$line" in CONFIG_*=*) ;; *) continue;; esac
+			k=${line%%=*}
+			[ -n "${want[$k]+x}" ] || order+=("$k")
+			want[$k]=${line#*=}
+		done < "$f"
+	done
+	for k in "${order[@]}"; do
+		v=${want[$k]}
+		got=$(grep -E "^$k=" "$cfg" || true)
 		if [ "$v" = n ]; then
 			[ -z "$got" ] || { log "config: $k=n wanted, got $got"; bad=1; }
 		else
 			[ "$got" = "$k=$v" ] || { log "config: $k=$v wanted, got '${got:-unset}'"; bad=1; }
 		fi
-	done < "${PATCH_DIR_CFG:-$PATCH_DIR/config}"
-	[ $bad = 0 ] || die "kernel-patch/config not fully applied (missing dependency?)"
+	done
+	[ $bad = 0 ] || die "config fragment(s) $* not fully applied (missing dependency?)"
 }
 
 # Bring the series applied in tree $1 (copies kept in $1/.pipetrace-applied)
@@ -155,8 +169,7 @@ prepare_tree() {
 			(cd "$t" && timeout 300 scripts/kconfig/merge_config.sh -m .config "$frag") \
 				>>"$t/.pipetrace-build.log" 2>&1 || die "merge_config $frag failed"
 			kmake "$t" "$t/.pipetrace-build.log" olddefconfig
-			check_config "$t/.config"
-			PATCH_DIR_CFG=$frag check_config "$t/.config"
+			check_config "$t/.config" "$PATCH_DIR/config" "$frag"
 		fi
 		echo "$cfgkey" > "$t/.pipetrace-cfgkey"
 	fi
