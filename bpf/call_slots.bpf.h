@@ -13,8 +13,6 @@
  * there: the storage is looked at only when one has. Exact either way.
  *
  * CALL_SLOTS_DEFINE(state_t, storage, live) defines, for one BPF object:
- *   call_slot_mask	rodata; the loader sets 0 for tests
- *			(PIPETRACE_ONE_CALL_SLOT=1): every thread on one slot
  *   call_slots		the array
  *   call_begin(t)	a state for a new call of t (current, or a thread of
  *			it), not initialised; the caller sets it, live != 0
@@ -31,13 +29,13 @@
 #ifndef CALL_SLOTS_BPF_H
 #define CALL_SLOTS_BPF_H
 
+#include "agg.bpf.h"	/* pt_scope */
+
 #define CALL_SLOTS 16384
 /* each object uses some of the functions */
 #define __call_slot_fn static __always_inline __attribute__((unused))
 
 #define CALL_SLOTS_DEFINE(state_t, storage, live)			\
-const volatile __u32 call_slot_mask = CALL_SLOTS - 1;			\
-									\
 struct call_slot {							\
 	__u32 owner;		/* thread id; 0: free */		\
 	__u32 spilled;		/* threads of this slot with state in storage */ \
@@ -53,7 +51,8 @@ struct {								\
 									\
 __call_slot_fn struct call_slot *slot_of(struct task_struct *t)		\
 {									\
-	__u32 i = (__u32)t->pid & call_slot_mask & (CALL_SLOTS - 1);	\
+	/* pt_scope.one_call_slot: tests put every thread on slot 0 */	\
+	__u32 i = pt_scope.one_call_slot ? 0 : (__u32)t->pid & (CALL_SLOTS - 1); \
 									\
 	return bpf_map_lookup_elem(&call_slots, &i);			\
 }									\

@@ -257,17 +257,19 @@ int BPF_PROG(sc_sys_enter, struct pt_regs *regs, long nr)
 	struct op_state *st, s;
 	struct sc_call call;
 	struct file *file;
+	enum pt_op op;
 	long id;
 
 	if (!maybe_ours(nr))
 		return 0;
 	task = bpf_get_current_task_btf();
-	__builtin_memset(&s, 0, sizeof(s));
-	s.op = op_of(call_nr(task, nr));
-	if (s.op == PT_OP_NONE)
-		return 0;
 	call_of(task, &call, regs, nr);
 	id = call.id;
+	op = op_of(id);
+	if (op == PT_OP_NONE)
+		return 0;
+	__builtin_memset(&s, 0, sizeof(s));
+	s.op = op;
 
 	if (s.op == PT_OP_READ || s.op == PT_OP_WRITE) {
 		struct pipe_end *end = s.op == PT_OP_READ ? &s.src : &s.dst;

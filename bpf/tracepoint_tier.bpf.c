@@ -67,15 +67,13 @@ struct page_tally {
 	__u32 alloc_unlocked;
 	__u32 prefill_dropped;
 	/*
-	 * Contention on a mutex, until the call's pipe_copy or pipe_eagain
-	 * says whether it was that pipe's (lock events carry no file).
+	 * The call's waits (off_ts: in a pipe_wait_begin/end bracket since;
+	 * waits, wait_ns: on wait_pipe) until its pipe_copy, and contention
+	 * on a mutex until its pipe_copy or pipe_eagain says whether it was
+	 * that pipe's (lock events carry no file).
 	 */
 	struct call_waits w;
-	__u64 wait_ts;		/* in a pipe_wait_begin/end bracket since */
-	/* waits of the current call, until its pipe_copy */
 	struct pipe_inode_info *wait_pipe;
-	__u64 wait_ns;
-	__u32 waits;
 };
 
 struct {
@@ -159,15 +157,20 @@ int BPF_PROG(tp_copy, struct pipe_inode_info *pipe, struct file *file,
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct page_tally *t, tally = {};
-	struct call_waits locks = {};
 	struct pt_key key = {};
 	struct pt_counts *c;
-	__u64 bytes = ret > 0 ? ret : 0, wait_ns = 0;
-	__u32 waits = 0;
+	__u64 bytes = ret > 0 ? ret : 0;
 
-	/* the end of the call: take what its tally holds, free it */
+	/* the end of the call: count what its tally holds, free it */
 	t = call_state(task);
+	c = file_counts(&key, file);
 	if (t) {
+		if (c) {
+			count_locks(c, t, pipe);
+			if (t->wait_pipe == pipe)
+				waits_count(c, &t->w, side == KPIPE_SIDE_READ ?
+					    PT_OP_READ : PT_OP_WRITE, false);
+		}
 		if (side == KPIPE_SIDE_WRITE && t->pipe == pipe) {
 			tally.bufs_new = t->bufs_new;
 			tally.pool_hits = t->pool_hits;
@@ -175,26 +178,11 @@ int BPF_PROG(tp_copy, struct pipe_inode_info *pipe, struct file *file,
 			tally.alloc_unlocked = t->alloc_unlocked;
 			tally.prefill_dropped = t->prefill_dropped;
 		}
-		if (t->waits && t->wait_pipe == pipe) {
-			waits = t->waits;
-			wait_ns = t->wait_ns;
-		}
-		if (t->w.locks && t->w.lock == (__u64)pipe) {
-			locks.locks = t->w.locks;
-			locks.lock_ns = t->w.lock_ns;
-		}
 		call_end(task, t);
 	}
-	c = file_counts(&key, file);
 	if (!c)
 		return 0;
-	if (locks.locks)
-		waits_count(c, &locks, PT_OP_NONE, true);
 	if (side == KPIPE_SIDE_READ) {
-		if (waits) {
-			count_add(c, waits_read, waits);
-			count_add(c, wait_read_ns, wait_ns);
-		}
 		count_add(c, reads, 1);
 		count_add(c, read_bytes, bytes);
 		count_add(c, read_bufs, bufs);
@@ -204,10 +192,6 @@ int BPF_PROG(tp_copy, struct pipe_inode_info *pipe, struct file *file,
 		if (bytes)
 			hist_add(&key, PT_HIST_READ_SIZE, bytes);
 		return 0;
-	}
-	if (waits) {
-		count_add(c, waits_write, waits);
-		count_add(c, wait_write_ns, wait_ns);
 	}
 	count_add(c, writes, 1);
 	count_add(c, write_bytes, bytes);
@@ -280,7 +264,7 @@ int BPF_PROG(tp_wait_begin, struct pipe_inode_info *pipe, struct file *file,
 	struct page_tally *t = tally_open(bpf_get_current_task_btf());
 
 	if (t)
-		t->wait_ts = bpf_ktime_get_ns();
+		t->w.off_ts = bpf_ktime_get_ns();
 	return 0;
 }
 
@@ -291,18 +275,15 @@ int BPF_PROG(tp_wait_end, struct pipe_inode_info *pipe, struct file *file,
 	struct page_tally *t = call_state(bpf_get_current_task_btf());
 	__u64 d;
 
-	if (!t || !t->wait_ts)
+	if (!t || !t->w.off_ts)
 		return 0;
-	d = bpf_ktime_get_ns() - t->wait_ts;
-	t->wait_ts = 0;
 	/* counted at this call's pipe_copy */
 	if (t->wait_pipe != pipe) {
 		t->wait_pipe = pipe;
-		t->waits = 0;
-		t->wait_ns = 0;
+		t->w.waits = 0;
+		t->w.wait_ns = 0;
 	}
-	t->waits++;
-	t->wait_ns += d;
+	d = waits_switch_in(&t->w);
 	/* --hist wants each wait: the verifier drops this without it */
 	if (hist_wanted(PT_HIST_WAIT_READ) || hist_wanted(PT_HIST_WAIT_WRITE)) {
 		struct pt_key key = {};

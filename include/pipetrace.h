@@ -104,6 +104,8 @@ struct pt_scope {
 	__u32 hists;		/* 1 << enum pt_hist: histograms to keep */
 	__u8 by_cgroup;		/* only tasks under the cgroup in cgroup_filter */
 	__u8 key_cgroup;	/* keys carry the task's cgroup id (-k cgroup) */
+	__u8 one_call_slot;	/* tests: every thread on one call slot
+				 * (PIPETRACE_ONE_CALL_SLOT, call_slots.bpf.h) */
 };
 
 /* The drain's handshake with the programs: each BPF object's .bss. */

@@ -109,6 +109,7 @@ static int configure(struct pt_session *s, const struct pt_load_opts *o)
 	f->by_comm = o->comm[0] != '\0';
 	f->by_cgroup = o->cgroup != NULL;
 	f->key_cgroup = o->key_cgroup;
+	f->one_call_slot = getenv("PIPETRACE_ONE_CALL_SLOT") != NULL;
 	memcpy(f->comm, o->comm, PT_COMM_LEN);
 	f->hists = o->hists;
 	err = size_gen_map(s->o.obj, &counts_map, keys);

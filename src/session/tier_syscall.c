@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Glue for the syscall tier's BPF object (bpf/syscall_tier.bpf.c). */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <bpf/libbpf.h>
@@ -39,9 +38,6 @@ static int open_obj(struct pt_obj *o, const struct pt_plan *plan)
 	if (!skel)
 		return -errno;
 	skel->rodata->pipe_page_gfp = plan->pipe_page_gfp;
-	/* tests: every thread on one call slot, so states spill to task storage */
-	if (getenv("PIPETRACE_ONE_CALL_SLOT"))
-		skel->rodata->call_slot_mask = 0;
 	bpf_program__set_autoload(skel->progs.sc_lock_begin, !(plan->lacks & PT_NA_NO_LOCKS));
 	bpf_program__set_autoload(skel->progs.sc_lock_end, !(plan->lacks & PT_NA_NO_LOCKS));
 	bpf_program__set_autoload(skel->progs.sc_switch, !(plan->lacks & PT_NA_NO_WAITS));

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Glue for the tracepoint tier's BPF object (bpf/tracepoint_tier.bpf.c). */
 #include <stdio.h>
-#include <stdlib.h>
 #include <bpf/libbpf.h>
 #include "btf_probe.h"
 #include "core/metrics.h"
@@ -39,9 +38,6 @@ static int open_obj(struct pt_obj *o, const struct pt_plan *plan)
 
 	if (!skel)
 		return -errno;
-	/* tests: every thread on one call slot, so tallies spill to task storage */
-	if (getenv("PIPETRACE_ONE_CALL_SLOT"))
-		skel->rodata->call_slot_mask = 0;
 	/* one program per event; off where this kernel lacks the event */
 	bpf_program__set_autoload(skel->progs.tp_prefill, plan->has_prefill_event);
 	bpf_program__set_autoload(skel->progs.tp_wait_begin,
