@@ -16,10 +16,8 @@
 #    knobs off and on: acquisitions in pipe_write() == pipe_copy write
 #    events + pipe_wait_end write events (so the series' events count
 #    them);
-#  - 1-byte ping-pong instructions per round trip, knobs on, within 1% of
-#    unpatched (medians of the runs): NOT met yet (-O2 build: +1.6% after
-#    the trims of the 1-byte path; -Os was +6%), so it is printed as a TAP
-#    TODO and does not fail the run; see kernel-patch/README.md.
+#  - 1-byte ping-pong instructions per round trip, knobs on and knobs off,
+#    within 1% of unpatched (medians of the runs).
 set -u
 U=${1:?usage: budget.sh UNPATCHED_TXT PATCHED_TXT [TABLE]}
 P=${2:?usage: budget.sh UNPATCHED_TXT PATCHED_TXT [TABLE]}
@@ -35,11 +33,6 @@ function med(k,   n, i, j, t, a) {
 function ok(cond, what) {
 	printf "%s - budget: %s\n", cond ? "ok" : "not ok", what
 	if (!cond) bad++
-}
-# a budget the series does not meet yet: printed as TAP TODO (not ok, but
-# not a failure) so the table still comes out; kernel-patch/README.md says so
-function todo(cond, what) {
-	printf "%s - budget: %s%s\n", cond ? "ok" : "not ok", what, cond ? "" : " # TODO not met yet"
 }
 function v(w, c, m) { return val[w, c, m] + 0 }
 NF == 4 && $3 == "instr" { ins[$1, $2] = ins[$1, $2] " " $4; runs[$1, $2]++; next }
@@ -91,12 +84,16 @@ END {
 			   sprintf("%s: pages allocated + freed, knobs on (%d) <= off (%d)", w,
 				v(w, "on", "alloc") + v(w, "on", "free"), v(w, "off", "alloc") + v(w, "off", "free")))
 		if (w == "pingpong") {
-			a = med(w SUBSEP "on"); b = med(w SUBSEP "unpatched")
-			ok(runs[w, "on"] >= 5 && runs[w, "unpatched"] >= 5 && a > 0 && b > 0,
-			   "1-byte ping-pong: at least 5 runs with an instruction count each")
-			todo(a <= b * 1.01,
-			   sprintf("1-byte ping-pong instructions/op, knobs on %d vs unpatched %d (%+.2f%%, medians of %d/%d runs, budget +1%%)",
-				a, b, b > 0 ? (a - b) * 100 / b : 0, runs[w, "on"], runs[w, "unpatched"]))
+			b = med(w SUBSEP "unpatched")
+			for (ci = 2; ci <= 3; ci++) {
+				c = ci == 2 ? "off" : "on"
+				a = med(w SUBSEP c)
+				ok(runs[w, c] >= 5 && runs[w, "unpatched"] >= 5 && a > 0 && b > 0,
+				   "1-byte ping-pong, knobs " c ": at least 5 runs with an instruction count each")
+				ok(a > 0 && b > 0 && a <= b * 1.01,
+				   sprintf("1-byte ping-pong instructions/op, knobs %s %d vs unpatched %d (%+.2f%%, medians of %d/%d runs, budget +1%%)",
+					c, a, b, b > 0 ? (a - b) * 100 / b : 0, runs[w, c], runs[w, "unpatched"]))
+			}
 		}
 	}
 	exit bad > 0
