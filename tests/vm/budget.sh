@@ -91,8 +91,9 @@ END {
 				ok(runs[w, c] >= 5 && runs[w, "unpatched"] >= 5 && a > 0 && b > 0,
 				   "1-byte ping-pong, knobs " c ": at least 5 runs with an instruction count each")
 				ok(a > 0 && b > 0 && a <= b * 1.01,
-				   sprintf("1-byte ping-pong instructions/op, knobs %s %d vs unpatched %d (%+.2f%%, medians of %d/%d runs, budget +1%%)",
-					c, a, b, b > 0 ? (a - b) * 100 / b : 0, runs[w, c], runs[w, "unpatched"]))
+				   sprintf("1-byte ping-pong instructions/op, knobs %s %s vs unpatched %s (%s, medians of %d/%d runs, budget +1%%)",
+					c, a > 0 ? a : "-", b > 0 ? b : "-", a > 0 && b > 0 ? sprintf("%+.2f%%", (a - b) * 100 / b) : "no figure",
+					runs[w, c], runs[w, "unpatched"]))
 			}
 		}
 	}

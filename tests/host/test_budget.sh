@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# tests/vm/budget.sh, the checker of the kernel series' cost budgets, on
+# figures made up here: all budgets held passes; each broken budget
+# (ping-pong instructions knobs on or off past 1%, too few runs, a write
+# that moves no byte allocating, knobs off != unpatched, an extra mutex
+# acquisition) fails it with its own "not ok" line.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/host/lib.sh
+
+WL="pingpong w4k w32k w64k slowreader mix eagain nowait epipe sigwrite"
+
+# figures W C: the guest-budget.sh lines of workload W, setting C, with
+# every budget held (overrides in $OV: a "w c metric value" line replaces
+# that figure; value "-" drops every line of it)
+figures() {
+	local w=$1 c=$2 i
+	{
+		echo "$w $c lost 0"
+		echo "$w $c alloc 16"
+		echo "$w $c free 16"
+		echo "$w $c mutex_w 201"
+		echo "$w $c mutex_r 4"
+		echo "$w $c wait_w 1"
+		echo "$w $c wait_r 0"
+		echo "$w $c prefill 0"
+		echo "$w $c trim 0"
+		echo "$w $c writes 200"
+		echo "$w $c ops 200"
+		if [ "$w" = pingpong ]; then
+			for i in 1 2 3 4 5 6 7; do echo "$w $c instr ${PP[$c]}"; done
+		fi
+	} | awk -v ov="$OV" 'BEGIN { n = split(ov, l, "\n")
+		for (i = 1; i <= n; i++) { split(l[i], f, " "); if (f[4] != "") o[f[1] " " f[2] " " f[3]] = f[4] } }
+		{ k = $1 " " $2 " " $3; if (!(k in o)) print; else if (o[k] != "-") { print k, o[k]; delete o[k] } }'
+}
+
+# run NAME: budget.sh on the figures; $TMP/out its output, RC its status
+run() {
+	local w
+	for w in $WL; do figures "$w" unpatched; done >"$TMP/u.txt"
+	for w in $WL; do figures "$w" off; figures "$w" on; done >"$TMP/p.txt"
+	tests/vm/budget.sh "$TMP/u.txt" "$TMP/p.txt" >"$TMP/out" 2>&1
+	RC=$?
+}
+notok() { grep '^not ok' "$TMP/out" | sed 's/ (.*//' | tr '\n' ';'; }
+
+declare -A PP=([unpatched]=6696 [off]=6748 [on]=6749)
+OV=""
+run
+expect "all budgets held: exit status" "$RC" 0
+expect "all budgets held: no failed check" "$(grep -c '^not ok' "$TMP/out")" 0
+expect "all budgets held: the ping-pong checks are there" \
+	"$(grep -c '^ok - budget: 1-byte ping-pong instructions/op, knobs \(on\|off\)' "$TMP/out")" 2
+
+PP[on]=6763		# 6696 * 1.01 = 6762.96: one instruction over
+run
+expect "ping-pong knobs on +1.0%: exit status" "$RC" 1
+expect "ping-pong knobs on +1.0%: the one failed check" "$(notok)" \
+	"not ok - budget: 1-byte ping-pong instructions/op, knobs on 6763 vs unpatched 6696;"
+PP[on]=6762
+run
+expect "ping-pong knobs on 6762 (within 1%): exit status" "$RC" 0
+
+PP[on]=6749 PP[off]=6800
+run
+expect "ping-pong knobs off +1.6%: exit status" "$RC" 1
+expect "ping-pong knobs off +1.6%: the one failed check" "$(notok)" \
+	"not ok - budget: 1-byte ping-pong instructions/op, knobs off 6800 vs unpatched 6696;"
+PP[off]=6748
+
+OV=$(printf '%s\n' "pingpong on instr -")
+run
+expect "ping-pong with no knobs-on runs: exit status" "$RC" 1
+expect "ping-pong with no knobs-on runs: failed checks" "$(notok)" \
+	"not ok - budget: 1-byte ping-pong, knobs on: at least 5 runs with an instruction count each;not ok - budget: 1-byte ping-pong instructions/op, knobs on - vs unpatched 6696;"
+
+OV="eagain on alloc 32"
+run
+expect "EAGAIN writes allocate with the knobs on: exit status" "$RC" 1
+expect "EAGAIN writes allocate with the knobs on: the one failed check" "$(notok)" \
+	"not ok - budget: eagain: writes that move no byte allocate nothing, knobs on;"
+
+OV="w64k off mutex_r 5"
+run
+expect "knobs off takes the mutex once more than unpatched: exit status" "$RC" 1
+expect "knobs off != unpatched: the one failed check" "$(notok)" \
+	"not ok - budget: w64k: knobs off == unpatched;"
+
+OV=$(printf '%s\n' "slowreader on alloc 17" "slowreader on free 17")
+run
+expect "slow reader churns more with the knobs on: the one failed check" "$(notok)" \
+	"not ok - budget: slowreader: pages allocated + freed, knobs on;"
+
+OV="mix on mutex_w 202"
+run
+expect "a write takes the mutex once more than writes + waits: the one failed check" "$(notok)" \
+	"not ok - budget: mix knobs on: mutex acquisitions in pipe_write;"
+
+OV="w4k off lost 3"
+run
+expect "trace events lost: the one failed check" "$(notok)" \
+	"not ok - budget: w4k off: no trace events lost;"
+
+summary
