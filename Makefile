@@ -105,7 +105,7 @@ tests/host/pipework32: tests/host/pipework32.c
 # skeletons, no BTF needed
 UNIT_LIBS  := -lm
 $(OUT)/test_rows $(OUT)/test_output $(OUT)/test_metrics: $(CORE_OBJS)
-$(OUT)/test_opts: $(OUT)/pipestat/opts.o $(CORE_OBJS)
+$(OUT)/test_opts: $(OUT)/pipestat/opts.o $(OUT)/pipestat/listen.o $(CORE_OBJS)
 $(OUT)/test_prom: $(CORE_OBJS)
 $(OUT)/test_pipetop: $(OUT)/pipetop/model.o $(OUT)/pipetop/opts.o $(CORE_OBJS)
 $(OUT)/test_pipebench: $(filter-out $(OUT)/pipebench/main.o,$(PIPEBENCH_OBJS)) $(CORE_OBJS)
@@ -135,7 +135,7 @@ FUZZ_CFLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=
 	       -std=gnu11 -Wall -Wextra -Werror -Wno-missing-field-initializers -Iinclude -Isrc \
 	       -DPIPETRACE_VERSION='"$(VERSION)"'
 FUZZ_SRC_output := $(wildcard src/core/*.c)
-FUZZ_SRC_opts_pipestat := src/pipestat/opts.c $(FUZZ_SRC_output)
+FUZZ_SRC_opts_pipestat := src/pipestat/opts.c src/pipestat/listen.c $(FUZZ_SRC_output)
 FUZZ_SRC_opts_pipetop := src/pipetop/opts.c src/pipetop/model.c $(FUZZ_SRC_output)
 FUZZ_SRC_opts_pipebench := $(filter-out src/pipebench/main.c,$(wildcard src/pipebench/*.c)) \
 			   $(FUZZ_SRC_output)

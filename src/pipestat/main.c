@@ -259,7 +259,7 @@ int main(int argc, char **argv)
 			rc = 1;
 			goto out;
 		}
-		fprintf(stderr, "pipestat: serving http://%s/metrics\n", o.listen);
+		fprintf(stderr, "pipestat: serving %s\n", serve_url(r.server));
 	}
 	say_tier(&r.s);
 

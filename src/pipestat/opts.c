@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <getopt.h>
-#include <netdb.h>
 #include <string.h>
 #include "core/cgroup.h"
 #include "core/cli.h"
 #include "core/metrics.h"
 #include "core/out.h"
+#include "listen.h"
 #include "opts.h"
 
 static const char usage[] =
@@ -30,8 +30,11 @@ static const char usage[] =
 "                       cgroup (the cgroup v2 path, CSV column 'cgroup')\n"
 "      --cgroup PATH    only tasks in this cgroup v2 directory's subtree,\n"
 "                       e.g. /sys/fs/cgroup/system.slice/foo.service\n"
-"      --listen ADDR:PORT  serve Prometheus /metrics (OpenMetrics) there,\n"
-"                       e.g. 127.0.0.1:9432; counters since the start\n"
+"      --listen ADDR:PORT  serve Prometheus /metrics (OpenMetrics) there:\n"
+"                       127.0.0.1:9432 this host only, [::]:9432 every\n"
+"                       interface (IPv4 and IPv6), localhost:9432, PORT 0\n"
+"                       any free port (stderr says which); counters since\n"
+"                       the start\n"
 "      --textfile PATH  write the same metrics to PATH every interval\n"
 "                       (atomically; node_exporter's textfile collector)\n"
 "      --max-series N   label sets in /metrics (default 1000); keys past\n"
@@ -73,27 +76,6 @@ static const char usage_tail[] =
 "With --listen or --textfile: an interval of 1 s unless -i says, one\n"
 "label set per command unless -k says (-k pid, -k pipe: capped by\n"
 "--max-series), and no table on stdout (--csv or --json still print).\n";
-
-int listen_addr(const char *s, struct addrinfo **ai)
-{
-	static const struct addrinfo hints = {
-		.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE,
-		.ai_socktype = SOCK_STREAM,
-	};
-	char host[64];
-	const char *colon = strrchr(s, ':');
-	size_t len = colon ? (size_t)(colon - s) : 0;
-
-	if (!colon || len >= sizeof(host) || cli_long(colon + 1, 1, 65535) < 0)
-		return EAI_SERVICE;
-	if (len >= 2 && s[0] == '[' && s[len - 1] == ']')
-		snprintf(host, sizeof(host), "%.*s", (int)len - 2, s + 1);
-	else if (memchr(s, ':', len) || memchr(s, '[', len))
-		return EAI_NONAME;	/* an IPv6 address needs its brackets */
-	else
-		snprintf(host, sizeof(host), "%.*s", (int)len, s);
-	return getaddrinfo(len ? host : NULL, colon + 1, &hints, ai);
-}
 
 #define USAGE_ERR(...) do { snprintf(err, n, __VA_ARGS__); return CLI_USAGE; } while (0)
 
@@ -141,7 +123,8 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		{}
 	};
 	static const struct cli_help help = { "pipestat", usage, usage_tail };
-	struct addrinfo *ai;
+	char host[LISTEN_HOST_MAX];
+	unsigned int port;
 	bool by_given = false;
 	long mask;
 	int c, v;
@@ -208,11 +191,8 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 			o->load.cgroup = optarg;
 			break;
 		case OPT_LISTEN:
-			if ((v = listen_addr(optarg, &ai)))
-				USAGE_ERR("invalid --listen '%s': want ADDR:PORT, e.g. "
-					  "127.0.0.1:9432 or [::1]:9432 (%s)", optarg,
-					  gai_strerror(v));
-			freeaddrinfo(ai);
+			if (!listen_parse(optarg, host, &port, err, n))
+				return CLI_USAGE;
 			o->listen = optarg;
 			break;
 		case OPT_TEXTFILE:

@@ -29,11 +29,6 @@ struct pipestat_opts {
 	bool demo;
 };
 
-
-struct addrinfo;
-/* "ADDR:PORT", "[V6]:PORT" or ":PORT" (every address): getaddrinfo's code. */
-int listen_addr(const char *s, struct addrinfo **ai);
-
 /*
  * CLI_RUN to go on; CLI_EXIT_OK after --help/--version (printed to out);
  * CLI_USAGE with a one-line message in err (exit 2).

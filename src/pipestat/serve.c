@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
-#include <netdb.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <microhttpd.h>
-#include "opts.h"
+#include "listen.h"
 #include "serve.h"
 
 struct pt_server {
 	struct MHD_Daemon *d;
 	pthread_mutex_t lock;
 	struct prom_store *p;
+	char url[LISTEN_HOST_MAX + 32];
 };
 
 static enum MHD_Result reply(struct MHD_Connection *c, unsigned int status,
@@ -26,6 +27,8 @@ static enum MHD_Result reply(struct MHD_Connection *c, unsigned int status,
 		return MHD_NO;
 	}
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type);
+	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
 	ret = MHD_queue_response(c, status, r);
 	MHD_destroy_response(r);
 	return ret;
@@ -68,40 +71,41 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 struct pt_server *serve_start(const char *addr_port, struct prom_store *p,
 			      char *err, size_t n)
 {
-	struct addrinfo *ai;
 	struct pt_server *s;
-	unsigned int flags = MHD_USE_INTERNAL_POLLING_THREAD;
-	int rc;
+	char bound[LISTEN_HOST_MAX + 8];
+	int fd;
 
-	rc = listen_addr(addr_port, &ai);
-	if (rc) {
-		snprintf(err, n, "--listen '%s': %s", addr_port, gai_strerror(rc));
+	fd = listen_open(addr_port, bound, sizeof(bound), err, n);
+	if (fd < 0)
 		return NULL;
-	}
-	if (ai->ai_family == AF_INET6)
-		flags |= MHD_USE_IPv6;
 	s = calloc(1, sizeof(*s));
 	if (!s) {
-		freeaddrinfo(ai);
 		snprintf(err, n, "%s", strerror(errno));
+		close(fd);
 		return NULL;
 	}
 	pthread_mutex_init(&s->lock, NULL);
 	s->p = p;
+	snprintf(s->url, sizeof(s->url), "http://%s/metrics", bound);
 	errno = 0;
-	s->d = MHD_start_daemon(flags, 0, NULL, NULL, handle, s,
-				MHD_OPTION_SOCK_ADDR, ai->ai_addr,
+	s->d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD, 0, NULL, NULL,
+				handle, s, MHD_OPTION_LISTEN_SOCKET, fd,
 				MHD_OPTION_CONNECTION_LIMIT, 64,
 				MHD_OPTION_CONNECTION_TIMEOUT, 10, MHD_OPTION_END);
-	freeaddrinfo(ai);
 	if (!s->d) {
 		snprintf(err, n, "--listen %s: %s", addr_port,
 			 errno ? strerror(errno) : "cannot serve there");
+		close(fd);
 		pthread_mutex_destroy(&s->lock);
 		free(s);
 		return NULL;
 	}
 	return s;
+}
+
+const char *serve_url(const struct pt_server *s)
+{
+	return s->url;
 }
 
 void serve_lock(struct pt_server *s)

@@ -9,39 +9,11 @@ cd "$(dirname "$0")/../.."
 if [ "$(id -u)" != 0 ]; then
 	echo "tests/host/test_prometheus.sh: needs root (BPF)"; exit 1
 fi
-PROMETHEUS=${PROMETHEUS:-prometheus}
-PROM_PID=
-trap 'stop_pipestat 2>/dev/null; [ -n "$PROM_PID" ] && kill "$PROM_PID" 2>/dev/null && wait "$PROM_PID"; rm -rf "$TMP"' EXIT
+. tests/host/prom_lib.sh
+trap 'stop_pipestat 2>/dev/null; stop_prometheus; rm -rf "$TMP"' EXIT
 
-# free_port: a loopback TCP port nobody listens on
-free_port() {
-	local p
-	for _ in $(seq 100); do
-		p=$((20000 + RANDOM % 40000))
-		ss -Hltn "sport = :$p" | grep -q . || { echo "$p"; return; }
-	done
-	return 1
-}
-
-# query PROMQL: the value of the query's first sample ("" if none)
-query() {
-	curl -sf --data-urlencode "query=$1" "http://127.0.0.1:$PROM_PORT/api/v1/query" |
-		jq -r '.data.result[0].value[1] // ""'
-}
-
-# until_value PROMQL WANT: polls until the query gives WANT (20 s at most);
-# prints the last value seen
-until_value() {
-	local v=
-	for _ in $(seq 100); do
-		v=$(query "$1")
-		[ "$v" = "$2" ] && break
-		sleep 0.2
-	done
-	echo "$v"
-}
-
-start_prometheus() {
+# pipestat on a port of its choosing, Prometheus scraping it every second
+start_scraped() {
 	cat >"$TMP/prometheus.yml" <<-CONF
 	global:
 	  scrape_interval: 1s
@@ -50,24 +22,15 @@ start_prometheus() {
 	    static_configs:
 	      - targets: ['127.0.0.1:$PS_PORT']
 	CONF
-	"$PROMETHEUS" --config.file="$TMP/prometheus.yml" --storage.tsdb.path="$TMP/tsdb" \
-		--web.listen-address="127.0.0.1:$PROM_PORT" >"$TMP/prometheus.log" 2>&1 &
-	PROM_PID=$!
-	for _ in $(seq 150); do
-		curl -sf "http://127.0.0.1:$PROM_PORT/-/ready" >/dev/null && return 0
-		kill -0 "$PROM_PID" 2>/dev/null || break
-		sleep 0.2
-	done
-	sed 's/^/# /' "$TMP/prometheus.log" | tail -20 >&2
-	return 1
+	start_prometheus "$TMP/prometheus.yml"
 }
 
 t_scraped() {
 	local sel='comm="pipework",job="pipetrace"' v
-	PS_PORT=$(free_port) && PROM_PORT=$(free_port) || { not_ok "prometheus: no free port"; return; }
-	start_pipestat --listen "127.0.0.1:$PS_PORT" -n pipework -i 0.2 ||
+	start_pipestat --listen 127.0.0.1:0 -n pipework -i 0.2 ||
 		{ not_ok "prometheus: pipestat --listen attach"; return; }
-	if ! command -v "$PROMETHEUS" >/dev/null || ! start_prometheus; then
+	PS_PORT=$(listen_port)
+	if ! start_scraped; then
 		not_ok "prometheus: the server starts ($PROMETHEUS)"
 		stop_pipestat
 		return
@@ -99,7 +62,7 @@ t_scraped() {
 		"$(grep -ic '^content-type: application/openmetrics-text; version=1.0.0' "$TMP/headers")" 1
 	expect "prometheus: only /metrics" \
 		"$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PS_PORT/")" 404
-	kill "$PROM_PID"; wait "$PROM_PID"; PROM_PID=
+	stop_prometheus
 	stop_pipestat
 	expect "prometheus: pipestat exit status" "$PS_RC" 0
 }

@@ -2,6 +2,7 @@
 /* pipestat's option parsing: values, limits and the errors users see. */
 #include <stdio.h>
 #include "core/metrics.h"
+#include "pipestat/listen.h"
 #include "pipestat/opts.h"
 #include "unit.h"
 
@@ -89,8 +90,9 @@ static void errors(void)
 /* --listen, --textfile: Prometheus defaults and addresses */
 static void prometheus(void)
 {
+	char err[256], host[LISTEN_HOST_MAX];
 	struct pipestat_opts o;
-	char err[256];
+	unsigned int port;
 
 	CHECK(parse("--listen 127.0.0.1:9432", &o, err) == CLI_RUN);
 	CHECK_STR(o.listen, "127.0.0.1:9432");
@@ -100,19 +102,32 @@ static void prometheus(void)
 	CHECK(o.by == PT_BY_PID && o.interval == 5 && o.max_series == 7);
 	CHECK_STR(o.textfile, "/x.prom");
 	CHECK(parse("--listen [::1]:80 -k total", &o, err) == CLI_RUN && o.by == PT_BY_TOTAL);
-	CHECK(parse("--listen :9432 -c 3", &o, err) == CLI_RUN && o.count == 3);
+	CHECK(parse("--listen [::]:9432 -c 3", &o, err) == CLI_RUN && o.count == 3);
+	CHECK(parse("--listen localhost:9432", &o, err) == CLI_RUN);
+	CHECK(parse("--listen 127.0.0.1:0", &o, err) == CLI_RUN);
+	CHECK(parse("--listen 0.0.0.0:65535", &o, err) == CLI_RUN);
+	CHECK(listen_parse("[::]:0", host, &port, err, 256) && !strcmp(host, "::") && !port);
 	CHECK(parse("--json", &o, err) == CLI_RUN && o.json && o.by == PT_BY_TOTAL);
 	CHECK(parse("--json --csv", &o, err) == CLI_USAGE);
 	CHECK_STR(err, "--csv and --json: give one");
 	static const char *const bad[] = {
-		"--listen 9432", "--listen 127.0.0.1:0", "--listen 127.0.0.1:65536",
-		"--listen localhost:9432", "--listen ::1:9432", "--listen 1.2.3:x",
-		"--listen 300.1.1.1:80", "--max-series 0",
+		"--listen 9432", "--listen 127.0.0.1:65536", "--listen ::1:9432",
+		"--listen 1.2.3:x", "--listen 300.1.1.1:80", "--listen 127.0.0.1:+80",
+		"--listen 127.0.0.1:", "--listen [::1:80", "--listen [1.2.3.4]:80",
+		"--listen host/x:80", "--listen 127.0.0.1:099999", "--max-series 0",
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		CHECK(parse(bad[i], &o, err) == CLI_USAGE);
 	CHECK(parse("--listen 9432", &o, err) == CLI_USAGE);
 	CHECK(!strncmp(err, "invalid --listen '9432': want ADDR:PORT", 39));
+	/* every interface only when asked for by name */
+	CHECK(parse("--listen :9432", &o, err) == CLI_USAGE);
+	CHECK_STR(err, "--listen ':9432' has no address: give 127.0.0.1:9432 for this "
+		  "host only, or [::]:9432 for every interface");
+	/* strtol would skip the space (parse() splits at spaces) */
+	CHECK(!listen_parse("127.0.0.1: 19441", host, &port, err, 256));
+	CHECK_STR(err, "invalid --listen '127.0.0.1: 19441': the port is a number, "
+		  "0 to 65535 (0: any free one)");
 }
 
 static void cgroups(void)
