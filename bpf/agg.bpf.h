@@ -133,29 +133,61 @@ static __always_inline void key_for_task(struct pt_key *key, struct task_struct 
 		key->cgroup = t->cgroups->dfl_cgrp->kn->id;
 }
 
+/* The live generation of a two-generation map (counts or hists). */
+static __always_inline void *live_gen(void *gens)
+{
+	__u32 gen = pt_gen.epoch & 1;
+
+	return bpf_map_lookup_elem(gens, &gen);
+}
+
+/* The value of key in map, created as zero on first use; NULL (and a key
+ * counted as dropped) when the map is full. */
+static __always_inline void *lookup_or_init(void *map, const void *key,
+					    const void *zero)
+{
+	void *v = bpf_map_lookup_elem(map, key);
+
+	if (v)
+		return v;
+	/* -EEXIST from a racing creator is fine; a full map is not */
+	bpf_map_update_elem(map, key, zero, BPF_NOEXIST);
+	v = bpf_map_lookup_elem(map, key);
+	if (!v)
+		__sync_fetch_and_add(&pt_gen.keys_dropped, 1);
+	return v;
+}
+
 /* The counters of key in the live generation, created on first use. */
 static __always_inline struct pt_counts *counts_of(const struct pt_key *key)
 {
 	static const struct pt_counts zero;
-	__u32 gen = pt_gen.epoch & 1;
-	struct pt_counts *c;
-	void *map;
+	void *map = live_gen(&counts);
 
-	map = bpf_map_lookup_elem(&counts, &gen);
-	if (!map)
-		return NULL;
-	c = bpf_map_lookup_elem(map, key);
-	if (c)
-		return c;
-	/* -EEXIST from a racing creator is fine; a full map is not */
-	bpf_map_update_elem(map, key, &zero, BPF_NOEXIST);
-	c = bpf_map_lookup_elem(map, key);
-	if (!c)
-		__sync_fetch_and_add(&pt_gen.keys_dropped, 1);
-	return c;
+	return map ? lookup_or_init(map, key, &zero) : NULL;
 }
 
 #define count_add(c, field, n) __sync_fetch_and_add(&(c)->field, (n))
+
+/*
+ * One call that returned -EAGAIN, by side: a read or write for want of
+ * RWF_NOWAIT/IOCB_NOWAIT (nowait) or of O_NONBLOCK (nonblock; nowait is
+ * not said when O_NONBLOCK is set too), or a splice.
+ */
+static __always_inline void count_eagain(struct pt_counts *c, enum pt_op side,
+					 bool nowait)
+{
+	if (side == PT_OP_READ && nowait)
+		count_add(c, eagain_read_nowait, 1);
+	else if (side == PT_OP_READ)
+		count_add(c, eagain_read_nonblock, 1);
+	else if (side == PT_OP_WRITE && nowait)
+		count_add(c, eagain_write_nowait, 1);
+	else if (side == PT_OP_WRITE)
+		count_add(c, eagain_write_nonblock, 1);
+	else
+		count_add(c, eagain_splice, 1);
+}
 
 static __always_inline bool hist_wanted(enum pt_hist h)
 {
@@ -197,7 +229,6 @@ static __always_inline void hist_add(const struct pt_key *key, enum pt_hist h, _
 {
 	static const __u64 zero;
 	struct pt_hkey hk;
-	__u32 gen;
 	__u64 *n;
 	void *map;
 
@@ -205,19 +236,12 @@ static __always_inline void hist_add(const struct pt_key *key, enum pt_hist h, _
 	if (!hist_wanted(h))
 		return;
 	hk = (struct pt_hkey){ .key = *key, .hist = h, .slot = log2_slot(v) };
-	gen = pt_gen.epoch & 1;
-	map = bpf_map_lookup_elem(&hists, &gen);
+	map = live_gen(&hists);
 	if (!map)
 		return;
-	n = bpf_map_lookup_elem(map, &hk);
-	if (!n) {
-		bpf_map_update_elem(map, &hk, &zero, BPF_NOEXIST);
-		n = bpf_map_lookup_elem(map, &hk);
-	}
+	n = lookup_or_init(map, &hk, &zero);
 	if (n)
 		__sync_fetch_and_add(n, 1);
-	else
-		__sync_fetch_and_add(&pt_gen.keys_dropped, 1);
 }
 
 /* sched_switch's prev_state for a sleep that waits for a wake-up (a pipe's

@@ -149,7 +149,8 @@ static __always_inline void call_exit(long ret)
 	c = counts_of(&st->key);
 	if (!c)
 		goto out;
-	waits_count(c, &st->w, st->side, true);
+	count_sleeps(c, &st->w, st->side);
+	count_contention(c, &st->w);
 	if (st->side == PT_OP_READ) {
 		struct iov_iter *iter = (struct iov_iter *)st->iter;
 		__u32 bufs = st->bufs;
@@ -164,12 +165,6 @@ static __always_inline void call_exit(long ret)
 			count_add(c, read_eof, 1);
 		if (bytes)
 			hist_add(&st->key, PT_HIST_READ_SIZE, bytes);
-		if (ret == -EAGAIN) {
-			if (st->nowait)
-				count_add(c, eagain_read_nowait, 1);
-			else
-				count_add(c, eagain_read_nonblock, 1);
-		}
 	} else {
 		__u64 merged = st->merge < bytes ? st->merge : bytes;
 		__u64 slots = (bytes - merged + PAGE_SIZE - 1) / PAGE_SIZE;
@@ -185,13 +180,9 @@ static __always_inline void call_exit(long ret)
 			count_add(c, alloc_locked, st->alloc_locked);
 		if (st->alloc_unlocked)
 			count_add(c, alloc_unlocked, st->alloc_unlocked);
-		if (ret == -EAGAIN) {
-			if (st->nowait)
-				count_add(c, eagain_write_nowait, 1);
-			else
-				count_add(c, eagain_write_nonblock, 1);
-		}
 	}
+	if (ret == -EAGAIN)
+		count_eagain(c, st->side, st->nowait);
 out:
 	bpf_map_delete_elem(&calls, &id);
 }

@@ -11,9 +11,9 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "agg.bpf.h"
-#include "call_slots.bpf.h"
 #include "kernel_obj.bpf.h"
 #include "ring_claim.bpf.h"
+#include "tier_key.bpf.h"
 #include "waits.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -71,7 +71,8 @@ struct pipe_end {
 	__u32 tail;
 };
 
-struct op_state {
+struct call_state {
+	__u8 live;		/* a call in progress (call_slots.bpf.h) */
 	__u8 op;
 	__u8 nonblock;		/* file has O_NONBLOCK (or SPLICE_F_NONBLOCK) */
 	__u8 nowait;		/* RWF_NOWAIT without O_NONBLOCK */
@@ -81,16 +82,8 @@ struct op_state {
 	struct call_waits w;	/* sleeps and pipe->mutex contention */
 };
 
-/* A call's state from entry to exit: in a slot (call_slots.bpf.h) or in op_states */
-struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct op_state);
-} op_states SEC(".maps");
-
-/* op: PT_OP_NONE (0) when no call is in progress */
-CALL_SLOTS_DEFINE(struct op_state, op_states, op)
+/* a call's state from entry to exit: in a slot or in task storage */
+#include "call_slots.bpf.h"
 
 /* task: the current task, fetched once per program (agg.bpf.h says why) */
 static __always_inline struct file *fd_file(struct task_struct *task, int fd)
@@ -123,8 +116,7 @@ static __always_inline struct file *pipe_end_of(struct task_struct *task,
 		return NULL;
 	pipe = kernel_obj(file->private_data, struct pipe_inode_info);
 	end->pipe = pipe;
-	end->ino = inode->i_ino;
-	end->dev = inode->i_sb->s_dev;
+	pipe_id(file, &end->ino, &end->dev);
 	end->head = pipe->head;
 	end->tail = pipe->tail;
 	return file;
@@ -254,7 +246,7 @@ SEC("tp_btf/sys_enter")
 int BPF_PROG(sc_sys_enter, struct pt_regs *regs, long nr)
 {
 	struct task_struct *task;
-	struct op_state *st, s;
+	struct call_state *st, s;
 	struct sc_call call;
 	struct file *file;
 	enum pt_op op;
@@ -269,6 +261,7 @@ int BPF_PROG(sc_sys_enter, struct pt_regs *regs, long nr)
 	if (op == PT_OP_NONE)
 		return 0;
 	__builtin_memset(&s, 0, sizeof(s));
+	s.live = 1;
 	s.op = op;
 
 	if (s.op == PT_OP_READ || s.op == PT_OP_WRITE) {
@@ -329,24 +322,7 @@ int BPF_PROG(sc_sys_enter, struct pt_regs *regs, long nr)
 	return 0;
 }
 
-static __always_inline void count_eagain(struct pt_counts *c, struct op_state *st)
-{
-	if (st->op == PT_OP_READ) {
-		if (st->nowait)
-			count_add(c, eagain_read_nowait, 1);
-		else
-			count_add(c, eagain_read_nonblock, 1);
-	} else if (st->op == PT_OP_WRITE) {
-		if (st->nowait)
-			count_add(c, eagain_write_nowait, 1);
-		else
-			count_add(c, eagain_write_nonblock, 1);
-	} else {
-		count_add(c, eagain_splice, 1);
-	}
-}
-
-static __always_inline void exit_read(struct task_struct *task, struct op_state *st,
+static __always_inline void exit_read(struct task_struct *task, struct call_state *st,
 				      long ret)
 {
 	struct pt_counts *c = end_counts(&st->src, task);
@@ -355,9 +331,10 @@ static __always_inline void exit_read(struct task_struct *task, struct op_state 
 	if (!c)
 		return;
 	count_add(c, reads, 1);
-	waits_count(c, &st->w, PT_OP_READ, true);
+	count_sleeps(c, &st->w, PT_OP_READ);
+	count_contention(c, &st->w);
 	if (ret == -EAGAIN)
-		count_eagain(c, st);
+		count_eagain(c, PT_OP_READ, st->nowait);
 	if (!ret)
 		count_add(c, read_eof, 1);
 	if (ret <= 0)
@@ -376,7 +353,7 @@ static __always_inline void exit_read(struct task_struct *task, struct op_state 
 	count_add(c, read_bufs, bufs);
 }
 
-static __always_inline void exit_write(struct task_struct *task, struct op_state *st,
+static __always_inline void exit_write(struct task_struct *task, struct call_state *st,
 				       long ret)
 {
 	struct pt_counts *c = end_counts(&st->dst, task);
@@ -384,10 +361,11 @@ static __always_inline void exit_write(struct task_struct *task, struct op_state
 	if (!c)
 		return;
 	count_add(c, writes, 1);
-	waits_count(c, &st->w, PT_OP_WRITE, true);
+	count_sleeps(c, &st->w, PT_OP_WRITE);
+	count_contention(c, &st->w);
 	end_hist(&st->dst, PT_HIST_OCCUPANCY, st->dst.head - st->dst.tail, task);
 	if (ret == -EAGAIN)
-		count_eagain(c, st);
+		count_eagain(c, PT_OP_WRITE, st->nowait);
 	/* a write that failed part way may still have taken pages */
 	if (st->pages)
 		count_add(c, alloc_pages, st->pages);
@@ -400,7 +378,7 @@ static __always_inline void exit_write(struct task_struct *task, struct op_state
 				   st->dst.head, st->dst.tail));
 }
 
-static __always_inline void exit_splice(struct task_struct *task, struct op_state *st,
+static __always_inline void exit_splice(struct task_struct *task, struct call_state *st,
 					long ret)
 {
 	__u64 bytes = ret > 0 ? ret : 0;
@@ -411,19 +389,19 @@ static __always_inline void exit_splice(struct task_struct *task, struct op_stat
 	if (st->src.pipe && (c = end_counts(&st->src, task))) {
 		count_add(c, splice_out, 1);
 		count_add(c, splice_out_bytes, bytes);
-		waits_count(c, &st->w, PT_OP_SPLICE,
-			    st->w.lock == (__u64)st->src.pipe);
+		if (st->w.lock == (__u64)st->src.pipe)
+			count_contention(c, &st->w);
 		if (eagain)
-			count_eagain(c, st);
+			count_eagain(c, PT_OP_SPLICE, false);
 		eagain = false;
 	}
 	if (st->dst.pipe && (c = end_counts(&st->dst, task))) {
 		count_add(c, splice_in, 1);
 		count_add(c, splice_in_bytes, bytes);
-		waits_count(c, &st->w, PT_OP_SPLICE,
-			    st->w.lock == (__u64)st->dst.pipe);
+		if (st->w.lock == (__u64)st->dst.pipe)
+			count_contention(c, &st->w);
 		if (eagain)
-			count_eagain(c, st);
+			count_eagain(c, PT_OP_SPLICE, false);
 	}
 }
 
@@ -431,14 +409,14 @@ SEC("tp_btf/sys_exit")
 int BPF_PROG(sc_sys_exit, struct pt_regs *regs, long ret)
 {
 	struct task_struct *task;
-	struct op_state *st;
+	struct call_state *st;
 
 	if (!maybe_ours(regs->orig_ax))
 		return 0;
 	task = bpf_get_current_task_btf();
 	if (op_of(call_nr(task, regs->orig_ax)) == PT_OP_NONE)
 		return 0;
-	st = call_state(task);
+	st = call_in_progress(task);
 	if (!st)
 		return 0;
 	if (st->op == PT_OP_READ)
@@ -460,11 +438,11 @@ SEC("tp_btf/mm_page_alloc")
 int BPF_PROG(sc_page_alloc, struct page *page, unsigned int order,
 	     gfp_t gfp_flags, int migratetype)
 {
-	struct op_state *st;
+	struct call_state *st;
 
 	if (order || gfp_flags != pipe_page_gfp)
 		return 0;
-	st = call_state(bpf_get_current_task_btf());
+	st = call_in_progress(bpf_get_current_task_btf());
 	/* only this task touches its state: counted at syscall exit */
 	if (st && st->op == PT_OP_WRITE)
 		st->pages++;
@@ -476,13 +454,13 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(sc_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
 {
-	struct op_state *st;
+	struct call_state *st;
 	__u64 d;
 
-	st = call_state(prev);
+	st = call_in_progress(prev);
 	if (st && (st->op == PT_OP_READ || st->op == PT_OP_WRITE))
 		waits_switch_out(&st->w, preempt, prev_state);
-	st = call_state(next);
+	st = call_in_progress(next);
 	if (!st || !(d = waits_switch_in(&st->w)))
 		return 0;
 	if (hist_wanted(PT_HIST_WAIT_READ) || hist_wanted(PT_HIST_WAIT_WRITE)) {
@@ -500,7 +478,7 @@ int BPF_PROG(sc_switch, bool preempt, struct task_struct *prev,
 SEC("tp_btf/contention_begin")
 int BPF_PROG(sc_lock_begin, void *lock, unsigned int flags)
 {
-	struct op_state *st = call_state(bpf_get_current_task_btf());
+	struct call_state *st = call_in_progress(bpf_get_current_task_btf());
 
 	if (st && (lock == (void *)st->src.pipe || lock == (void *)st->dst.pipe))
 		waits_lock_begin(&st->w, lock, flags);
@@ -510,7 +488,7 @@ int BPF_PROG(sc_lock_begin, void *lock, unsigned int flags)
 SEC("tp_btf/contention_end")
 int BPF_PROG(sc_lock_end, void *lock, int ret)
 {
-	struct op_state *st = call_state(bpf_get_current_task_btf());
+	struct call_state *st = call_in_progress(bpf_get_current_task_btf());
 
 	if (st)
 		waits_lock_end(&st->w, lock);
@@ -544,8 +522,7 @@ static __always_inline int uring_op(struct task_struct *task, struct io_kiocb *r
 	file = kernel_obj(req->file, struct file);
 	if ((file->f_inode->i_mode & S_IFMT) != S_IFIFO)
 		return PT_OP_NONE;
-	end->ino = file->f_inode->i_ino;
-	end->dev = file->f_inode->i_sb->s_dev;
+	pipe_id(file, &end->ino, &end->dev);
 	return op;
 }
 
@@ -569,14 +546,14 @@ int BPF_PROG(sc_uring_done, struct io_ring_ctx *ring, void *req_ptr)
 		else if (!res)
 			count_add(c, read_eof, 1);
 		else if (res == -EAGAIN)
-			count_add(c, eagain_read_nowait, 1);
+			count_eagain(c, PT_OP_READ, true);
 	} else {
 		count_add(c, writes, 1);
 		count_add(c, uring_writes, 1);
 		if (res > 0)
 			count_add(c, write_bytes, res);
 		else if (res == -EAGAIN)
-			count_add(c, eagain_write_nowait, 1);
+			count_eagain(c, PT_OP_WRITE, true);
 	}
 	return 0;
 }
@@ -591,9 +568,6 @@ int BPF_PROG(sc_uring_poll, struct io_kiocb *req, int mask, int events)
 
 	if (op == PT_OP_NONE || !(c = end_counts(&end, task)))
 		return 0;
-	if (op == PT_OP_READ)
-		count_add(c, eagain_read_nowait, 1);
-	else
-		count_add(c, eagain_write_nowait, 1);
+	count_eagain(c, op, true);
 	return 0;
 }

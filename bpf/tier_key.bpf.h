@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Keys for the tracepoint and function tiers: the current task (filtered by
- * -p/-n) plus the pipe's inode, taken from the struct file of the call.
- * Filtered as every tier is (agg.bpf.h).
+ * Keys: the current task (filtered by -p/-n, as every tier is: agg.bpf.h)
+ * plus the pipe's inode, taken from the struct file of the call.
  */
 #ifndef TIER_KEY_BPF_H
 #define TIER_KEY_BPF_H
@@ -21,26 +20,29 @@ static __always_inline bool pt_task_key(struct pt_key *key)
 	return true;
 }
 
-/* The inode part: pipefs inode of an anonymous pipe, or the FIFO's own. */
+/*
+ * A pipe's inode number and the device of its file system (pipefs for an
+ * anonymous pipe, the FIFO's own otherwise), from a typed (BTF) file
+ * pointer: a tp_btf or fentry argument, or kernel_obj(). Plain loads, where
+ * BPF_CORE_READ() makes a bpf_probe_read_kernel() call of each step (four
+ * calls, most of a program's work on a short call).
+ */
+static __always_inline void pipe_id(struct file *file, __u64 *ino, __u32 *dev)
+{
+	struct inode *inode = file->f_inode;
+
+	*ino = inode->i_ino;
+	*dev = inode->i_sb->s_dev;
+}
+
+/* The same into key from a file pointer that may be untyped (the
+ * function tier's bodies serve its kprobe flavour too). */
 static __always_inline void pt_file_key(struct pt_key *key, struct file *file)
 {
 	struct inode *inode = BPF_CORE_READ(file, f_inode);
 
 	key->ino = BPF_CORE_READ(inode, i_ino);
 	key->dev = BPF_CORE_READ(inode, i_sb, s_dev);
-}
-
-/*
- * The same from a typed (BTF) file pointer, a tp_btf or fentry argument:
- * plain loads, where BPF_CORE_READ() makes a bpf_probe_read_kernel() call
- * of each step (four calls, most of a program's work on a short call).
- */
-static __always_inline void pt_file_key_btf(struct pt_key *key, struct file *file)
-{
-	struct inode *inode = file->f_inode;
-
-	key->ino = inode->i_ino;
-	key->dev = inode->i_sb->s_dev;
 }
 
 /* The counters of the current task on file's pipe (a BTF pointer), key
@@ -50,7 +52,7 @@ static __always_inline struct pt_counts *file_counts(struct pt_key *key,
 {
 	if (!pt_task_key(key))
 		return NULL;
-	pt_file_key_btf(key, file);
+	pipe_id(file, &key->ino, &key->dev);
 	return counts_of(key);
 }
 

@@ -7,8 +7,8 @@
  * (task, pipe inode). The page events (pipe_page_get, pipe_prefill) carry
  * only the pipe, but both are emitted inside pipe_write() by the writing
  * task, before that call's own pipe_copy (the last event of every
- * pipe_write()). So they are summed in the call's tally (struct page_tally,
- * in a call slot or task storage: call_slots.bpf.h) and added to the
+ * pipe_write()). So they are summed in the call's page tally (struct
+ * page_tally, in a call slot or task storage: call_slots.bpf.h) and added to the
  * key of that pipe_copy: exact, including the first write to a new pipe
  * (a pipe -> inode map filled by earlier copies would miss it).
  *
@@ -26,7 +26,6 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "agg.bpf.h"
-#include "call_slots.bpf.h"
 #include "tier_key.bpf.h"
 #include "waits.bpf.h"
 
@@ -46,26 +45,31 @@ char LICENSE[] SEC("license") = "GPL";
 #define KPIPE_REASON_LOCK	2
 #define KPIPE_REASON_NOPAGE	3
 
-/*
- * Events of the current pipe_read()/pipe_write(), from its first (a page,
- * wait or lock event) until its pipe_copy, which ends every call that
- * took pipe->mutex or tried to (-EAGAIN, -ERESTARTSYS and faults too):
- * in a call slot or in page_tallies (call_slots.bpf.h), freed there.
- *
- * A contention_begin can come from any task, for any mutex: whether it
- * was a pipe call's, only its pipe_copy tells. So a task that contends a
- * mutex outside pipe calls keeps its tally (and slot) until its next pipe
- * call, or until it is freed (tp_task_free). Harmless: exact either way,
- * the other threads of that slot keep theirs in task storage meanwhile.
- */
+/* The page events of a pipe_write() (pipe_page_get, pipe_prefill). */
 struct page_tally {
-	__u32 live;		/* a call in progress: this tally is in use */
-	struct pipe_inode_info *pipe;	/* of the page events below */
+	struct pipe_inode_info *pipe;	/* of the events below */
 	__u32 bufs_new;
 	__u32 pool_hits;
 	__u32 alloc_locked;
 	__u32 alloc_unlocked;
 	__u32 prefill_dropped;
+};
+
+/*
+ * Events of the current pipe_read()/pipe_write(), from its first (a page,
+ * wait or lock event) until its pipe_copy, which ends every call that
+ * took pipe->mutex or tried to (-EAGAIN, -ERESTARTSYS and faults too):
+ * in a call slot or in task storage (call_slots.bpf.h), freed there.
+ *
+ * A contention_begin can come from any task, for any mutex: whether it
+ * was a pipe call's, only its pipe_copy tells. So a task that contends a
+ * mutex outside pipe calls keeps its state (and slot) until its next pipe
+ * call, or until it is freed (tp_task_free). Harmless: exact either way,
+ * the other threads of that slot keep theirs in task storage meanwhile.
+ */
+struct call_state {
+	__u32 live;		/* a call in progress: this state is in use */
+	struct page_tally pages;
 	/*
 	 * The call's waits (off_ts: in a pipe_wait_begin/end bracket since;
 	 * waits, wait_ns: on wait_pipe) until its pipe_copy, and contention
@@ -76,53 +80,37 @@ struct page_tally {
 	struct pipe_inode_info *wait_pipe;
 };
 
-struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct page_tally);
-} page_tallies SEC(".maps");
-
-CALL_SLOTS_DEFINE(struct page_tally, page_tallies, live)
-
-/* The tally of the current task's call in progress, a new one if none. */
-static __always_inline struct page_tally *tally_open(struct task_struct *task)
-{
-	struct page_tally *t = call_open(task);
-
-	if (t && !t->live)
-		*t = (struct page_tally){ .live = 1 };
-	return t;
-}
+#include "call_slots.bpf.h"
 
 /* Contention of the current call on pipe's mutex, into c. */
-static __always_inline void count_locks(struct pt_counts *c, struct page_tally *t,
+static __always_inline void count_locks(struct pt_counts *c, struct call_state *st,
 					struct pipe_inode_info *pipe)
 {
-	if (!t || !t->w.locks)
+	if (!st || !st->w.locks)
 		return;
-	waits_count(c, &t->w, PT_OP_NONE, t->w.lock == (__u64)pipe);
-	t->w.locks = 0;
-	t->w.lock_ns = 0;
+	if (st->w.lock == (__u64)pipe)
+		count_contention(c, &st->w);
+	st->w.locks = 0;
+	st->w.lock_ns = 0;
 }
 
-static __always_inline struct page_tally *tally_of(struct pipe_inode_info *pipe)
+/* The page tally of the current call, for page events of pipe. */
+static __always_inline struct page_tally *pages_of(struct pipe_inode_info *pipe)
 {
-	struct page_tally *t = tally_open(bpf_get_current_task_btf());
+	struct call_state *st = call_open(bpf_get_current_task_btf());
 
-	if (t && t->pipe != pipe) {
-		/* the call's first page event (or one of another pipe's) */
-		t->bufs_new = t->pool_hits = t->alloc_locked = 0;
-		t->alloc_unlocked = t->prefill_dropped = 0;
-		t->pipe = pipe;
-	}
-	return t;
+	if (!st)
+		return NULL;
+	/* the call's first page event (or one of another pipe's) */
+	if (st->pages.pipe != pipe)
+		st->pages = (struct page_tally){ .pipe = pipe };
+	return &st->pages;
 }
 
 SEC("tp_btf/pipe_page_get")
 int BPF_PROG(tp_page_get, struct pipe_inode_info *pipe, int src, bool locked)
 {
-	struct page_tally *t = tally_of(pipe);
+	struct page_tally *t = pages_of(pipe);
 
 	if (!t)
 		return 0;
@@ -141,7 +129,7 @@ int BPF_PROG(tp_prefill, struct pipe_inode_info *pipe, unsigned int wanted,
 	     unsigned int pooled, unsigned int allocated, unsigned int pushed,
 	     unsigned int dropped)
 {
-	struct page_tally *t = tally_of(pipe);
+	struct page_tally *t = pages_of(pipe);
 
 	if (!t)
 		return 0;
@@ -156,29 +144,25 @@ int BPF_PROG(tp_copy, struct pipe_inode_info *pipe, struct file *file,
 	     unsigned int sections, bool batched)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct page_tally *t, tally = {};
+	struct page_tally tally = {};
+	struct call_state *st;
 	struct pt_key key = {};
 	struct pt_counts *c;
 	__u64 bytes = ret > 0 ? ret : 0;
 
-	/* the end of the call: count what its tally holds, free it */
-	t = call_state(task);
+	/* the end of the call: count what its state holds, free it */
+	st = call_in_progress(task);
 	c = file_counts(&key, file);
-	if (t) {
+	if (st) {
 		if (c) {
-			count_locks(c, t, pipe);
-			if (t->wait_pipe == pipe)
-				waits_count(c, &t->w, side == KPIPE_SIDE_READ ?
-					    PT_OP_READ : PT_OP_WRITE, false);
+			count_locks(c, st, pipe);
+			if (st->wait_pipe == pipe)
+				count_sleeps(c, &st->w, side == KPIPE_SIDE_READ ?
+					     PT_OP_READ : PT_OP_WRITE);
 		}
-		if (side == KPIPE_SIDE_WRITE && t->pipe == pipe) {
-			tally.bufs_new = t->bufs_new;
-			tally.pool_hits = t->pool_hits;
-			tally.alloc_locked = t->alloc_locked;
-			tally.alloc_unlocked = t->alloc_unlocked;
-			tally.prefill_dropped = t->prefill_dropped;
-		}
-		call_end(task, t);
+		if (side == KPIPE_SIDE_WRITE && st->pages.pipe == pipe)
+			tally = st->pages;
+		call_end(task, st);
 	}
 	if (!c)
 		return 0;
@@ -227,18 +211,9 @@ int BPF_PROG(tp_eagain, struct pipe_inode_info *pipe, struct file *file,
 	c = file_counts(&key, file);
 	if (!c)
 		return 0;
-	count_locks(c, call_state(bpf_get_current_task_btf()), pipe);
-	if (side == KPIPE_SIDE_READ) {
-		if (cause == KPIPE_CAUSE_NOWAIT)
-			count_add(c, eagain_read_nowait, 1);
-		else
-			count_add(c, eagain_read_nonblock, 1);
-	} else {
-		if (cause == KPIPE_CAUSE_NOWAIT)
-			count_add(c, eagain_write_nowait, 1);
-		else
-			count_add(c, eagain_write_nonblock, 1);
-	}
+	count_locks(c, call_in_progress(bpf_get_current_task_btf()), pipe);
+	count_eagain(c, side == KPIPE_SIDE_READ ? PT_OP_READ : PT_OP_WRITE,
+		     cause == KPIPE_CAUSE_NOWAIT);
 	switch (reason) {
 	case KPIPE_REASON_EMPTY:
 		count_add(c, eagain_empty, 1);
@@ -261,10 +236,10 @@ SEC("tp_btf/pipe_wait_begin")
 int BPF_PROG(tp_wait_begin, struct pipe_inode_info *pipe, struct file *file,
 	     int side)
 {
-	struct page_tally *t = tally_open(bpf_get_current_task_btf());
+	struct call_state *st = call_open(bpf_get_current_task_btf());
 
-	if (t)
-		t->w.off_ts = bpf_ktime_get_ns();
+	if (st)
+		st->w.off_ts = bpf_ktime_get_ns();
 	return 0;
 }
 
@@ -272,25 +247,25 @@ SEC("tp_btf/pipe_wait_end")
 int BPF_PROG(tp_wait_end, struct pipe_inode_info *pipe, struct file *file,
 	     int side)
 {
-	struct page_tally *t = call_state(bpf_get_current_task_btf());
+	struct call_state *st = call_in_progress(bpf_get_current_task_btf());
 	__u64 d;
 
-	if (!t || !t->w.off_ts)
+	if (!st || !st->w.off_ts)
 		return 0;
 	/* counted at this call's pipe_copy */
-	if (t->wait_pipe != pipe) {
-		t->wait_pipe = pipe;
-		t->w.waits = 0;
-		t->w.wait_ns = 0;
+	if (st->wait_pipe != pipe) {
+		st->wait_pipe = pipe;
+		st->w.waits = 0;
+		st->w.wait_ns = 0;
 	}
-	d = waits_switch_in(&t->w);
+	d = waits_switch_in(&st->w);
 	/* --hist wants each wait: the verifier drops this without it */
 	if (hist_wanted(PT_HIST_WAIT_READ) || hist_wanted(PT_HIST_WAIT_WRITE)) {
 		struct pt_key key = {};
 
 		if (!pt_task_key(&key))
 			return 0;
-		pt_file_key_btf(&key, file);
+		pipe_id(file, &key.ino, &key.dev);
 		hist_add(&key, side == KPIPE_SIDE_READ ? PT_HIST_WAIT_READ :
 			 PT_HIST_WAIT_WRITE, d);
 	}
@@ -301,34 +276,34 @@ int BPF_PROG(tp_wait_end, struct pipe_inode_info *pipe, struct file *file,
 SEC("tp_btf/contention_begin")
 int BPF_PROG(tp_lock_begin, void *lock, unsigned int flags)
 {
-	struct page_tally *t;
+	struct call_state *st;
 
 	if (!(flags & LCB_F_MUTEX))
 		return 0;
-	t = tally_open(bpf_get_current_task_btf());
-	if (!t)
+	st = call_open(bpf_get_current_task_btf());
+	if (!st)
 		return 0;
 	/* another mutex's contention still pending: not this call's pipe */
-	if (t->w.locks && t->w.lock != (__u64)lock) {
-		t->w.locks = 0;
-		t->w.lock_ns = 0;
+	if (st->w.locks && st->w.lock != (__u64)lock) {
+		st->w.locks = 0;
+		st->w.lock_ns = 0;
 	}
-	waits_lock_begin(&t->w, lock, flags);
+	waits_lock_begin(&st->w, lock, flags);
 	return 0;
 }
 
 SEC("tp_btf/contention_end")
 int BPF_PROG(tp_lock_end, void *lock, int ret)
 {
-	struct page_tally *t = call_state(bpf_get_current_task_btf());
+	struct call_state *st = call_in_progress(bpf_get_current_task_btf());
 
-	if (t)
-		waits_lock_end(&t->w, lock);
+	if (st)
+		waits_lock_end(&st->w, lock);
 	return 0;
 }
 
 /*
- * A task is freed: whatever tally it left (a mutex contended outside pipe
+ * A task is freed: whatever state it left (a mutex contended outside pipe
  * calls, or in its exit after sched_process_exit) goes with it, and its
  * slot is free for the next thread of that id.
  */

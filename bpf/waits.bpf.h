@@ -67,22 +67,29 @@ static __always_inline void waits_lock_end(struct call_waits *w, void *lock)
 	w->lock_ts = 0;
 }
 
-/* At the call's exit: sleeps by side, and contention on the pipe of c. */
-static __always_inline void waits_count(struct pt_counts *c,
-					const struct call_waits *w,
-					enum pt_op side, bool lock_here)
+/* At a read's or write's end: its sleeps, by side. */
+static __always_inline void count_sleeps(struct pt_counts *c,
+					 const struct call_waits *w, enum pt_op side)
 {
-	if (w->waits && side == PT_OP_READ) {
+	if (!w->waits)
+		return;
+	if (side == PT_OP_READ) {
 		count_add(c, waits_read, w->waits);
 		count_add(c, wait_read_ns, w->wait_ns);
-	} else if (w->waits && side == PT_OP_WRITE) {
+	} else {
 		count_add(c, waits_write, w->waits);
 		count_add(c, wait_write_ns, w->wait_ns);
 	}
-	if (w->locks && lock_here) {
-		count_add(c, lock_contended, w->locks);
-		count_add(c, lock_wait_ns, w->lock_ns);
-	}
+}
+
+/* At a call's end: its contended acquisitions of the mutex of c's pipe. */
+static __always_inline void count_contention(struct pt_counts *c,
+					     const struct call_waits *w)
+{
+	if (!w->locks)
+		return;
+	count_add(c, lock_contended, w->locks);
+	count_add(c, lock_wait_ns, w->lock_ns);
 }
 
 #endif
