@@ -182,6 +182,21 @@ static int run_status(struct run *r, int loop)
 	return 1;
 }
 
+/* --resize: no tracing, so no BPF privileges needed, only the holder's */
+static int resize(const struct pipestat_opts *o)
+{
+	struct pipe_resized done;
+	char err[512], line[512];
+
+	if (pipe_resize(&o->resize_pipe, o->resize_size, &done, err, sizeof(err))) {
+		fprintf(stderr, "pipestat: %s\n", err);
+		return 1;
+	}
+	resize_describe(line, sizeof(line), &done);
+	fprintf(stderr, "pipestat: resized %s\n", line);
+	return 0;
+}
+
 /* Which tier, and what it derives or cannot know here (knobs as now). */
 static void say_tier(const struct pt_session *s)
 {
@@ -206,6 +221,8 @@ int main(int argc, char **argv)
 	rc = pipestat_parse(argc, argv, &o, stdout, err, sizeof(err));
 	if (rc != CLI_RUN)
 		return cli_exit_code(rc, "pipestat", err);
+	if (o.resize)
+		return resize(&o);
 	if (!privs_can_trace("pipestat"))
 		return 1;
 	cli_warn_pids("pipestat", &o.load);

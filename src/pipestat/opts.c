@@ -13,6 +13,7 @@ static const char usage[] =
 "                [-r N] [-s COLUMN] [--rate] [interval [count]]\n"
 "                [--csv|--json] [--listen ADDR:PORT] [--textfile PATH]\n"
 "                [--cgroup PATH] [--tier TIER] [--demo] [--max-keys N] [-v]\n"
+"       pipestat --resize PIPE=SIZE [-v]\n"
 "Count what happens in Linux pipes (reads, writes, bytes, EAGAIN returns,\n"
 "pipe page allocations, pool hits, user-copy sections), per interval.\n"
 "\n"
@@ -56,6 +57,10 @@ static const char usage[] =
 "      --max-keys N     in-kernel counter slots (default 16384); events\n"
 "                       that find it full are reported as untracked\n"
 "      --demo           run a built-in pipe workload and report on it\n"
+"      --resize PIPE=SIZE  resize a live pipe and exit: PIPE is PID:FD (a\n"
+"                       holder's descriptor) or its inode (pipe_ino), SIZE\n"
+"                       bytes (k, M, G: KiB, MiB, GiB), e.g. 1234:3=1M; the\n"
+"                       before and after sizes go to stderr\n"
 "  -v, --verbose        say why tiers were not used; libbpf warnings\n"
 "  -h, --help           this text\n"
 "  -V, --version        the version\n"
@@ -72,6 +77,7 @@ static const char usage_tail[] =
 "  pipestat -p 1234 -p 1235 -c 5 -i 2\n"
 "  pipestat --demo                try it on a built-in workload\n"
 "  pipestat --listen 127.0.0.1:9432   Prometheus counters per command\n"
+"  pipestat --resize 812345=1M    grow pipe 812345 (pipe_ino) to 1 MiB\n"
 "\n"
 "With --listen or --textfile: an interval of 1 s unless -i says, one\n"
 "label set per command unless -k says (-k pid, -k pipe: capped by\n"
@@ -95,7 +101,7 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		   char *err, size_t n)
 {
 	enum { OPT_CSV = 256, OPT_DEMO, OPT_HIST, OPT_WAITS, OPT_JSON, OPT_LISTEN,
-	       OPT_TEXTFILE, OPT_MAX_SERIES, OPT_CGROUP, OPT_RATE };
+	       OPT_TEXTFILE, OPT_MAX_SERIES, OPT_CGROUP, OPT_RATE, OPT_RESIZE };
 	static const struct option longs[] = {
 		{ "interval", required_argument, NULL, 'i' },
 		{ "count", required_argument, NULL, 'c' },
@@ -114,6 +120,7 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		{ "max-series", required_argument, NULL, OPT_MAX_SERIES },
 		{ "tier", required_argument, NULL, CLI_OPT_TIER },
 		{ "demo", no_argument, NULL, OPT_DEMO },
+		{ "resize", required_argument, NULL, OPT_RESIZE },
 		{ "hist", required_argument, NULL, OPT_HIST },
 		{ "waits", no_argument, NULL, OPT_WAITS },
 		{ "max-keys", required_argument, NULL, CLI_OPT_MAX_KEYS },
@@ -127,7 +134,7 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 	unsigned int port;
 	bool by_given = false;
 	long mask;
-	int c, v;
+	int c, v, tracing = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->max_series = 1000;
@@ -137,6 +144,7 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 	optind = 0;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":i:c:d:p:n:k:r:s:vhV", longs, NULL)) != -1) {
+		tracing += c != OPT_RESIZE && c != 'v';
 		switch (c) {
 		case 'i':
 			if (!set_interval(o, optarg, err, n))
@@ -208,6 +216,13 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		case OPT_DEMO:
 			o->demo = true;
 			break;
+		case OPT_RESIZE:
+			if (o->resize)
+				USAGE_ERR("--resize given twice: one pipe per run");
+			if (!resize_parse(optarg, &o->resize_pipe, &o->resize_size, err, n))
+				return CLI_USAGE;
+			o->resize = true;
+			break;
 		default:
 			if ((c = cli_common(c, argv, &help, out, &o->load, err, n)))
 				return c < 0 ? CLI_USAGE : CLI_EXIT_OK;
@@ -225,6 +240,8 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 	}
 	if (optind < argc)
 		USAGE_ERR("unexpected argument '%s'", argv[optind]);
+	if (o->resize && (tracing || o->interval))
+		USAGE_ERR("--resize resizes a pipe and exits: only -v with it");
 	if (o->csv && o->json)
 		USAGE_ERR("--csv and --json: give one");
 	if ((o->listen || o->textfile) && !o->interval)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include "core/cli.h"
 #include "core/load_opts.h"
+#include "core/pipe_resize.h"
 #include "core/rows.h"
 
 /* -i below this would spend the interval draining (membarrier takes ms) */
@@ -27,6 +28,9 @@ struct pipestat_opts {
 	int sort_col;		/* -s: enum pt_col to sort by; -1: bytes moved */
 	bool rate;		/* --rate: per second */
 	bool demo;
+	bool resize;		/* --resize: resize a pipe and exit */
+	struct pipe_ref resize_pipe;
+	long resize_size;
 };
 
 /*

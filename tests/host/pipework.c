@@ -10,16 +10,24 @@
  *   pipework pingpong N          N one-byte round trips
  *   pipework jobserver R T       R blocked 1-byte readers, T tokens
  *   pipework splice N            N sendfile()s of 4 KiB into a pipe, spliced out
+ *   pipework hold BYTES [packet] a pipe holding BYTES bytes (packet: O_DIRECT,
+ *                                one slot per byte); prints "rfd=R wfd=W
+ *                                ino=I size=S", then "size=S" (F_GETPIPE_SZ)
+ *                                for each line on stdin, until its end
  *
  * With PIPEWORK_WAIT=1 it prints "ready pid=P" and waits for a line on
  * stdin first, so a test can start tracing with -p P before it runs.
  * PIPEWORK_COMM=NAME runs it under that command name (any bytes).
  */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include "core/workload.h"
 
 static long arg(const char *s)
@@ -32,6 +40,31 @@ static long arg(const char *s)
 		exit(2);
 	}
 	return v;
+}
+
+/* A pipe for pipestat --resize to find, reporting its own view of the size */
+static int hold(long bytes, bool packet)
+{
+	static char data[65536];
+	char line[16];
+	struct stat st;
+	int p[2];
+
+	if (pipe2(p, packet ? O_DIRECT : 0) || fstat(p[0], &st))
+		return 1;
+	if (bytes > (long)sizeof(data))
+		return 2;
+	for (long i = 0; i < bytes; i += packet ? 1 : bytes)
+		if (write(p[1], data, packet ? 1 : bytes) < 0)
+			return 1;
+	printf("pid=%d rfd=%d wfd=%d ino=%llu size=%d\n", getpid(), p[0], p[1],
+	       (unsigned long long)st.st_ino, fcntl(p[0], F_GETPIPE_SZ));
+	fflush(stdout);
+	while (fgets(line, sizeof(line), stdin)) {
+		printf("size=%d\n", fcntl(p[0], F_GETPIPE_SZ));
+		fflush(stdout);
+	}
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -53,6 +86,9 @@ int main(int argc, char **argv)
 		if (!fgets(line, sizeof(line), stdin))
 			return 1;
 	}
+	if (!strcmp(w, "hold"))
+		return hold(argc > 2 ? atol(argv[2]) : 0,
+			    argc > 3 && !strcmp(argv[3], "packet"));
 	if (!strcmp(w, "eagain-read"))
 		r = wl_eagain_reads(arg(argv[2]));
 	else if (!strcmp(w, "nowait-read"))

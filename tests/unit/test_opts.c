@@ -181,6 +181,33 @@ static void too_many_pids(void)
 	CHECK_STR(err, "too many -p: at most 64");
 }
 
+/* --resize PIPE=SIZE: which pipe, how many bytes */
+static void resize(void)
+{
+	struct pipestat_opts o;
+	char err[256];
+
+	CHECK(pipe_size_parse("4096") == 4096 && pipe_size_parse("64k") == 65536);
+	CHECK(pipe_size_parse("1M") == 1 << 20 && pipe_size_parse("2G") == 1L << 31);
+	CHECK(pipe_size_parse("3G") < 0 && pipe_size_parse("0") < 0);
+	CHECK(pipe_size_parse("1MB") < 0 && pipe_size_parse("-1") < 0);
+	CHECK(pipe_size_parse(" 1") < 0 && pipe_size_parse("k") < 0);
+	CHECK(parse("--resize 1234:3=1M", &o, err) == CLI_RUN && o.resize);
+	CHECK(o.resize_pipe.pid == 1234 && o.resize_pipe.fd == 3);
+	CHECK(!o.resize_pipe.ino && o.resize_size == 1 << 20);
+	CHECK(parse("--resize 812345=64k -v", &o, err) == CLI_RUN);
+	CHECK(!o.resize_pipe.pid && o.resize_pipe.ino == 812345 && o.resize_size == 65536);
+	CHECK(parse("--resize pipe:[77]=8192", &o, err) == CLI_RUN);
+	CHECK(!o.resize_pipe.pid && o.resize_pipe.ino == 77 && o.resize_size == 8192);
+	CHECK(parse("--resize 1:2=x", &o, err) == CLI_USAGE);
+	CHECK(!strncmp(err, "invalid --resize '1:2=x': want PIPE=SIZE", 40));
+	CHECK(parse("--resize pipe:[77]x=1", &o, err) == CLI_USAGE);
+	CHECK(parse("--resize 0:1=1", &o, err) == CLI_USAGE);
+	CHECK(parse("--resize 77=1 -k pid", &o, err) == CLI_USAGE);
+	CHECK_STR(err, "--resize resizes a pipe and exits: only -v with it");
+	CHECK(parse("--resize 77=1 2", &o, err) == CLI_USAGE);
+}
+
 int main(void)
 {
 	defaults();
@@ -190,5 +217,6 @@ int main(void)
 	cgroups();
 	operator();
 	too_many_pids();
+	resize();
 	return unit_summary("test_opts");
 }
