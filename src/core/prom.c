@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <string.h>
-#include <unistd.h>
 #include "cgroup.h"
 #include "fmt.h"
 #include "prom.h"
@@ -142,26 +141,12 @@ const char *prom_content_type(enum prom_fmt fmt)
 	       "text/plain; version=0.0.4; charset=utf-8";
 }
 
-int prom_textfile(const char *path, const struct prom_store *p)
+static int render_text(FILE *f, const void *p)
 {
-	char tmp[4096];
-	FILE *f;
-	int err;
+	return prom_render(f, p, PROM_TEXT);
+}
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid()) >= (int)sizeof(tmp)) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	f = fopen(tmp, "w");
-	if (!f)
-		return -1;
-	err = prom_render(f, p, PROM_TEXT) || fsync(fileno(f));
-	if (fclose(f) || err || rename(tmp, path)) {
-		int e = errno;
-
-		unlink(tmp);
-		errno = e;
-		return -1;
-	}
-	return 0;
+int prom_textfile(struct textfile *t, const struct prom_store *p)
+{
+	return textfile_replace(t, render_text, p);
 }

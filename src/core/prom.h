@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include "metrics.h"
 #include "rows.h"
+#include "textfile.h"
 
 struct prom_store {
 	struct pt_rows totals;	/* one row per label set, since the start */
@@ -38,11 +39,11 @@ enum prom_fmt {
 
 int prom_render(FILE *f, const struct prom_store *p, enum prom_fmt fmt);
 /*
- * The text format into path, atomically (a temporary file in the same
- * directory, then rename), for node_exporter's textfile collector.
- * -1 with errno on failure; path is then left as it was.
+ * The text format into the textfile, replaced whole (core/textfile.h), for
+ * node_exporter's textfile collector. -1 with errno on failure; the file
+ * is then left as it was.
  */
-int prom_textfile(const char *path, const struct prom_store *p);
+int prom_textfile(struct textfile *t, const struct prom_store *p);
 /* The Content-Type of fmt. */
 const char *prom_content_type(enum prom_fmt fmt);
 /*

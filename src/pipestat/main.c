@@ -31,6 +31,7 @@ struct run {
 	bool drain_failed;
 	struct prom_store *prom;	/* --listen, --textfile */
 	struct pt_server *server;
+	struct textfile textfile;	/* --textfile; dirfd -1 if none */
 	bool textfile_failed;
 };
 
@@ -46,12 +47,13 @@ static int export_prom(struct run *r, const struct pt_env *env)
 		fprintf(stderr, "pipestat: out of memory for the metrics\n");
 		return -1;
 	}
-	if (!r->o->textfile)
+	if (r->textfile.dirfd < 0)
 		return 0;
 	/* said once when it starts failing, once when it works again */
-	if (prom_textfile(r->o->textfile, r->prom)) {
+	if (prom_textfile(&r->textfile, r->prom)) {
 		if (!r->textfile_failed)
 			fprintf(stderr, "pipestat: writing %s: %s\n", r->o->textfile,
+				errno == EINVAL ? "no longer a regular file: left alone" :
 				strerror(errno));
 		r->textfile_failed = true;
 	} else if (r->textfile_failed) {
@@ -226,6 +228,12 @@ int main(int argc, char **argv)
 	if (!privs_can_trace("pipestat"))
 		return 1;
 	cli_warn_pids("pipestat", &o.load);
+	/* refused before attaching: a path that is unsafe to replace as root */
+	r.textfile.dirfd = -1;
+	if (o.textfile && textfile_open(&r.textfile, o.textfile, err, sizeof(err))) {
+		fprintf(stderr, "pipestat: %s\n", err);
+		return 1;
+	}
 
 	/* signals are taken synchronously in wait_until */
 	cli_block_signals(&set, (const int[]){ SIGCHLD }, 1);
@@ -302,5 +310,6 @@ out:
 	if (r.prom)
 		prom_free(r.prom);
 	sigout_close(&r.so, r.out);
+	textfile_close(&r.textfile);
 	return rc;
 }

@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The Prometheus exposition: counters from the table, labels, the cap. */
+#include <dirent.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include "core/prom.h"
@@ -154,26 +156,46 @@ static void escaping(void)
 /* the textfile: whole or not at all, no temporary file left */
 static void textfile(void)
 {
-	char dir[] = "/tmp/pt-prom-XXXXXX", path[64], tmp[96], got[64];
+	char dir[] = "/tmp/pt-prom-XXXXXX", path[64], got[64], err[256];
+	struct textfile t;
 	struct prom_store p;
+	struct dirent *e;
+	int entries = 0;
+	DIR *d;
 	FILE *f;
 
 	CHECK(mkdtemp(dir) != NULL);
 	snprintf(path, sizeof(path), "%s/pipetrace.prom", dir);
 	prom_init(&p, PT_BY_COMM, 10);
 	p.env = syscall_env(0);
-	CHECK(prom_textfile(path, &p) == 0);
+	CHECK(textfile_open(&t, path, err, sizeof(err)) == 0);
+	CHECK(prom_textfile(&t, &p) == 0);
+	CHECK(prom_textfile(&t, &p) == 0);
 	f = fopen(path, "r");
 	CHECK(f && fgets(got, sizeof(got), f));
 	CHECK(!strncmp(got, "# HELP pipetrace_build_info", 27));
 	if (f)
 		fclose(f);
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	CHECK(access(tmp, F_OK) != 0);
-	snprintf(path, sizeof(path), "%s/missing/pipetrace.prom", dir);
-	CHECK(prom_textfile(path, &p) == -1);
-	snprintf(path, sizeof(path), "%s/pipetrace.prom", dir);
+	d = opendir(dir);
+	while (d && (e = readdir(d)))
+		entries += e->d_name[0] != '.' || !strncmp(e->d_name, ".pipetrace", 10);
+	if (d)
+		closedir(d);
+	CHECK(entries == 1);
+	/* the target turned into a symlink: left alone, EINVAL */
 	unlink(path);
+	CHECK(symlink("/dev/null", path) == 0);
+	CHECK(prom_textfile(&t, &p) == -1 && errno == EINVAL);
+	textfile_close(&t);
+	/* refused up front: a link, a missing directory, no file name */
+	CHECK(textfile_open(&t, path, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "not a regular file") != NULL);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/missing/pipetrace.prom", dir);
+	CHECK(textfile_open(&t, path, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "No such file or directory") != NULL);
+	CHECK(textfile_open(&t, "/tmp/", err, sizeof(err)) == -1);
+	CHECK(strstr(err, "want a file name") != NULL);
 	CHECK(rmdir(dir) == 0);
 	prom_free(&p);
 }

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include "textfile.h"
+
+/* 0, or the errno that makes the target unsafe to replace */
+static int target_check(const struct textfile *t)
+{
+	struct stat st;
+
+	if (fstatat(t->dirfd, t->name, &st, AT_SYMLINK_NOFOLLOW))
+		return errno == ENOENT ? 0 : errno;
+	return S_ISREG(st.st_mode) ? 0 : EINVAL;
+}
+
+int textfile_open(struct textfile *t, const char *path, char *err, size_t n)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	char dir[PATH_MAX];
+	int e;
+
+	t->dirfd = -1;
+	if (!*base || !strcmp(base, ".") || !strcmp(base, "..") ||
+	    strlen(base) >= sizeof(t->name)) {
+		snprintf(err, n, "--textfile '%s': want a file name", path);
+		return -1;
+	}
+	if (!slash)
+		strcpy(dir, ".");
+	else if (slash == path)
+		strcpy(dir, "/");
+	else if ((size_t)(slash - path) >= sizeof(dir)) {
+		snprintf(err, n, "--textfile '%s': %s", path, strerror(ENAMETOOLONG));
+		return -1;
+	} else {
+		memcpy(dir, path, slash - path);
+		dir[slash - path] = '\0';
+	}
+	strcpy(t->name, base);
+	t->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (t->dirfd < 0) {
+		snprintf(err, n, "--textfile %s: directory %s: %s", path, dir,
+			 strerror(errno));
+		return -1;
+	}
+	e = target_check(t);
+	if (e) {
+		snprintf(err, n, "--textfile %s: %s", path, e == EINVAL ?
+			 "exists and is not a regular file (a link, FIFO or device "
+			 "is never replaced)" : strerror(e));
+		textfile_close(t);
+		return -1;
+	}
+	return 0;
+}
+
+/* A new file in the directory that nobody else can have named first. */
+static int create_temp(const struct textfile *t, char *name, size_t n)
+{
+	for (int tries = 0; tries < 16; tries++) {
+		unsigned long long r;
+		int fd;
+
+		if (getrandom(&r, sizeof(r), 0) != sizeof(r))
+			return -1;
+		/* hidden and not *.prom: the collector never reads it */
+		snprintf(name, n, ".%.200s.%016llx", t->name, r);
+		fd = openat(t->dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+			    O_NONBLOCK | O_CLOEXEC, 0644);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	return -1;
+}
+
+int textfile_replace(struct textfile *t, int (*fill)(FILE *f, const void *arg),
+		     const void *arg)
+{
+	char tmp[NAME_MAX + 1];
+	int e, fd, err;
+	FILE *f;
+
+	e = target_check(t);
+	if (e) {
+		errno = e;
+		return -1;
+	}
+	fd = create_temp(t, tmp, sizeof(tmp));
+	if (fd < 0)
+		return -1;
+	/* readable by the collector whatever our umask */
+	err = fchmod(fd, 0644);
+	f = err ? NULL : fdopen(fd, "w");
+	if (!f) {
+		e = errno;
+		close(fd);
+		goto fail;
+	}
+	err = fill(f, arg) || fflush(f) || fsync(fd);
+	e = errno;
+	if (fclose(f) || err) {
+		e = err ? e : errno;
+		goto fail;
+	}
+	if (renameat(t->dirfd, tmp, t->dirfd, t->name)) {
+		e = errno;
+		goto fail;
+	}
+	fsync(t->dirfd);	/* the rename itself durable; best effort */
+	return 0;
+fail:
+	unlinkat(t->dirfd, tmp, 0);
+	errno = e;
+	return -1;
+}
+
+void textfile_close(struct textfile *t)
+{
+	if (t->dirfd >= 0)
+		close(t->dirfd);
+	t->dirfd = -1;
+}

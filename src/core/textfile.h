@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A file replaced whole, safely as root in a directory others may write
+ * (node_exporter's textfile collector): the directory is opened once and
+ * held, each version is written to a new file created there exclusively
+ * (O_CREAT|O_EXCL|O_NOFOLLOW, a random hidden name), synced, then renamed
+ * over the target. A planted symlink, FIFO or device is never opened; a
+ * target that exists and is not a regular file is refused, not replaced.
+ */
+#ifndef TEXTFILE_H
+#define TEXTFILE_H
+
+#include <limits.h>
+#include <stdio.h>
+
+struct textfile {
+	int dirfd;
+	char name[NAME_MAX + 1];	/* the target, in dirfd */
+};
+
+/*
+ * Opens path's directory and checks the target; -1 with a one-line reason
+ * in err (naming path) if it cannot be written that way.
+ */
+int textfile_open(struct textfile *t, const char *path, char *err, size_t n);
+/*
+ * A new version of the file: fill(f, arg) writes it; 0, or -1 with errno
+ * (EINVAL if the target is no longer a regular file) and the target as it
+ * was.
+ */
+int textfile_replace(struct textfile *t, int (*fill)(FILE *f, const void *arg),
+		     const void *arg);
+void textfile_close(struct textfile *t);
+
+#endif

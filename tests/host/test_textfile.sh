@@ -1,0 +1,121 @@
+#!/usr/bin/env bash
+# pipestat --textfile run by root in a directory an unprivileged user
+# (nobody) owns: nothing the user plants makes root write anywhere else or
+# hang. Each case is an attack that worked before the textfile was written
+# through core/textfile.c.
+set -u
+cd "$(dirname "$0")/../.."
+. tests/host/lib.sh
+
+if [ "$(id -u)" != 0 ]; then
+	echo "tests/host/test_textfile.sh: needs root (BPF)"; exit 1
+fi
+ATK=$(mktemp -d /tmp/pipetrace-attack.XXXXXX)
+# a pipestat that replaced /dev/stdout must not leave the machine broken
+trap 'stop_pipestat 2>/dev/null; rm -rf "$TMP" "$ATK"
+	[ -L /dev/stdout ] || { rm -f /dev/stdout; ln -s /proc/self/fd/1 /dev/stdout; }' EXIT
+chown nobody: "$ATK"
+chmod 755 "$ATK"
+as_nobody() { setpriv --reuid=nobody --regid=nogroup --clear-groups -- "$@"; }
+
+# the file an attacker wants root to overwrite: root's, 0600, only root reads
+VICTIM=$TMP/victim
+new_victim() { echo secret >"$VICTIM"; chmod 600 "$VICTIM"; }
+victim_intact() { expect "$1: root's file untouched" "$(head -c 30 "$VICTIM")" secret; }
+
+# delayed_pipestat NAME ARGS...: pipestat with its pid known one second
+# before it starts (exec keeps the pid), so names made from it can be planted
+delayed_pipestat() {
+	local name=$1
+	shift
+	sh -c 'sleep 1; exec "$@"' sh "$PIPESTAT" "$@" >"$TMP/$name.out" 2>"$TMP/$name.err" &
+	DELAYED=$!
+}
+
+# the old temporary name, PATH.tmp.<pid>, planted as a symlink to root's file
+t_planted_symlink() {
+	new_victim
+	delayed_pipestat link --textfile "$ATK/link.prom" -n pt-nothing -i 0.2 -c 3
+	as_nobody ln -s "$VICTIM" "$ATK/link.prom.tmp.$DELAYED"
+	timeout 20 tail --pid="$DELAYED" -f /dev/null
+	wait "$DELAYED"
+	expect "planted symlink: pipestat exit status" "$?" 0
+	victim_intact "planted symlink"
+	expect "planted symlink: the textfile written" \
+		"$(grep -c '^# HELP pipetrace_build_info' "$ATK/link.prom")" 1
+	expect "planted symlink: the symlink still a symlink" \
+		"$(stat -c %F "$ATK/link.prom.tmp.$DELAYED")" "symbolic link"
+}
+
+# a FIFO at the old temporary name: opening it blocked pipestat for good
+t_planted_fifo() {
+	local rc
+	delayed_pipestat fifo --textfile "$ATK/fifo.prom" -n pt-nothing -i 0.2 -c 3
+	as_nobody mkfifo "$ATK/fifo.prom.tmp.$DELAYED"
+	timeout 20 tail --pid="$DELAYED" -f /dev/null
+	kill -0 "$DELAYED" 2>/dev/null && { kill -KILL "$DELAYED"; not_ok "planted FIFO: pipestat hung"; }
+	wait "$DELAYED"; rc=$?
+	expect "planted FIFO: pipestat exit status" "$rc" 0
+	expect "planted FIFO: the textfile written" \
+		"$(grep -c '^# HELP pipetrace_build_info' "$ATK/fifo.prom")" 1
+}
+
+# every file pipestat creates in the directory: O_CREAT|O_EXCL|O_NOFOLLOW
+t_exclusive_create() {
+	local opens
+	strace -f -qq -e trace=openat -o "$TMP/strace" \
+		"$PIPESTAT" --textfile "$ATK/excl.prom" -n pt-nothing -i 0.2 -c 2 >/dev/null 2>&1
+	opens=$(grep -c '"\.excl\.prom\.' "$TMP/strace")
+	[ "$opens" -ge 2 ] && ok "exclusive: $opens temporary files opened" ||
+		not_ok "exclusive: $opens temporary files opened, want 2 or more"
+	expect "exclusive: each with O_CREAT|O_EXCL|O_NOFOLLOW" \
+		"$(grep '"\.excl\.prom\.' "$TMP/strace" | grep 'O_CREAT' | grep 'O_EXCL' |
+		   grep -c 'O_NOFOLLOW')" "$opens"
+	expect "exclusive: no temporary file left" "$(ls -A "$ATK" | grep -c '^\.excl')" 0
+}
+
+# refused_target NAME PATH: pipestat refuses PATH before attaching, at once
+refused_target() {
+	local msg rc
+	msg=$(timeout 10 "$PIPESTAT" --textfile "$2" -i 0.2 -c 1 2>&1 >/dev/null); rc=$?
+	expect "$1: exit 1" "$rc" 1
+	expect "$1: one line saying why" "$(grep -c "^pipestat: --textfile $2: exists and is not a regular file" <<<"$msg")/$(wc -l <<<"$msg")" 1/1
+}
+
+t_target_not_regular() {
+	new_victim
+	as_nobody ln -s "$VICTIM" "$ATK/symlink.prom"
+	refused_target "target a symlink" "$ATK/symlink.prom"
+	victim_intact "target a symlink"
+	as_nobody mkfifo "$ATK/fifo-target.prom"
+	refused_target "target a FIFO" "$ATK/fifo-target.prom"
+	refused_target "target /dev/stdout" /dev/stdout
+	expect "target /dev/stdout: still a symlink" "$(stat -c %F /dev/stdout)" "symbolic link"
+	local msg rc
+	msg=$("$PIPESTAT" --textfile "$ATK/no/such/dir.prom" -i 0.2 -c 1 2>&1 >/dev/null); rc=$?
+	expect "missing directory: exit 1" "$rc" 1
+	expect "missing directory: says so" "$(grep -c "^pipestat: --textfile $ATK/no/such/dir.prom: directory $ATK/no/such: No such file or directory\$" <<<"$msg")" 1
+}
+
+# the target swapped for a symlink while pipestat runs: not replaced
+t_target_swapped() {
+	new_victim
+	start_pipestat --textfile "$ATK/swap.prom" -n pt-nothing -i 0.2 ||
+		{ not_ok "swapped: attach"; return; }
+	for _ in $(seq 50); do [ -f "$ATK/swap.prom" ] && break; sleep 0.1; done
+	as_nobody sh -c "rm -f '$ATK/swap.prom' && ln -s '$VICTIM' '$ATK/swap.prom'"
+	sleep 1
+	stop_pipestat TERM
+	expect "swapped: pipestat exit status" "$PS_RC" 0
+	victim_intact "swapped"
+	expect "swapped: still the attacker's symlink" "$(stat -c %F "$ATK/swap.prom")" "symbolic link"
+	expect "swapped: said once" \
+		"$(grep -c "^pipestat: writing $ATK/swap.prom: no longer a regular file" "$TMP/err")" 1
+}
+
+t_planted_symlink
+t_planted_fifo
+t_exclusive_create
+t_target_not_regular
+t_target_swapped
+summary
