@@ -58,7 +58,7 @@ pipebench: $(PIPEBENCH_OBJS) $(SESSION_OBJS) $(CORE_OBJS)
 TEST_PROGS := tests/host/pipework tests/host/pipework32
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUT)/%,$(wildcard tests/unit/test_*.c))
 
-.PHONY: all clean check unit unit-asan hostcheck bench vmbench vmtest deps demo test vmlinux-h \
+.PHONY: all clean check unit unit-asan hostcheck metrics-doc bench vmbench vmtest deps demo test vmlinux-h \
 	install uninstall deb
 all: $(TOOLS) $(TEST_PROGS)
 
@@ -116,6 +116,10 @@ $(OUT)/test_%: tests/unit/test_%.c tests/unit/unit.h
 
 unit: $(UNIT_TESTS)
 	$(Q)set -e; for t in $(UNIT_TESTS); do $$t; done
+
+# docs/METRICS.md from the Prometheus series table (test_prom checks it)
+metrics-doc: $(OUT)/test_prom
+	$(Q)$(OUT)/test_prom --doc >docs/METRICS.md
 
 # each tests/host/test_*.sh is one front end's known-answer suite
 hostcheck: all

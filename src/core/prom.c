@@ -1,21 +1,57 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cgroup.h"
-#include "fmt.h"
 #include "prom.h"
 
 void prom_init(struct prom_store *p, enum pt_by by, size_t cap)
 {
 	memset(p, 0, sizeof(*p));
-	rows_init(&p->totals, by);
+	rows_init(&p->keys, by);
 	p->cap = cap;
 	p->env.tier = PT_TIER_COUNT;
 }
 
 void prom_free(struct prom_store *p)
 {
-	rows_free(&p->totals);
+	rows_free(&p->keys);
+	free(p->sets);
+	p->sets = NULL;
+}
+
+/* The label set of k: its own, or past the cap the overflow one; NULL on OOM. */
+static struct prom_set *set_of(struct prom_store *p, const struct pt_key *k)
+{
+	static const struct pt_counts none;
+	long i = rows_find(&p->keys, k);
+
+	if (i >= 0)
+		return &p->sets[i];
+	if (p->keys.n >= p->cap) {
+		p->overflowed = true;
+		return &p->overflow;
+	}
+	if (pt_grow((void **)&p->sets, &p->sets_cap, p->keys.n + 1, sizeof(*p->sets), 64) ||
+	    rows_add(&p->keys, k, &none))
+		return NULL;
+	memset(&p->sets[p->keys.n - 1], 0, sizeof(*p->sets));
+	return &p->sets[p->keys.n - 1];
+}
+
+/* Series s's value in one interval's counts c; false if not known. */
+static bool series_value(const struct prom_series *s, const struct pt_counts *c,
+			 const struct pt_env *env, __u64 *u)
+{
+	struct pt_value v;
+
+	if (s->raw) {
+		*u = *(const __u64 *)((const char *)c + s->raw - 1);
+		return pt_col_quality(s->col, env) != PT_NA;
+	}
+	v = pt_get(s->col, c, env);
+	*u = v.u;
+	return v.q != PT_NA;
 }
 
 int prom_add(struct prom_store *p, const struct pt_rows *rows,
@@ -24,109 +60,207 @@ int prom_add(struct prom_store *p, const struct pt_rows *rows,
 	p->env = *env;
 	p->untracked += env->untracked;
 	for (size_t i = 0; i < rows->n; i++) {
-		const struct pt_row *row = &rows->v[i];
+		struct prom_set *set = set_of(p, &rows->v[i].key);
+		__u64 u;
 
-		if (p->totals.n >= p->cap && !rows_has(&p->totals, &row->key)) {
-			counts_add(&p->overflow, &row->c);
-			p->overflowed = true;
-		} else if (rows_add(&p->totals, &row->key, &row->c)) {
+		if (!set)
 			return -1;
-		}
+		for (size_t s = 0; s < PROM_NSERIES; s++)
+			if (prom_series[s].kind != PROM_GAUGE &&
+			    series_value(&prom_series[s], &rows->v[i].c, env, &u))
+				set->v[s] += u;
 	}
 	return 0;
 }
 
-void prom_label_value(FILE *f, const char *s, size_t len)
+/* The length of a valid UTF-8 sequence at s (at most n bytes), 0 if none. */
+static size_t utf8_len(const unsigned char *s, size_t n)
 {
-	fmt_escaped(f, s, len, "\\\\x%02x");
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t len;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	/* no overlong forms, surrogates or code points past U+10FFFF */
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (len > n || s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t i = 2; i < len; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return len;
 }
 
-/* {tier="..",<key labels>} of one series; row NULL: the overflow series */
-static void labels(FILE *f, const struct prom_store *p, const struct pt_row *row)
+void prom_label_value(FILE *f, const char *s, size_t len)
 {
-	enum pt_by by = p->totals.by;
+	const unsigned char *u = (const unsigned char *)s;
+
+	len = strnlen(s, len);
+	for (size_t i = 0; i < len; i++) {
+		size_t n = u[i] >= 0x80 ? utf8_len(u + i, len - i) : 0;
+
+		if (n) {
+			fwrite(u + i, 1, n, f);
+			i += n - 1;
+		} else if (u[i] == '\\') {
+			fputs("\\\\\\\\", f);	/* \\ in the value */
+		} else if (u[i] == '"') {
+			fputs("\\\"", f);
+		} else if (u[i] < 0x20 || u[i] >= 0x7f) {
+			fprintf(f, "\\\\x%02x", u[i]);	/* \xHH in the value */
+		} else {
+			fputc(u[i], f);
+		}
+	}
+}
+
+/*
+ * {tier="..",<key labels>,<own labels>} of one series; key NULL: the
+ * overflow series.
+ */
+static void labels(FILE *f, const struct prom_store *p, const struct pt_key *key,
+		   const char *own)
+{
+	enum pt_by by = p->keys.by;
 
 	fprintf(f, "{tier=\"%s\"", tier_name(p->env.tier));
-	if (!row) {
-		fputs(",overflow=\"true\"}", f);
-		return;
-	}
-	if (by == PT_BY_PID)
-		fprintf(f, ",pid=\"%u\"", row->key.tgid);
-	if (by == PT_BY_PID || by == PT_BY_COMM) {
-		fputs(",comm=\"", f);
-		prom_label_value(f, row->key.comm, PT_COMM_LEN);
-		fputc('"', f);
-	}
-	if (by == PT_BY_PIPE)
-		fprintf(f, ",pipe_ino=\"%llu\"", (unsigned long long)row->key.ino);
-	if (by_has_cgroup(by)) {
-		char cg[4096];
+	if (!key) {
+		fputs(",overflow=\"true\"", f);
+	} else {
+		if (by_has_pid(by))
+			fprintf(f, ",pid=\"%u\"", key->tgid);
+		if (by_has_comm(by)) {
+			fputs(",comm=\"", f);
+			prom_label_value(f, key->comm, PT_COMM_LEN);
+			fputc('"', f);
+		}
+		/* the kernel's dev_t: 12 bits of major, 20 of minor */
+		if (by_has_pipe(by))
+			fprintf(f, ",pipe_dev=\"%u:%u\",pipe_ino=\"%llu\"", key->dev >> 20,
+				key->dev & 0xfffff, (unsigned long long)key->ino);
+		if (by_has_cgroup(by)) {
+			char cg[4096];
 
-		cgroup_name(cg, sizeof(cg), row->key.cgroup);
-		fputs(",cgroup=\"", f);
-		prom_label_value(f, cg, sizeof(cg));
-		fputc('"', f);
+			cgroup_name(cg, sizeof(cg), key->cgroup);
+			fputs(",cgroup=\"", f);
+			prom_label_value(f, cg, sizeof(cg));
+			fputc('"', f);
+		}
 	}
+	if (*own)
+		fprintf(f, ",%s", own);
 	fputc('}', f);
 }
 
-/* # HELP and # TYPE of a family; OpenMetrics names a counter without _total */
-static void family(FILE *f, enum prom_fmt fmt, const char *name, bool counter,
+/*
+ * # HELP and # TYPE of a family; OpenMetrics names a counter's family
+ * without _total.
+ */
+static void family(FILE *f, enum prom_fmt fmt, const char *name, const char *type,
 		   const char *help, const char *note)
 {
-	const char *suffix = counter && fmt == PROM_TEXT ? "_total" : "";
+	int len = strlen(name);
 
-	fprintf(f, "# HELP pipetrace_%s%s %s%s\n", name, suffix, help, note);
-	fprintf(f, "# TYPE pipetrace_%s%s %s\n", name, suffix,
-		counter ? "counter" : "gauge");
+	if (fmt == PROM_OPENMETRICS && !strcmp(type, "counter"))
+		len -= strlen("_total");
+	fprintf(f, "# HELP pipetrace_%.*s %s%s\n", len, name, help, note);
+	fprintf(f, "# TYPE pipetrace_%.*s %s\n", len, name, type);
 }
 
-static void sample(FILE *f, const struct prom_store *p, const char *name,
-		   const struct pt_row *row, const struct pt_counts *c, int col)
+static void sample(FILE *f, const struct prom_store *p, const struct prom_series *s,
+		   const struct pt_key *key, __u64 v)
 {
-	struct pt_value v = pt_get(col, c, &p->env);
+	fprintf(f, "pipetrace_%s", s->name);
+	labels(f, p, key, s->labels);
+	if (s->kind == PROM_SECONDS)
+		fprintf(f, " %llu.%09llu\n", (unsigned long long)(v / 1000000000),
+			(unsigned long long)(v % 1000000000));
+	else
+		fprintf(f, " %llu\n", (unsigned long long)v);
+}
+
+/* The series of the family starting at first, up to (not with) its end. */
+static size_t family_end(size_t first)
+{
+	size_t end = first + 1;
+
+	while (end < PROM_NSERIES && !strcmp(prom_series[end].name, prom_series[first].name))
+		end++;
+	return end;
+}
+
+/* A knob: its value now, labelled by the tier only. */
+static void gauge(FILE *f, const struct prom_store *p, enum prom_fmt fmt,
+		  const struct prom_series *s)
+{
+	static const struct pt_counts none;
+	struct pt_value v = pt_get(s->col, &none, &p->env);
 
 	if (v.q == PT_NA)
 		return;
-	fprintf(f, "pipetrace_%s_total", name);
-	labels(f, p, row);
-	fprintf(f, " %llu\n", (unsigned long long)v.u);
+	family(f, fmt, s->name, "gauge", s->help, "");
+	fprintf(f, "pipetrace_%s{tier=\"%s\"} %llu\n", s->name, tier_name(p->env.tier),
+		(unsigned long long)v.u);
+}
+
+/* The family of counters [first, end): every label set's known series. */
+static void counters(FILE *f, const struct prom_store *p, enum prom_fmt fmt,
+		     size_t first, size_t end)
+{
+	bool known[PROM_NSERIES] = {}, any = false, derived = false;
+
+	for (size_t s = first; s < end; s++) {
+		enum pt_quality q = pt_col_quality(prom_series[s].col, &p->env);
+
+		known[s] = q != PT_NA;
+		any |= known[s];
+		derived |= q == PT_DERIVED;
+	}
+	if (!any)
+		return;
+	family(f, fmt, prom_series[first].name, "counter", prom_series[first].help,
+	       derived ? " (derived on this tier)" : "");
+	for (size_t r = 0; r <= p->keys.n; r++) {
+		const struct pt_key *key = r < p->keys.n ? &p->keys.v[r].key : NULL;
+		const struct prom_set *set = key ? &p->sets[r] : &p->overflow;
+
+		if (!key && !p->overflowed)
+			break;
+		for (size_t s = first; s < end; s++)
+			if (known[s])
+				sample(f, p, &prom_series[s], key, set->v[s]);
+	}
 }
 
 int prom_render(FILE *f, const struct prom_store *p, enum prom_fmt fmt)
 {
 	const char *tier = tier_name(p->env.tier);
 
-	family(f, fmt, "build_info", false, "pipetrace version and the tier counting", "");
+	family(f, fmt, "build_info", "gauge", "pipetrace version and the tier counting.", "");
 	fprintf(f, "pipetrace_build_info{version=\"%s\",tier=\"%s\"} 1\n",
 		PIPETRACE_VERSION, tier);
-	for (int i = 0; i < PT_NCOLS; i++) {
-		const struct pt_metric *m = &pt_metrics[i];
-		enum pt_quality q = pt_col_quality(i, &p->env);
-		struct pt_value v;
-
-		if (!m->csv || m->type != PT_V_U64 || i == PT_COL_UNTRACKED || q == PT_NA)
-			continue;
-		if (m->knob) {
-			static const struct pt_counts none;
-
-			v = pt_get(i, &none, &p->env);
-			if (v.q == PT_NA)
-				continue;
-			family(f, fmt, m->csv, false, m->what, "");
-			fprintf(f, "pipetrace_%s{tier=\"%s\"} %llu\n", m->csv, tier,
-				(unsigned long long)v.u);
-			continue;
-		}
-		family(f, fmt, m->csv, true, m->what,
-		       q == PT_DERIVED ? " (derived on this tier)" : "");
-		for (size_t r = 0; r < p->totals.n; r++)
-			sample(f, p, m->csv, &p->totals.v[r], &p->totals.v[r].c, i);
-		if (p->overflowed)
-			sample(f, p, m->csv, NULL, &p->overflow, i);
+	for (size_t s = 0, end; s < PROM_NSERIES; s = end) {
+		end = family_end(s);
+		if (prom_series[s].kind == PROM_GAUGE)
+			gauge(f, p, fmt, &prom_series[s]);
+		else
+			counters(f, p, fmt, s, end);
 	}
-	family(f, fmt, "untracked_events", true, pt_metrics[PT_COL_UNTRACKED].what, "");
+	family(f, fmt, "untracked_events_total", "counter",
+	       "Events not counted: the in-kernel counter map was full.", "");
 	fprintf(f, "pipetrace_untracked_events_total{tier=\"%s\"} %llu\n", tier,
 		(unsigned long long)p->untracked);
 	if (fmt == PROM_OPENMETRICS)

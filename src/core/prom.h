@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Prometheus exposition: running totals per label set, generated from the
- * metrics table. Each u64 column is a counter pipetrace_<csv>_total (a
- * knob column a gauge pipetrace_<csv>); ratio columns are left to PromQL;
- * a column the tier cannot know is left out, never 0. Labels: tier, and
- * those of the key type (comm by default; pid and comm; pipe_ino). At most
- * cap label sets: the counts of keys past the cap go into one series
- * labelled overflow="true", so every series stays monotonic.
+ * Prometheus exposition: running totals per label set, named by the
+ * Prometheus series table (prom_table.c), which maps the CSV columns to
+ * families in base units (seconds, bytes) with sides and causes as labels.
+ * A family the tier cannot know is left out, never 0. Each counter is the
+ * sum of the interval values the CSV reports, so it never decreases, also
+ * where it is derived. Labels: tier, and those of the key type (comm by
+ * default; pid and comm; pipe_dev and pipe_ino; cgroup). At most cap
+ * label sets: the counts of keys past the cap go into one series labelled
+ * overflow="true".
  */
 #ifndef PROM_H
 #define PROM_H
@@ -17,9 +19,45 @@
 #include "rows.h"
 #include "textfile.h"
 
+/* How a series of the table gets its value each interval. */
+enum prom_kind {
+	PROM_COUNTER,	/* a count column (or a raw count: .raw) */
+	PROM_SECONDS,	/* a count column in ns, exported in seconds */
+	PROM_GAUGE,	/* a knob: the last interval's value, no key labels */
+};
+
+struct prom_series {
+	const char *name;	/* without pipetrace_; a counter's ends in _total */
+	const char *labels;	/* its own labels, e.g. side="read"; "" none */
+	enum pt_col col;	/* the CSV column: its quality, and its value */
+	size_t raw;		/* else offsetof(struct pt_counts, f) + 1 */
+	enum prom_kind kind;
+	const char *help;	/* on a family's first series */
+};
+
+#define PROM_NSERIES 34
+extern const struct prom_series prom_series[PROM_NSERIES];
+
+/*
+ * The PromQL of CSV column col ("" if it has none), e.g.
+ * sum without (cause) (pipetrace_eagain_total{side="read"}); *note says
+ * how the two differ ("" if they do not).
+ */
+const char *prom_column_query(char *buf, size_t n, enum pt_col col,
+			      const char **note);
+/* docs/METRICS.md: every CSV column and its Prometheus name, as Markdown. */
+void prom_doc(FILE *f);
+
+/* One label set: the running sum of each series of the table. */
+struct prom_set {
+	__u64 v[PROM_NSERIES];
+};
+
 struct prom_store {
-	struct pt_rows totals;	/* one row per label set, since the start */
-	struct pt_counts overflow;
+	struct pt_rows keys;	/* one row per label set (counts unused) */
+	struct prom_set *sets;	/* parallel to keys.v */
+	size_t sets_cap;
+	struct prom_set overflow;
 	bool overflowed;
 	size_t cap;
 	__u64 untracked;
@@ -47,8 +85,11 @@ int prom_textfile(struct textfile *t, const struct prom_store *p);
 /* The Content-Type of fmt. */
 const char *prom_content_type(enum prom_fmt fmt);
 /*
- * A label value: '\\', '"' and newline escaped as the format wants, and
- * bytes outside printable ASCII written as the text \xHH (valid UTF-8).
+ * A label value, reversibly: at most len bytes of s (to a NUL), a
+ * backslash as \\, and a byte that is a control character, DEL or not
+ * part of valid UTF-8 as the text \xHH (as the CSV writes a comm, which
+ * passes other bytes through), so two names never share a value; then
+ * escaped for the exposition ('\\' and '"' get a backslash).
  */
 void prom_label_value(FILE *f, const char *s, size_t len);
 

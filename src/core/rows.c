@@ -179,11 +179,16 @@ static size_t find_slot(const struct pt_rows *r, const struct pt_key *f)
 	return s;
 }
 
-bool rows_has(const struct pt_rows *r, const struct pt_key *k)
+long rows_find(const struct pt_rows *r, const struct pt_key *k)
 {
 	struct pt_key f = fold_key(r->by, k);
 
-	return r->nslots && r->slot[find_slot(r, &f)];
+	return r->nslots ? (long)r->slot[find_slot(r, &f)] - 1 : -1;
+}
+
+bool rows_has(const struct pt_rows *r, const struct pt_key *k)
+{
+	return rows_find(r, k) >= 0;
 }
 
 /* The row of k's key under r->by, created with zero counts; NULL on OOM. */

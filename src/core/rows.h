@@ -46,6 +46,8 @@ bool by_has_cgroup(enum pt_by by);
 void rows_init(struct pt_rows *r, enum pt_by by);
 void rows_clear(struct pt_rows *r);
 void rows_free(struct pt_rows *r);
+/* The index in r->v of the row for k's key under r->by; -1 if none. */
+long rows_find(const struct pt_rows *r, const struct pt_key *k);
 /* Whether r has a row for k's key under r->by. */
 bool rows_has(const struct pt_rows *r, const struct pt_key *k);
 /* Adds c into the row of k's key under r->by; -1 on out of memory. */

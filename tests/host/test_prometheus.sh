@@ -27,7 +27,7 @@ start_scraped() {
 
 t_scraped() {
 	local sel='comm="pipework",job="pipetrace"' v
-	start_pipestat --listen 127.0.0.1:0 -n pipework -i 0.2 ||
+	start_pipestat --listen 127.0.0.1:0 -i 0.2 ||
 		{ not_ok "prometheus: pipestat --listen attach"; return; }
 	PS_PORT=$(listen_port)
 	if ! start_scraped; then
@@ -40,20 +40,38 @@ t_scraped() {
 	work eagain-read 1000 >/dev/null
 	work eagain-read 234 >/dev/null
 	work eagain-write 700 >/dev/null
+	PIPEWORK_COMM=$'pw\xff' work eagain-read 5 >/dev/null
+	PIPEWORK_COMM='pw\xff' work eagain-read 7 >/dev/null
 	# counters since the start, over three processes of one command
-	expect "prometheus: eagain_read" "$(until_value "pipetrace_eagain_read_total{$sel}" 1234)" 1234
-	expect "prometheus: reads" "$(until_value "pipetrace_reads_total{$sel}" 1234)" 1234
-	expect "prometheus: eagain_write" "$(until_value "pipetrace_eagain_write_total{$sel}" 700)" 700
+	expect "prometheus: eagain_read" \
+		"$(until_value "sum(pipetrace_eagain_total{$sel,side=\"read\"})" 1234)" 1234
+	expect "prometheus: read EAGAIN cause" \
+		"$(query "pipetrace_eagain_total{$sel,side=\"read\",cause=\"nonblock\"}")" 1234
+	expect "prometheus: reads" "$(until_value "pipetrace_calls_total{$sel,side=\"read\"}" 1234)" 1234
+	expect "prometheus: eagain_write" \
+		"$(until_value "sum(pipetrace_eagain_total{$sel,side=\"write\"})" 700)" 700
 	# the writer's first write filled the fresh pipe: 16 pages, 64 KiB
-	expect "prometheus: writes" "$(until_value "pipetrace_writes_total{$sel}" 701)" 701
-	expect "prometheus: write_bytes" "$(until_value "pipetrace_write_bytes_total{$sel}" 65536)" 65536
+	expect "prometheus: writes" "$(until_value "pipetrace_calls_total{$sel,side=\"write\"}" 701)" 701
+	expect "prometheus: write_bytes" \
+		"$(until_value "pipetrace_bytes_total{$sel,side=\"write\"}" 65536)" 65536
 	expect "prometheus: pool_misses" "$(until_value "pipetrace_pool_misses_total{$sel}" 16)" 16
-	expect "prometheus: tier label" "$(query "count(pipetrace_reads_total{$sel,tier=\"syscall\"})")" 1
+	expect "prometheus: pages allocated under the mutex" \
+		"$(query "pipetrace_pages_allocated_total{$sel,mutex=\"held\"}")" 16
+	expect "prometheus: tier label" \
+		"$(query "count(pipetrace_calls_total{$sel,tier=\"syscall\"})")" 2
+	# a byte of the name and the text that names it: two label sets
+	expect "prometheus: comm with the byte 0xff" \
+		"$(until_value 'pipetrace_calls_total{comm="pw\\xff",side="read"}' 5)" 5
+	expect "prometheus: comm with the text \\xff" \
+		"$(until_value 'pipetrace_calls_total{comm="pw\\\\xff",side="read"}' 7)" 7
+	expect "prometheus: the scrapes have no error" \
+		"$(curl -sf "http://127.0.0.1:$PROM_PORT/api/v1/targets" |
+			jq -r '.data.activeTargets[0] | .health + " [" + .lastError + "]"')" "up []"
 	expect "prometheus: untracked" "$(query 'pipetrace_untracked_events_total{job="pipetrace"}')" 0
 	expect "prometheus: build info" \
 		"$(query "pipetrace_build_info{version=\"$("$PIPESTAT" -V | cut -d' ' -f2)\",tier=\"syscall\"}")" 1
 	# unknown on this tier: no series at all, never a 0
-	expect "prometheus: eagain_empty absent" "$(query 'count(pipetrace_eagain_empty_total)')" ""
+	expect "prometheus: EAGAIN reasons absent" "$(query 'count(pipetrace_eagain_reason_total)')" ""
 	# what the server was asked for and said
 	v=$(curl -sf -H 'Accept: application/openmetrics-text; version=1.0.0' -D "$TMP/headers" \
 		"http://127.0.0.1:$PS_PORT/metrics" | tail -1)
@@ -75,14 +93,15 @@ t_textfile() {
 	out1=$(work eagain-read 77); pid1=$(pid_of "$out1")
 	out2=$(work eagain-read 55); pid2=$(pid_of "$out2")
 	for _ in $(seq 50); do
-		grep -q '^pipetrace_eagain_read_total{.*overflow="true"} 55$' "$f" 2>/dev/null && break
+		grep -q '^pipetrace_eagain_total{.*overflow="true",side="read",cause="nonblock"} 55$' \
+			"$f" 2>/dev/null && break
 		sleep 0.2
 	done
 	stop_pipestat
 	expect "textfile: first process its own series" \
-		"$(grep -c "^pipetrace_eagain_read_total{tier=\"syscall\",pid=\"$pid1\",comm=\"pipework\"} 77\$" "$f")" 1
+		"$(grep -c "^pipetrace_eagain_total{tier=\"syscall\",pid=\"$pid1\",comm=\"pipework\",side=\"read\",cause=\"nonblock\"} 77\$" "$f")" 1
 	expect "textfile: past --max-series 1, the overflow series" \
-		"$(grep -c '^pipetrace_eagain_read_total{tier="syscall",overflow="true"} 55$' "$f")" 1
+		"$(grep -c '^pipetrace_eagain_total{tier="syscall",overflow="true",side="read",cause="nonblock"} 55$' "$f")" 1
 	expect "textfile: no series for the second pid" "$(grep -c "pid=\"$pid2\"" "$f")" 0
 	expect "textfile: text format, no # EOF" "$(grep -c '^# EOF' "$f")" 0
 	expect "textfile: no temporary file left" "$(ls -A "$TMP" | grep -c '^\.pipetrace\.prom\.')" 0
@@ -105,10 +124,10 @@ t_textfile() {
 	# it sorts the labels and gives every series of a family the same names
 	# (an empty value is no label to Prometheus)
 	expect "node_exporter: the counter" "$(grep -c \
-		"^pipetrace_eagain_read_total{comm=\"pipework\",overflow=\"\",pid=\"$pid1\",tier=\"syscall\"} 77\$" \
+		"^pipetrace_eagain_total{cause=\"nonblock\",comm=\"pipework\",overflow=\"\",pid=\"$pid1\",side=\"read\",tier=\"syscall\"} 77\$" \
 		<<<"$v")" 1
 	expect "node_exporter: the overflow series" "$(grep -c \
-		'^pipetrace_eagain_read_total{comm="",overflow="true",pid="",tier="syscall"} 55$' <<<"$v")" 1
+		'^pipetrace_eagain_total{cause="nonblock",comm="",overflow="true",pid="",side="read",tier="syscall"} 55$' <<<"$v")" 1
 }
 
 # an operator's set-up: not root, only CAP_BPF and CAP_PERFMON
@@ -127,7 +146,7 @@ t_capabilities() {
 	work eagain-read 42 >/dev/null
 	for _ in $(seq 50); do
 		v=$(curl -sf "http://127.0.0.1:$port/metrics" |
-			sed -n 's/^pipetrace_eagain_read_total{tier="syscall",comm="pipework"} //p')
+			sed -n 's/^pipetrace_eagain_total{tier="syscall",comm="pipework",side="read",cause="nonblock"} //p')
 		[ "$v" = 42 ] && break
 		sleep 0.2
 	done
@@ -149,7 +168,73 @@ t_listen_errors() {
 	expect "listen: port in use: says so" "$(grep -c "^pipestat: --listen 127.0.0.1:$port: " <<<"$msg")" 1
 }
 
+# fetch PORT FILE: both formats of /metrics into FILE.txt and FILE.om
+fetch() {
+	curl -sf -o "$2.txt" "http://127.0.0.1:$1/metrics" &&
+		curl -sf -o "$2.om" -H 'Accept: application/openmetrics-text; version=1.0.0' \
+			"http://127.0.0.1:$1/metrics"
+}
+
+# check_formats NAME FILE: the text format by Debian's promtool (parse and
+# lint), OpenMetrics by the Python client's strict parser
+check_formats() {
+	local msg
+	msg=$(promtool check metrics <"$2.txt" 2>&1)
+	expect "$1: promtool check metrics (text 0.0.4)" "$?${msg:+: $msg}" 0
+	msg=$(/usr/bin/python3 -c '
+import sys
+from prometheus_client.openmetrics.parser import text_string_to_metric_families as parse
+n = sum(len(f.samples) for f in parse(open(sys.argv[1]).read()))
+print("ok" if n else "no samples")' "$2.om" 2>&1 | tail -1)
+	expect "$1: OpenMetrics parses" "$msg" ok
+}
+
+# every option on, every key: what the exposition linters say
+t_lint() {
+	local key port
+	for key in comm pid pipe cgroup; do
+		start_pipestat --listen 127.0.0.1:0 --waits -k "$key" -i 0.2 ||
+			{ not_ok "lint -k $key: attach"; continue; }
+		port=$(listen_port)
+		work stream 65536 4 >/dev/null
+		work eagain-read 3 >/dev/null
+		PIPEWORK_COMM=$'pw\xff\\"\n' work eagain-read 3 >/dev/null
+		sleep 0.5
+		if fetch "$port" "$TMP/lint"; then
+			check_formats "lint -k $key" "$TMP/lint"
+		else
+			not_ok "lint -k $key: fetch /metrics"
+		fi
+		stop_pipestat
+	done
+}
+
+# two FIFOs with one inode number on two file systems: two label sets
+t_pipes() {
+	local a=$TMP/fs1 b=$TMP/fs2 f=$TMP/pipes.prom ia ib da db
+	mkdir "$a" "$b"
+	mount -t tmpfs none "$a" && mount -t tmpfs none "$b" ||
+		{ not_ok "pipes: mount two tmpfs"; return; }
+	mkfifo "$a/fifo" "$b/fifo"
+	ia=$(stat -c %i "$a/fifo"); ib=$(stat -c %i "$b/fifo")
+	da=$(stat -c %Hd:%Ld "$a/fifo"); db=$(stat -c %Hd:%Ld "$b/fifo")
+	expect "pipes: one inode number" "$ia" "$ib"
+	start_pipestat --textfile "$f" -k pipe -n pipework -i 0.2 ||
+		{ not_ok "pipes: attach"; umount "$a" "$b"; return; }
+	work stream 65536 3 "$a/fifo" >/dev/null
+	work stream 65536 5 "$b/fifo" >/dev/null
+	sleep 0.5
+	stop_pipestat
+	expect "pipes: the first FIFO's writes" "$(sed -n \
+		"s/^pipetrace_calls_total{tier=\"syscall\",pipe_dev=\"$da\",pipe_ino=\"$ia\",side=\"write\"} //p" "$f")" 3
+	expect "pipes: the second FIFO's writes" "$(sed -n \
+		"s/^pipetrace_calls_total{tier=\"syscall\",pipe_dev=\"$db\",pipe_ino=\"$ib\",side=\"write\"} //p" "$f")" 5
+	umount "$a" "$b"
+}
+
 t_scraped
+t_lint
+t_pipes
 t_textfile
 t_capabilities
 t_listen_errors

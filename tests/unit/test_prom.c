@@ -44,7 +44,9 @@ static void add(struct pt_rows *rows, const char *comm, __u32 pid, __u64 reads)
 {
 	struct pt_key k = { .tgid = pid };
 	struct pt_counts c = { .reads = reads, .read_bytes = 10 * reads,
-			       .eagain_read_nonblock = 1 };
+			       .eagain_read_nonblock = 1, .eagain_write_nowait = 1,
+			       .wait_write_ns = 1000000014 * (__u64)pid,
+			       .lock_wait_ns = reads };
 
 	memcpy(k.comm, comm, strnlen(comm, PT_COMM_LEN));
 	rows_add(rows, &k, &c);
@@ -68,21 +70,31 @@ static void counters(void)
 	CHECK(prom_add(&p, &rows, &env) == 0);
 
 	t = render(&p, PROM_TEXT);
-	CHECK_STR(line(t, "pipetrace_reads_total{tier=\"syscall\",comm=\"make\"}"),
-		  "pipetrace_reads_total{tier=\"syscall\",comm=\"make\"} 9");
-	CHECK_STR(line(t, "pipetrace_reads_total{tier=\"syscall\",comm=\"cc1\"}"),
-		  "pipetrace_reads_total{tier=\"syscall\",comm=\"cc1\"} 7");
-	CHECK_STR(line(t, "pipetrace_read_bytes_total{tier=\"syscall\",comm=\"make\"}"),
-		  "pipetrace_read_bytes_total{tier=\"syscall\",comm=\"make\"} 90");
-	CHECK_STR(line(t, "pipetrace_eagain_read_total{tier=\"syscall\",comm=\"make\"}"),
-		  "pipetrace_eagain_read_total{tier=\"syscall\",comm=\"make\"} 2");
-	CHECK_STR(line(t, "# TYPE pipetrace_reads"), "# TYPE pipetrace_reads_total counter");
+	CHECK_STR(line(t, "pipetrace_calls_total{tier=\"syscall\",comm=\"make\",side=\"read\"}"),
+		  "pipetrace_calls_total{tier=\"syscall\",comm=\"make\",side=\"read\"} 9");
+	CHECK_STR(line(t, "pipetrace_calls_total{tier=\"syscall\",comm=\"cc1\",side=\"read\"}"),
+		  "pipetrace_calls_total{tier=\"syscall\",comm=\"cc1\",side=\"read\"} 7");
+	CHECK_STR(line(t, "pipetrace_bytes_total{tier=\"syscall\",comm=\"make\",side=\"read\"}"),
+		  "pipetrace_bytes_total{tier=\"syscall\",comm=\"make\",side=\"read\"} 90");
+	/* an -EAGAIN by side and cause */
+	CHECK_STR(line(t, "pipetrace_eagain_total{tier=\"syscall\",comm=\"make\",side=\"read\""),
+		  "pipetrace_eagain_total{tier=\"syscall\",comm=\"make\",side=\"read\","
+		  "cause=\"nonblock\"} 2");
+	CHECK_STR(line(t, "pipetrace_eagain_total{tier=\"syscall\",comm=\"make\",side=\"write\",cause=\"nowait\"}"),
+		  "pipetrace_eagain_total{tier=\"syscall\",comm=\"make\",side=\"write\",cause=\"nowait\"} 2");
+	CHECK_STR(line(t, "# TYPE pipetrace_calls"), "# TYPE pipetrace_calls_total counter");
 	CHECK_STR(line(t, "pipetrace_untracked_events_total"),
 		  "pipetrace_untracked_events_total{tier=\"syscall\"} 5");
 	CHECK_STR(line(t, "pipetrace_build_info"),
 		  "pipetrace_build_info{version=\"" PIPETRACE_VERSION "\",tier=\"syscall\"} 1");
+	/* nanoseconds as seconds, exactly */
+	CHECK_STR(line(t, "pipetrace_wait_seconds_total{tier=\"syscall\",comm=\"make\",side=\"write\"}"),
+		  "pipetrace_wait_seconds_total{tier=\"syscall\",comm=\"make\",side=\"write\"} 4.000000056");
+	CHECK_STR(line(t, "pipetrace_lock_wait_seconds_total{tier=\"syscall\",comm=\"cc1\"}"),
+		  "pipetrace_lock_wait_seconds_total{tier=\"syscall\",comm=\"cc1\"} 0.000000007");
+	CHECK(!strstr(t, "_ns"));
 	/* unknown on this tier: absent, never 0; ratios left to PromQL */
-	CHECK_STR(line(t, "pipetrace_eagain_empty"), "");
+	CHECK_STR(line(t, "pipetrace_eagain_reason"), "");
 	CHECK_STR(line(t, "pipetrace_prefill_dropped"), "");
 	CHECK_STR(line(t, "pipetrace_pool_hit_pct"), "");
 	CHECK_STR(line(t, "pipetrace_knob_read_batch"), "");	/* no such knob */
@@ -92,9 +104,9 @@ static void counters(void)
 
 	/* OpenMetrics: the family without _total, and # EOF */
 	t = render(&p, PROM_OPENMETRICS);
-	CHECK_STR(line(t, "# TYPE pipetrace_reads"), "# TYPE pipetrace_reads counter");
-	CHECK_STR(line(t, "pipetrace_reads_total{tier=\"syscall\",comm=\"make\"}"),
-		  "pipetrace_reads_total{tier=\"syscall\",comm=\"make\"} 9");
+	CHECK_STR(line(t, "# TYPE pipetrace_calls"), "# TYPE pipetrace_calls counter");
+	CHECK_STR(line(t, "pipetrace_calls_total{tier=\"syscall\",comm=\"make\",side=\"read\"}"),
+		  "pipetrace_calls_total{tier=\"syscall\",comm=\"make\",side=\"read\"} 9");
 	CHECK(strlen(t) > 6 && !strcmp(t + strlen(t) - 6, "# EOF\n"));
 	free(t);
 
@@ -130,27 +142,175 @@ static void cap(void)
 	add(&rows, "e", 14, 32);
 	CHECK(prom_add(&p, &rows, &env) == 0);
 	t = render(&p, PROM_TEXT);
-	CHECK_STR(line(t, "pipetrace_reads_total{tier=\"syscall\",pid=\"10\""),
-		  "pipetrace_reads_total{tier=\"syscall\",pid=\"10\",comm=\"a\"} 17");
-	CHECK_STR(line(t, "pipetrace_reads_total{tier=\"syscall\",overflow=\"true\"}"),
-		  "pipetrace_reads_total{tier=\"syscall\",overflow=\"true\"} 44");
-	CHECK_STR(line(t, "pipetrace_reads_total{tier=\"syscall\",pid=\"12\""), "");
+	CHECK_STR(line(t, "pipetrace_calls_total{tier=\"syscall\",pid=\"10\""),
+		  "pipetrace_calls_total{tier=\"syscall\",pid=\"10\",comm=\"a\",side=\"read\"} 17");
+	CHECK_STR(line(t, "pipetrace_calls_total{tier=\"syscall\",overflow=\"true\",side=\"read\"}"),
+		  "pipetrace_calls_total{tier=\"syscall\",overflow=\"true\",side=\"read\"} 44");
+	CHECK_STR(line(t, "pipetrace_calls_total{tier=\"syscall\",pid=\"12\""), "");
 	free(t);
 	rows_free(&rows);
 	prom_free(&p);
 }
 
-static void escaping(void)
+static char *label(const char *s, size_t len)
 {
 	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	size_t n = 0;
+	FILE *f = open_memstream(&buf, &n);
 
-	prom_label_value(f, "a\"b\\c\n\x01\xff" "zzzzzzzzzzzz", PT_COMM_LEN);
+	prom_label_value(f, s, len);
 	fclose(f);
+	return buf;
+}
+
+static void escaping(void)
+{
+	char *v;
+
 	/* 16 bytes at most: a comm need not end in NUL */
-	CHECK_STR(buf, "a\\\"b\\\\c\\n\\\\x01\\\\xffzzzzzzzz");
-	free(buf);
+	v = label("a\"b\\c\n\x01\xff" "zzzzzzzzzzzz", PT_COMM_LEN);
+	CHECK_STR(v, "a\\\"b\\\\\\\\c\\\\x0a\\\\x01\\\\xffzzzzzzzz");
+	free(v);
+	/* valid UTF-8 passes, as in the CSV; broken UTF-8 does not */
+	v = label("caf\xc3\xa9 \xe2\x82\xac", 16);
+	CHECK_STR(v, "caf\xc3\xa9 \xe2\x82\xac");
+	free(v);
+	v = label("\xc3(\xe2\x82 \xed\xa0\x80\xf4\x90\x80\x80\xc0\xaf\xe2\x82", 16);
+	CHECK_STR(v, "\\\\xc3(\\\\xe2\\\\x82 \\\\xed\\\\xa0\\\\x80\\\\xf4\\\\x90\\\\x80"
+		  "\\\\x80\\\\xc0\\\\xaf\\\\xe2\\\\x82");
+	free(v);
+}
+
+/* A store and one interval's rows, keyed alike, on the syscall tier. */
+struct fixture {
+	struct prom_store p;
+	struct pt_rows rows;
+	char *text;
+};
+
+static void fixture_init(struct fixture *x, enum pt_by by)
+{
+	prom_init(&x->p, by, 100);
+	rows_init(&x->rows, by);
+	x->text = NULL;
+}
+
+/* The rows as one interval into the store (then emptied); the text now. */
+static const char *interval(struct fixture *x)
+{
+	struct pt_env env = syscall_env(0);
+
+	CHECK(prom_add(&x->p, &x->rows, &env) == 0);
+	rows_clear(&x->rows);
+	free(x->text);
+	x->text = render(&x->p, PROM_TEXT);
+	return x->text;
+}
+
+static void fixture_free(struct fixture *x)
+{
+	free(x->text);
+	rows_free(&x->rows);
+	prom_free(&x->p);
+}
+
+/* a byte and the text that names it: two label sets, never one */
+static void no_collision(void)
+{
+	static const char *const names[] = { "a\xff", "a\\xff", "a\\\\xff", "a\\" };
+	struct fixture x;
+	const char *t;
+
+	fixture_init(&x, PT_BY_COMM);
+	for (int i = 0; i < 4; i++)
+		add(&x.rows, names[i], 1, i + 1);
+	t = interval(&x);
+	CHECK_STR(line(t, "pipetrace_calls_total{tier=\"syscall\",comm=\"a\\\\xff\""),
+		  "pipetrace_calls_total{tier=\"syscall\",comm=\"a\\\\xff\",side=\"read\"} 1");
+	CHECK_STR(line(t, "pipetrace_calls_total{tier=\"syscall\",comm=\"a\\\\\\\\xff\""),
+		  "pipetrace_calls_total{tier=\"syscall\",comm=\"a\\\\\\\\xff\",side=\"read\"} 2");
+	CHECK_STR(line(t, "pipetrace_calls_total{tier=\"syscall\",comm=\"a\\\\\\\\\\\\\\\\xff\""),
+		  "pipetrace_calls_total{tier=\"syscall\",comm=\"a\\\\\\\\\\\\\\\\xff\",side=\"read\"} 3");
+	CHECK_STR(line(t, "pipetrace_calls_total{tier=\"syscall\",comm=\"a\\\\\\\\\","),
+		  "pipetrace_calls_total{tier=\"syscall\",comm=\"a\\\\\\\\\",side=\"read\"} 4");
+	fixture_free(&x);
+}
+
+/*
+ * Derived counters never go down: the syscall tier's pool hits are new
+ * buffers less pages allocated, and a write that faults allocates a page
+ * and fills no buffer. The counter sums the intervals' values.
+ */
+static void monotonic(void)
+{
+	struct pt_counts c1 = { .writes = 1, .bufs_new = 98, .alloc_pages = 0 };
+	struct pt_counts c2 = { .writes = 1, .bufs_new = 0, .alloc_pages = 1 };
+	struct pt_key k = { .comm = "w" };
+	struct fixture x;
+	const char *t;
+
+	fixture_init(&x, PT_BY_COMM);
+	rows_add(&x.rows, &k, &c1);
+	t = interval(&x);
+	CHECK_STR(line(t, "pipetrace_pool_hits_total{"),
+		  "pipetrace_pool_hits_total{tier=\"syscall\",comm=\"w\"} 98");
+	rows_add(&x.rows, &k, &c2);
+	t = interval(&x);
+	CHECK_STR(line(t, "pipetrace_pool_hits_total{"),
+		  "pipetrace_pool_hits_total{tier=\"syscall\",comm=\"w\"} 98");
+	CHECK_STR(line(t, "pipetrace_pool_misses_total{"),
+		  "pipetrace_pool_misses_total{tier=\"syscall\",comm=\"w\"} 1");
+	fixture_free(&x);
+}
+
+/* -k pipe: the device and the inode, so equal inodes stay apart */
+static void pipes(void)
+{
+	struct pt_key a = { .dev = (7u << 20) | 3, .ino = 2 }, b = { .dev = 45, .ino = 2 };
+	struct pt_counts c = { .reads = 1 };
+	struct fixture x;
+	const char *t;
+
+	fixture_init(&x, PT_BY_PIPE);
+	rows_add(&x.rows, &a, &c);
+	rows_add(&x.rows, &b, &c);
+	rows_add(&x.rows, &b, &c);
+	t = interval(&x);
+	CHECK_STR(line(t, "pipetrace_calls_total{tier=\"syscall\",pipe_dev=\"7:3\""),
+		  "pipetrace_calls_total{tier=\"syscall\",pipe_dev=\"7:3\",pipe_ino=\"2\","
+		  "side=\"read\"} 1");
+	CHECK_STR(line(t, "pipetrace_calls_total{tier=\"syscall\",pipe_dev=\"0:45\""),
+		  "pipetrace_calls_total{tier=\"syscall\",pipe_dev=\"0:45\",pipe_ino=\"2\","
+		  "side=\"read\"} 2");
+	fixture_free(&x);
+}
+
+/* every CSV count column has its Prometheus name; the doc is current */
+static void doc(void)
+{
+	char *want = NULL, got[16384], q[256];
+	size_t len = 0, n;
+	FILE *f = open_memstream(&want, &len);
+	const char *note;
+
+	for (int i = 0; i < PT_NCOLS; i++) {
+		bool named = !pt_metrics[i].csv || *prom_column_query(q, sizeof(q), i, &note);
+
+		if (!named)
+			fprintf(stderr, "CSV column %s: no Prometheus name\n", pt_metrics[i].csv);
+		CHECK(named);
+	}
+	prom_doc(f);
+	fclose(f);
+	f = fopen("docs/METRICS.md", "r");
+	n = f ? fread(got, 1, sizeof(got) - 1, f) : 0;
+	got[n] = '\0';
+	if (f)
+		fclose(f);
+	if (strcmp(got, want))
+		fprintf(stderr, "docs/METRICS.md is not what the table says: make metrics-doc\n");
+	CHECK(!strcmp(got, want));
+	free(want);
 }
 
 /* the textfile: whole or not at all, no temporary file left */
@@ -200,11 +360,20 @@ static void textfile(void)
 	prom_free(&p);
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
+	/* make metrics-doc */
+	if (argc == 2 && !strcmp(argv[1], "--doc")) {
+		prom_doc(stdout);
+		return fflush(stdout) ? 1 : 0;
+	}
 	counters();
 	cap();
 	escaping();
+	no_collision();
+	monotonic();
+	pipes();
+	doc();
 	textfile();
 	return unit_summary("test_prom");
 }

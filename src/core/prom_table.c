@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The Prometheus series table: each count column of the CSV (metrics.c)
+ * as a series named by the Prometheus naming guide (base units, _total on
+ * counters, sides and causes as labels), and the PromQL that gives back
+ * each CSV column. docs/METRICS.md is generated from it (make metrics-doc;
+ * test_prom fails when the file drifts).
+ */
+#include <string.h>
+#include "prom.h"
+
+#define S(n, l, c) .name = n, .labels = l, .col = c
+#define RAWF(f) offsetof(struct pt_counts, f) + 1
+
+const struct prom_series prom_series[PROM_NSERIES] = {
+	{ S("calls_total", "side=\"read\"", PT_COL_READS), .help =
+	  "Read and write calls on pipes (read, readv, preadv2, write, writev, "
+	  "pwritev2, io_uring)." },
+	{ S("calls_total", "side=\"write\"", PT_COL_WRITES) },
+	{ S("bytes_total", "side=\"read\"", PT_COL_READ_BYTES), .help =
+	  "Bytes those calls read and wrote." },
+	{ S("bytes_total", "side=\"write\"", PT_COL_WRITE_BYTES) },
+	{ S("eof_reads_total", "", PT_COL_EOF_READS), .help =
+	  "Reads that returned 0: the pipe empty and no writer left." },
+	{ S("eagain_total", "side=\"read\",cause=\"nonblock\"", PT_COL_EAGAIN_READ),
+	  .raw = RAWF(eagain_read_nonblock), .help =
+	  "Calls that returned -EAGAIN, by side and cause (nonblock: an "
+	  "O_NONBLOCK file; nowait: RWF_NOWAIT or IOCB_NOWAIT)." },
+	{ S("eagain_total", "side=\"read\",cause=\"nowait\"", PT_COL_EAGAIN_READ),
+	  .raw = RAWF(eagain_read_nowait) },
+	{ S("eagain_total", "side=\"write\",cause=\"nonblock\"", PT_COL_EAGAIN_WRITE),
+	  .raw = RAWF(eagain_write_nonblock) },
+	{ S("eagain_total", "side=\"write\",cause=\"nowait\"", PT_COL_EAGAIN_WRITE),
+	  .raw = RAWF(eagain_write_nowait) },
+	{ S("eagain_reason_total", "reason=\"empty\"", PT_COL_EAGAIN_EMPTY), .help =
+	  "The same -EAGAIN returns by reason: the pipe empty or full, "
+	  "pipe->mutex contended, no page without sleeping." },
+	{ S("eagain_reason_total", "reason=\"full\"", PT_COL_EAGAIN_FULL) },
+	{ S("eagain_reason_total", "reason=\"lock\"", PT_COL_EAGAIN_LOCK) },
+	{ S("eagain_reason_total", "reason=\"nopage\"", PT_COL_EAGAIN_NOPAGE) },
+	{ S("pool_hits_total", "", PT_COL_POOL_HITS), .help =
+	  "New pipe buffers whose page came from the pipe's cache or pool." },
+	{ S("pool_misses_total", "", PT_COL_POOL_MISSES), .help =
+	  "New pipe buffers that needed a page allocated under pipe->mutex." },
+	{ S("pages_allocated_total", "mutex=\"held\"", PT_COL_ALLOC_LOCKED), .help =
+	  "Pipe pages allocated with pipe->mutex held, or before taking it "
+	  "(prefill)." },
+	{ S("pages_allocated_total", "mutex=\"not_held\"", PT_COL_ALLOC_UNLOCKED) },
+	{ S("copy_sections_total", "", PT_COL_COPY_SECTIONS), .help =
+	  "User-access (STAC/CLAC) sections reads opened." },
+	{ S("copy_buffers_total", "", PT_COL_COPY_BUFFERS), .help =
+	  "Pipe buffers reads copied from." },
+	{ S("prefill_dropped_total", "", PT_COL_PREFILL_DROPPED), .help =
+	  "Prefilled pages freed because the pool was full." },
+	{ S("splice_calls_total", "side=\"write\"", PT_COL_SPLICE_IN), .help =
+	  "splice, tee, vmsplice and sendfile calls on pipes, by the pipe's "
+	  "side (write: into the pipe)." },
+	{ S("splice_calls_total", "side=\"read\"", PT_COL_SPLICE_OUT) },
+	{ S("splice_bytes_total", "side=\"write\"", PT_COL_SPLICE_IN_BYTES), .help =
+	  "Bytes those calls moved." },
+	{ S("splice_bytes_total", "side=\"read\"", PT_COL_SPLICE_OUT_BYTES) },
+	{ S("splice_eagain_total", "", PT_COL_EAGAIN_SPLICE), .help =
+	  "splice-family calls that returned -EAGAIN." },
+	{ S("waits_total", "side=\"read\"", PT_COL_WAITS_READ), .help =
+	  "Sleeps of readers waiting for data and of writers waiting for "
+	  "room." },
+	{ S("waits_total", "side=\"write\"", PT_COL_WAITS_WRITE) },
+	{ S("wait_seconds_total", "side=\"read\"", PT_COL_WAIT_READ_NS),
+	  .kind = PROM_SECONDS, .help = "Time those sleeps took." },
+	{ S("wait_seconds_total", "side=\"write\"", PT_COL_WAIT_WRITE_NS),
+	  .kind = PROM_SECONDS },
+	{ S("lock_contentions_total", "", PT_COL_LOCK_CONTENDED), .help =
+	  "pipe->mutex acquisitions that had to spin or sleep." },
+	{ S("lock_wait_seconds_total", "", PT_COL_LOCK_WAIT_NS), .kind = PROM_SECONDS,
+	  .help = "Time spent waiting for pipe->mutex." },
+	{ S("knob_prealloc_max_pages", "", PT_COL_KNOB_PREALLOC_MAX), .kind = PROM_GAUGE,
+	  .help = "fs.pipe-prealloc-max at the end of the last interval." },
+	{ S("knob_prealloc_keep_pages", "", PT_COL_KNOB_PREALLOC_KEEP),
+	  .kind = PROM_GAUGE,
+	  .help = "fs.pipe-prealloc-keep at the end of the last interval." },
+	{ S("knob_read_batch", "", PT_COL_KNOB_READ_BATCH), .kind = PROM_GAUGE,
+	  .help = "fs.pipe-read-batch at the end of the last interval." },
+};
+
+/* CSV columns that are no single series: what PromQL gives them back. */
+static const struct {
+	enum pt_col col;
+	const char *query;
+	const char *note;
+} queries[] = {
+	{ .col = PT_COL_EAGAIN_READ,
+	  .query = "sum without (cause) (pipetrace_eagain_total{side=\"read\"})" },
+	{ .col = PT_COL_EAGAIN_WRITE,
+	  .query = "sum without (cause) (pipetrace_eagain_total{side=\"write\"})" },
+	{ .col = PT_COL_EAGAIN_NONBLOCK,
+	  .query = "sum without (side) (pipetrace_eagain_total{cause=\"nonblock\"})" },
+	{ .col = PT_COL_EAGAIN_NOWAIT,
+	  .query = "sum without (side) (pipetrace_eagain_total{cause=\"nowait\"})" },
+	{ .col = PT_COL_POOL_HIT_PCT,
+	  .query = "100 * rate(pipetrace_pool_hits_total[5m]) / "
+	  "(rate(pipetrace_pool_hits_total[5m]) + rate(pipetrace_pool_misses_total[5m]))" },
+	{ .col = PT_COL_SECTIONS_PER_READ,
+	  .query = "rate(pipetrace_copy_sections_total[5m]) / "
+	  "rate(pipetrace_calls_total{side=\"read\"}[5m])",
+	  .note = "the CSV leaves io_uring reads out of the divisor" },
+	{ .col = PT_COL_UNTRACKED, .query = "pipetrace_untracked_events_total",
+	  .note = "tier label only: the counter map is one for every key" },
+};
+
+const char *prom_column_query(char *buf, size_t n, enum pt_col col,
+			      const char **note)
+{
+	*note = "";
+	for (size_t i = 0; i < sizeof(queries) / sizeof(queries[0]); i++)
+		if (queries[i].col == col) {
+			*note = queries[i].note ? queries[i].note : "";
+			snprintf(buf, n, "%s", queries[i].query);
+			return buf;
+		}
+	for (size_t i = 0; i < PROM_NSERIES; i++) {
+		const struct prom_series *s = &prom_series[i];
+
+		if (s->col != col)
+			continue;
+		if (s->kind == PROM_SECONDS)
+			*note = "seconds; the CSV has nanoseconds";
+		if (s->kind == PROM_GAUGE)
+			*note = "a gauge: the last interval's value";
+		snprintf(buf, n, "pipetrace_%s%s%s%s", s->name, *s->labels ? "{" : "",
+			 s->labels, *s->labels ? "}" : "");
+		return buf;
+	}
+	if (n)
+		buf[0] = '\0';
+	return buf;
+}
+
+static const char doc_head[] =
+"# pipetrace metrics in Prometheus\n"
+"\n"
+"<!-- generated by `make metrics-doc` from src/core/prom_table.c and\n"
+"     src/core/metrics.c; test_prom fails when it drifts -->\n"
+"\n"
+"`pipestat --listen` and `--textfile` export every count column of the\n"
+"CSV as a counter: the sum, since pipestat started, of the values the CSV\n"
+"reports each interval, so a counter never decreases, also where it is\n"
+"derived. Times are in seconds, sizes in bytes; the side of the pipe\n"
+"(`side=\"read\"`, `\"write\"`), the cause or reason of an -EAGAIN are\n"
+"labels. A column the tier cannot know has no series (never a 0); the\n"
+"family's `# HELP` ends in \"(derived on this tier)\" where it is derived.\n"
+"\n"
+"Labels of every series: `tier`, and those of the key (`-k`): `comm`\n"
+"(default), `pid` and `comm`, `pipe_dev` (major:minor of the pipe's file\n"
+"system) and `pipe_ino`, or `cgroup`. A `comm` or `cgroup` value is the\n"
+"name with a backslash written `\\\\` and each control byte, DEL or byte\n"
+"that is not valid UTF-8 written as the text `\\xHH`, so two names never\n"
+"share a label value. Past `--max-series` label sets, the counts of new\n"
+"keys go into one series `{tier=...,overflow=\"true\"}`.\n"
+"\n"
+"| CSV column | Prometheus (PromQL) | note |\n"
+"|---|---|---|\n";
+
+static const char doc_keys[] =
+"| `pid`, `comm`, `pipe_ino`, `cgroup` | the labels `pid`, `comm`, `pipe_ino`, `cgroup` | `-k pipe` also `pipe_dev` |\n"
+"| `tier` | the label `tier` | |\n"
+"| `time`, `interval_s`, `key_type`, `derived`, `writers`, `readers` | none | |\n";
+
+static const char doc_tail[] =
+"\n"
+"Also `pipetrace_build_info{version,tier}` (1).\n";
+
+void prom_doc(FILE *f)
+{
+	char q[256];
+
+	fputs(doc_head, f);
+	for (int i = 0; i < PT_NCOLS; i++) {
+		const char *note;
+
+		if (!pt_metrics[i].csv)
+			continue;
+		prom_column_query(q, sizeof(q), i, &note);
+		fprintf(f, "| `%s` | `%s` | %s |\n", pt_metrics[i].csv, q, note);
+	}
+	fputs(doc_keys, f);
+	fputs(doc_tail, f);
+}
