@@ -41,14 +41,42 @@ stop_pipestat() {
 	PS_PID=
 }
 
-# csv_get FILE COLUMN MATCH_COLUMN MATCH_VALUE: sum of COLUMN over the rows
-# whose MATCH_COLUMN equals MATCH_VALUE ("" when no row matches)
-csv_get() {
-	awk -F, -v col="$2" -v mcol="$3" -v mval="$4" '
-		NR == 1 { for (i = 1; i <= NF; i++) idx[$i] = i; next }
-		$idx[mcol] == mval { s += $idx[col]; n++ }
-		END { if (n) printf "%.0f\n", s }' "$1"
+# csv_rows FILE COLUMN [NAME=VALUE | NAME!=VALUE]...: the field of COLUMN
+# in each row where every condition holds, one a line; columns are found
+# by their header names (an unknown name fails the test run loudly)
+csv_rows() {
+	local file=$1 col=$2
+	shift 2
+	awk -F, -v col="$col" -v conds="$*" '
+		NR == 1 {
+			for (i = 1; i <= NF; i++) idx[$i] = i
+			n = split(conds, c, " ")
+			for (k = 1; k <= n; k++) {
+				neg[k] = index(c[k], "!=") > 0
+				split(c[k], kv, neg[k] ? "!=" : "=")
+				name[k] = kv[1]; val[k] = kv[2]
+			}
+			for (k = 0; k <= n; k++) {
+				f = k ? name[k] : col
+				if (!(f in idx)) { print "csv_rows: no column " f > "/dev/stderr"; exit 2 }
+			}
+			next
+		}
+		{
+			for (k = 1; k <= n; k++)
+				if (($idx[name[k]] == val[k]) == neg[k]) next
+			print $idx[col]
+		}' "$file"
 }
+
+# csv_sum FILE COLUMN [CONDITION]...: the sum of COLUMN over those rows
+# ("" when no row matches)
+csv_sum() {
+	csv_rows "$@" | awk '{ s += $1; n++ } END { if (n) printf "%.0f\n", s }'
+}
+
+# csv_get FILE COLUMN MATCH_COLUMN MATCH_VALUE: csv_sum of one condition
+csv_get() { csv_sum "$1" "$2" "$3=$4"; }
 
 # work ARGS...: runs pipework with its report in a file, not a pipe (a
 # $(...) capture is a pipe, and the report's write would count), then

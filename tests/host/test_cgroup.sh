@@ -59,9 +59,7 @@ t_by_cgroup() {
 	expect "-k cgroup: b, two processes" "$(csv_get "$TMP/out" eagain_read cgroup "/$NAME/b")" 222
 	expect "-k cgroup: a/sub its own row" "$(csv_get "$TMP/out" eagain_write cgroup "/$NAME/a/sub")" 70
 	expect "-k cgroup: a/sub writes" "$(csv_get "$TMP/out" writes cgroup "/$NAME/a/sub")" 71
-	expect "-k cgroup: no pid or comm" "$(awk -F, -v c="/$NAME/a" '
-		NR == 1 { for (i = 1; i <= NF; i++) idx[$i] = i; next }
-		$idx["cgroup"] == c { print $idx["pid"] "|" $idx["comm"] }' "$TMP/out")" "|"
+	expect "-k cgroup: no pid or comm" "$(csv_rows "$TMP/out" pid cgroup="/$NAME/a")|$(csv_rows "$TMP/out" comm cgroup="/$NAME/a")" "|"
 	# the same as JSON, and combined with --cgroup
 	start_pipestat -k cgroup --json -n pipework --cgroup "$CG/b" ||
 		{ not_ok "-k cgroup --json: attach"; return; }

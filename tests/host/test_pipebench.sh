@@ -13,9 +13,7 @@ fi
 
 # col FILE COLUMN [ROW]: one field of the CSV by header name (ROW: 1 = first data row)
 col() {
-	awk -F, -v c="$2" -v r="${3:-1}" '
-		NR == 1 { for (i = 1; i <= NF; i++) idx[$i] = i; next }
-		NR == r + 1 { print $idx[c]; exit }' "$1"
+	csv_rows "$1" "$2" | sed -n "${3:-1}p"
 }
 
 # bench NAME ARGS...: pipebench --csv ARGS into $TMP/NAME.csv; checks it ran
@@ -100,8 +98,8 @@ t_mix() {
 	local r
 	bench mix --quick -w 1,2 --readers 1,5 mix
 	expect "mix: 2x2 points" "$(rows "$TMP/mix.csv")" 4
-	expect "mix: writers x readers" "$(awk -F, 'NR>1 {printf "%sx%s ", $3, $4}' "$TMP/mix.csv")" \
-		"1x1 1x5 2x1 2x5 "
+	expect "mix: writers" "$(csv_rows "$TMP/mix.csv" writers | paste -sd' ')" "1 1 2 2"
+	expect "mix: readers" "$(csv_rows "$TMP/mix.csv" readers | paste -sd' ')" "1 5 1 5"
 	for r in 1 2 3 4; do
 		stream_like "mix row $r" "$TMP/mix.csv" $r
 	done
@@ -127,7 +125,7 @@ t_pingpong() {
 t_uring() {
 	local f=$TMP/uring.csv reads=$((128 * 256)) r
 	bench uring -R 2 uring
-	expect "uring: empty and data" "$(awk -F, 'NR>1 {printf "%s ", $19}' "$f")" "empty data "
+	expect "uring: empty and data" "$(csv_rows "$f" variant | paste -sd' ')" "empty data"
 	for r in 1 2; do
 		expect "uring row $r: reads done" "$(col "$f" ops $r)" $((2 * reads))
 		expect "uring row $r: bytes moved" "$(col "$f" moved_bytes $r)" $((2 * reads * 4096))
@@ -181,8 +179,10 @@ t_ab() {
 	mkdir -p "$knobs"; echo 1 >"$knobs/pipe-prealloc-max"
 	PIPEBENCH_KNOB_DIR=$knobs bench ab --quick --ab pipe-prealloc-max=0,8 bw
 	expect "ab: two rows, baseline then patched" \
-		"$(awk -F, 'NR>1 {printf "%s=%s:%s ", $32, $33, $34}' "$TMP/ab.csv")" \
-		"pipe-prealloc-max=0:baseline pipe-prealloc-max=8:patched "
+		"$(csv_rows "$TMP/ab.csv" ab_side | paste -sd' ')" "baseline patched"
+	expect "ab: the knob's values" \
+		"$(csv_rows "$TMP/ab.csv" ab_knob | paste -sd' ') $(csv_rows "$TMP/ab.csv" ab_value | paste -sd' ')" \
+		"pipe-prealloc-max pipe-prealloc-max 0 8"
 	expect "ab: knob restored" "$(cat "$knobs/pipe-prealloc-max")" 1
 	expect "ab: same reps each side" "$(col "$TMP/ab.csv" reps 1),$(col "$TMP/ab.csv" reps 2)" "3,3"
 	stream_like "ab baseline" "$TMP/ab.csv" 1

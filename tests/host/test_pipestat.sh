@@ -58,11 +58,10 @@ stream_checks() {
 	expect "$what: pool_hits + pool_misses == 16N" $((hits + misses)) $((16 * n))
 	expect "$what: alloc_locked == pool_misses" "$(csv_get "$TMP/out" alloc_locked pid "$pid")" "$misses"
 	# the reader is the workload's only other process
-	expect "$what: reader read_bytes" "$(awk -F, -v p="$pid" 'NR>1 && $6=="pipework" && $5!=p {s+=$10} END {print s+0}' "$TMP/out")" $((n * 65536))
-	expect "$what: reader copy_buffers" "$(awk -F, -v p="$pid" 'NR>1 && $6=="pipework" && $5!=p {s+=$20} END {print s+0}' "$TMP/out")" $((16 * n))
+	expect "$what: reader read_bytes" "$(csv_sum "$TMP/out" read_bytes comm=pipework pid!="$pid")" $((n * 65536))
+	expect "$what: reader copy_buffers" "$(csv_sum "$TMP/out" copy_buffers comm=pipework pid!="$pid")" $((16 * n))
 	# the reader reads until the writer closes: one read returns 0
-	expect "$what: reader eof_reads" "$(awk -F, -v p="$pid" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-		$6 == "pipework" && $5 != p { s += $c["eof_reads"] } END { print s + 0 }' "$TMP/out")" 1
+	expect "$what: reader eof_reads" "$(csv_sum "$TMP/out" eof_reads comm=pipework pid!="$pid")" 1
 	expect "$what: the writer has none" "$(csv_get "$TMP/out" eof_reads pid "$pid")" 0
 }
 
@@ -262,7 +261,7 @@ t_map_full() {
 	rows=$(($(wc -l <"$TMP/out") - 1))
 	expect "map full: two processes fit" "$rows" 2
 	expect "map full: the other two's 200 reads untracked" \
-		"$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "untracked") c = i; next } { print $c; exit }' "$TMP/out")" 200
+		"$(csv_rows "$TMP/out" untracked | head -1)" 200
 	expect "map full: said on stderr" "$(grep -c '200 events not tracked: counter map full' "$TMP/err")" 1
 }
 
@@ -437,7 +436,7 @@ t_pid_namespace() {
 	expect "pid namespace: workload has a namespace pid" "$([ -n "$pid" ] && [ "$pid" -lt 100 ] && echo yes)" yes
 	expect "pid namespace: -k pid row under that pid" "$(csv_get "$TMP/ns.out" reads pid "$pid")" 100
 	expect "pid namespace: pipestat leaves itself out" "$(csv_get "$TMP/ns.out" writes comm pipestat)" ""
-	expect "pid namespace: only processes seen there" "$(awk -F, 'NR > 1 && $5 >= 1000' "$TMP/ns.out" | wc -l)" 0
+	expect "pid namespace: only processes seen there" "$(csv_rows "$TMP/ns.out" pid | awk '$1 >= 1000' | wc -l)" 0
 	expect "pid namespace: -p PID counts that process" "$(csv_get "$TMP/nsp.out" reads key_type total)" 30
 }
 

@@ -160,8 +160,7 @@ t_default_no_waits() {
 	out=$(work slow-reader 1 50); pid=$(field pid "$(grep '^writer ' <<<"$out")")
 	stop_pipestat
 	expect "no --waits: the writer's wait_write_ns is empty, not 0" \
-		"$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
-			$c["pid"] == p { print "[" $c["wait_write_ns"] "]" }' p="$pid" "$TMP/out")" "[]"
+		"[$(csv_rows "$TMP/out" wait_write_ns pid="$pid")]" "[]"
 	expect "no --waits: the tier line says so" \
 		"$(grep -c 'not known: .*waits_read' "$TMP/err")" 1
 }

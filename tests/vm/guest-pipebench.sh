@@ -30,14 +30,12 @@ done
 
 # col FILE COLUMN SIDE: a field of the --ab row of that side
 col() {
-	awk -F, -v c="$2" -v s="$3" '
-		NR == 1 { for (i = 1; i <= NF; i++) idx[$i] = i; next }
-		$idx["ab_side"] == s { print $idx[c]; exit }' "$1"
+	csv_rows "$1" "$2" ab_side="$3" | head -1
 }
 
 # the tier pipebench picks here must be the exact one
 "$PIPEBENCH" --csv -N 10 -R 1 pingpong >"$TMP/tier.csv" 2>"$TMP/tier.err"
-tier=$(awk -F, 'NR == 2 { print $18 }' "$TMP/tier.csv")
+tier=$(csv_rows "$TMP/tier.csv" tier | head -1)
 [ "$tier" = tracepoint ] ||
 	skip "pipebench uses the '${tier:-none}' tier here, not tracepoint: $(head -1 "$TMP/tier.err")"
 ok "pipebench picks the tracepoint tier"
@@ -99,9 +97,7 @@ expect "uring: exit status" "$?" 0
 sed 's/^/# /' "$TMP/uring.csv"
 # vcol VARIANT COLUMN
 vcol() {
-	awk -F, -v c="$2" -v v="$1" '
-		NR == 1 { for (i = 1; i <= NF; i++) idx[$i] = i; next }
-		$idx["variant"] == v { print $idx[c]; exit }' "$TMP/uring.csv"
+	csv_rows "$TMP/uring.csv" "$2" variant="$1" | head -1
 }
 ops=$((128 * 256 * R))
 for v in empty data; do

@@ -35,12 +35,7 @@ knobs() {
 
 # col COLUMN MATCH_COLUMN MATCH_VALUE: the raw field(s) of matching rows,
 # joined by spaces ("" for an empty field: a metric the tier cannot know)
-col() {
-	awk -F, -v col="$1" -v mcol="$2" -v mval="$3" '
-		NR == 1 { for (i = 1; i <= NF; i++) idx[$i] = i; next }
-		$idx[mcol] == mval { printf "%s%s", sep, $idx[col]; sep = " " }
-		END { print "" }' "$TMP/out"
-}
+col() { csv_rows "$TMP/out" "$1" "$2=$3" | paste -sd' '; }
 sum() { csv_get "$TMP/out" "$@"; }
 
 exact_tier() { [ "$1" != syscall ]; }
@@ -161,8 +156,8 @@ t_stream() { # tier max
 	else
 		expect "$what: alloc_locked == pool_misses" "$locked" "$misses"
 	fi
-	expect "$what: reader read_bytes" "$(awk -F, -v p="$pid" 'NR>1 && $6=="pipework" && $5!=p {s+=$10} END {print s+0}' "$TMP/out")" $((n * 65536))
-	expect "$what: reader copy_buffers" "$(awk -F, -v p="$pid" 'NR>1 && $6=="pipework" && $5!=p {s+=$20} END {print s+0}' "$TMP/out")" $((16 * n))
+	expect "$what: reader read_bytes" "$(csv_sum "$TMP/out" read_bytes comm=pipework pid!="$pid")" $((n * 65536))
+	expect "$what: reader copy_buffers" "$(csv_sum "$TMP/out" copy_buffers comm=pipework pid!="$pid")" $((16 * n))
 }
 
 t_fullread() { # tier batch
