@@ -107,6 +107,7 @@ UNIT_LIBS  := -lm
 $(OUT)/test_rows $(OUT)/test_output $(OUT)/test_metrics: $(CORE_OBJS)
 $(OUT)/test_opts: $(OUT)/pipestat/opts.o $(OUT)/pipestat/listen.o $(CORE_OBJS)
 $(OUT)/test_prom: $(CORE_OBJS)
+$(OUT)/test_conn_guard: $(OUT)/pipestat/conn_guard.o
 $(OUT)/test_pipetop: $(OUT)/pipetop/model.o $(OUT)/pipetop/opts.o $(CORE_OBJS)
 $(OUT)/test_pipebench: $(filter-out $(OUT)/pipebench/main.o,$(PIPEBENCH_OBJS)) $(CORE_OBJS)
 $(OUT)/test_pipebench: UNIT_LIBS += -luring
