@@ -42,10 +42,11 @@ PIPETOP_OBJS := $(call objs,src/pipetop/*.c)
 PIPEBENCH_OBJS := $(call objs,src/pipebench/*.c)
 CURSES_LIBS ?= $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
 MHD_LIBS   ?= $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
+YAML_LIBS  ?= $(shell pkg-config --libs yaml-0.1 2>/dev/null || echo -lyaml)
 
 pipestat: $(PIPESTAT_OBJS) $(SESSION_OBJS) $(CORE_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $^ $(MHD_LIBS) -lpthread $(LDLIBS) -o $@
+	$(Q)$(CC) $(CFLAGS) $^ $(MHD_LIBS) $(YAML_LIBS) -lcrypt -lpthread $(LDLIBS) -o $@
 
 pipetop: $(PIPETOP_OBJS) $(SESSION_OBJS) $(CORE_OBJS)
 	$(call msg,LINK,$@)
@@ -108,6 +109,8 @@ $(OUT)/test_rows $(OUT)/test_output $(OUT)/test_metrics: $(CORE_OBJS)
 $(OUT)/test_opts: $(OUT)/pipestat/opts.o $(OUT)/pipestat/listen.o $(CORE_OBJS)
 $(OUT)/test_prom: $(CORE_OBJS)
 $(OUT)/test_conn_guard: $(OUT)/pipestat/conn_guard.o
+$(OUT)/test_web_config: $(OUT)/pipestat/web_config.o $(CORE_OBJS)
+$(OUT)/test_web_config: UNIT_LIBS += $(YAML_LIBS) -lcrypt
 $(OUT)/test_pipetop: $(OUT)/pipetop/model.o $(OUT)/pipetop/opts.o $(CORE_OBJS)
 $(OUT)/test_pipebench: $(filter-out $(OUT)/pipebench/main.o,$(PIPEBENCH_OBJS)) $(CORE_OBJS)
 $(OUT)/test_pipebench: UNIT_LIBS += -luring

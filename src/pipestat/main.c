@@ -278,7 +278,7 @@ int main(int argc, char **argv)
 	}
 	/* before the tier line, which says it is running */
 	if (o.listen) {
-		r.server = serve_start(o.listen, &prom, err, sizeof(err));
+		r.server = serve_start(o.listen, o.web_config, &prom, err, sizeof(err));
 		if (!r.server) {
 			fprintf(stderr, "pipestat: %s\n", err);
 			rc = 1;

@@ -11,7 +11,8 @@
 static const char usage[] =
 "Usage: pipestat [-i SEC [-c N]] [-d SEC] [-p PID]... [-n COMM] [-k KEY]\n"
 "                [-r N] [-s COLUMN] [--rate] [interval [count]]\n"
-"                [--csv|--json] [--listen ADDR:PORT] [--textfile PATH]\n"
+"                [--csv|--json] [--listen ADDR:PORT [--web-config FILE]]\n"
+"                [--textfile PATH]\n"
 "                [--cgroup PATH] [--tier TIER] [--demo] [--max-keys N] [-v]\n"
 "       pipestat --resize PIPE=SIZE [-v]\n"
 "Count what happens in Linux pipes (reads, writes, bytes, EAGAIN returns,\n"
@@ -36,6 +37,9 @@ static const char usage[] =
 "                       interface (IPv4 and IPv6), localhost:9432, PORT 0\n"
 "                       any free port (stderr says which); counters since\n"
 "                       the start\n"
+"      --web-config FILE  TLS and basic authentication for --listen, in the\n"
+"                       exporters' web-config format (tls_server_config:\n"
+"                       cert_file, key_file; basic_auth_users: NAME: bcrypt)\n"
 "      --textfile PATH  write the same metrics to PATH every interval\n"
 "                       (atomically; node_exporter's textfile collector)\n"
 "      --max-series N   label sets in /metrics (default 1000); keys past\n"
@@ -101,7 +105,8 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		   char *err, size_t n)
 {
 	enum { OPT_CSV = 256, OPT_DEMO, OPT_HIST, OPT_WAITS, OPT_JSON, OPT_LISTEN,
-	       OPT_TEXTFILE, OPT_MAX_SERIES, OPT_CGROUP, OPT_RATE, OPT_RESIZE };
+	       OPT_TEXTFILE, OPT_WEB_CONFIG, OPT_MAX_SERIES, OPT_CGROUP, OPT_RATE,
+	       OPT_RESIZE };
 	static const struct option longs[] = {
 		{ "interval", required_argument, NULL, 'i' },
 		{ "count", required_argument, NULL, 'c' },
@@ -117,6 +122,7 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		{ "rate", no_argument, NULL, OPT_RATE },
 		{ "listen", required_argument, NULL, OPT_LISTEN },
 		{ "textfile", required_argument, NULL, OPT_TEXTFILE },
+		{ "web-config", required_argument, NULL, OPT_WEB_CONFIG },
 		{ "max-series", required_argument, NULL, OPT_MAX_SERIES },
 		{ "tier", required_argument, NULL, CLI_OPT_TIER },
 		{ "demo", no_argument, NULL, OPT_DEMO },
@@ -203,6 +209,11 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 				return CLI_USAGE;
 			o->listen = optarg;
 			break;
+		case OPT_WEB_CONFIG:
+			if (!*optarg)
+				USAGE_ERR("invalid --web-config '': want a file name");
+			o->web_config = optarg;
+			break;
 		case OPT_TEXTFILE:
 			if (!*optarg)
 				USAGE_ERR("invalid --textfile '': want a file name");
@@ -242,6 +253,8 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		USAGE_ERR("unexpected argument '%s'", argv[optind]);
 	if (o->resize && (tracing || o->interval))
 		USAGE_ERR("--resize resizes a pipe and exits: only -v with it");
+	if (o->web_config && !o->listen)
+		USAGE_ERR("--web-config is for --listen: give both");
 	if (o->csv && o->json)
 		USAGE_ERR("--csv and --json: give one");
 	if ((o->listen || o->textfile) && !o->interval)

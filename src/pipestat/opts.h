@@ -22,6 +22,7 @@ struct pipestat_opts {
 	bool csv;
 	bool json;
 	const char *listen;	/* --listen ADDR:PORT */
+	const char *web_config;	/* --web-config FILE: TLS, basic auth */
 	const char *textfile;	/* --textfile PATH */
 	long max_series;	/* label sets in /metrics */
 	long rows;		/* -r: top rows per interval; 0: all */

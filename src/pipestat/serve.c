@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -12,6 +13,10 @@
 #include "conn_guard.h"
 #include "listen.h"
 #include "serve.h"
+#include "web_config.h"
+
+/* TLS 1.2 and 1.3 only, as the other exporters (exporter-toolkit) */
+#define TLS_PRIORITIES	"NORMAL:-VERS-ALL:+VERS-TLS1.3:+VERS-TLS1.2"
 
 /*
  * libmicrohttpd runs in our own thread (its external event loop), so the
@@ -25,7 +30,10 @@ struct pt_server {
 	struct conn_guard guard;
 	pthread_mutex_t lock;	/* the store */
 	struct prom_store *p;
+	struct web_config web;
 	char url[LISTEN_HOST_MAX + 32];
+	char why[256];		/* libmicrohttpd's first complaint while starting */
+	bool started;
 };
 
 static double now(void)
@@ -60,6 +68,33 @@ static enum MHD_Result reply(struct MHD_Connection *c, unsigned int status,
 	return ret;
 }
 
+static bool authorized(struct pt_server *s, struct MHD_Connection *c)
+{
+	char *password = NULL, *user;
+	bool ok;
+
+	user = MHD_basic_auth_get_username_password(c, &password);
+	ok = user && password && web_config_auth(&s->web, user, password);
+	MHD_free(user);
+	MHD_free(password);
+	return ok;
+}
+
+static enum MHD_Result ask_password(struct MHD_Connection *c)
+{
+	static const char body[] = "Unauthorized\n";
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+
+	r = MHD_create_response_from_buffer(sizeof(body) - 1, (void *)body,
+					    MHD_RESPMEM_PERSISTENT);
+	if (!r)
+		return MHD_NO;
+	ret = MHD_queue_basic_auth_fail_response(c, "pipetrace", r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
 static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
 			      const char *method, const char *version,
 			      const char *upload, size_t *upload_size, void **state)
@@ -75,6 +110,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	(void)version, (void)upload, (void)upload_size, (void)state;
 	if (g && !g->answering)
 		guard_answering(g, now());
+	if (s->web.nusers && !authorized(s, c))
+		return ask_password(c);
 	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
 		return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain",
 			     strdup("GET /metrics\n"), 13);
@@ -134,6 +171,20 @@ static void connection(void *cls, struct MHD_Connection *c, void **ctx,
 		shutdown(i->connect_fd, SHUT_RDWR);
 }
 
+/* why a start failed (a key that does not fit the certificate, ...);
+ * afterwards clients' mistakes are theirs, not for our stderr */
+static void mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	struct pt_server *s = cls;
+	size_t len;
+
+	if (s->started || s->why[0])
+		return;
+	vsnprintf(s->why, sizeof(s->why), fmt, ap);
+	len = strcspn(s->why, "\n");
+	s->why[len] = '\0';
+}
+
 static void *serve_loop(void *arg)
 {
 	struct pt_server *s = arg;
@@ -156,44 +207,88 @@ static void *serve_loop(void *arg)
 	return NULL;
 }
 
-struct pt_server *serve_start(const char *addr_port, struct prom_store *p,
-			      char *err, size_t n)
+static void server_free(struct pt_server *s)
 {
-	struct pt_server *s;
+	if (s->stop_fd >= 0)
+		close(s->stop_fd);
+	web_config_free(&s->web);
+	pthread_mutex_destroy(&s->lock);
+	free(s);
+}
+
+/* libmicrohttpd's options: the cap's room, our callbacks, TLS if asked */
+static void options(struct pt_server *s, int fd, struct MHD_OptionItem *o)
+{
+	/* first, or it has said things on stderr before */
+	*o++ = (struct MHD_OptionItem){ MHD_OPTION_EXTERNAL_LOGGER, (intptr_t)mhd_log, s };
+	/* room above the cap for connections shut down and not yet closed */
+	*o++ = (struct MHD_OptionItem){ MHD_OPTION_CONNECTION_LIMIT, 2 * GUARD_MAX_CONNS, NULL };
+	*o++ = (struct MHD_OptionItem){ MHD_OPTION_LISTEN_SOCKET, fd, NULL };
+	*o++ = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_CONNECTION, (intptr_t)connection, s };
+	*o++ = (struct MHD_OptionItem){ MHD_OPTION_NOTIFY_COMPLETED, (intptr_t)answered, s };
+	if (s->web.cert_pem) {
+		*o++ = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_CERT, 0, s->web.cert_pem };
+		*o++ = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_KEY, 0, s->web.key_pem };
+		*o++ = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_PRIORITIES, 0, TLS_PRIORITIES };
+	}
+	*o = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
+}
+
+struct pt_server *serve_start(const char *addr_port, const char *web_config,
+			      struct prom_store *p, char *err, size_t n)
+{
+	struct MHD_OptionItem opts[12];
 	char bound[LISTEN_HOST_MAX + 8];
+	unsigned int flags = MHD_USE_EPOLL | MHD_USE_ERROR_LOG;
+	struct pt_server *s;
 	int fd;
 
-	fd = listen_open(addr_port, bound, sizeof(bound), err, n);
-	if (fd < 0)
-		return NULL;
 	s = calloc(1, sizeof(*s));
-	if (!s || (s->stop_fd = eventfd(0, EFD_CLOEXEC)) < 0) {
+	if (!s) {
 		snprintf(err, n, "%s", strerror(errno));
-		free(s);
-		close(fd);
 		return NULL;
 	}
 	pthread_mutex_init(&s->lock, NULL);
 	s->p = p;
-	snprintf(s->url, sizeof(s->url), "http://%s/metrics", bound);
+	s->stop_fd = -1;
+	if (web_config && !web_config_load(web_config, &s->web, err, n)) {
+		server_free(s);
+		return NULL;
+	}
+	if (s->web.cert_pem && MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+		snprintf(err, n, "--web-config %s: this libmicrohttpd has no TLS", web_config);
+		server_free(s);
+		return NULL;
+	}
+	fd = listen_open(addr_port, bound, sizeof(bound), err, n);
+	if (fd < 0 || (s->stop_fd = eventfd(0, EFD_CLOEXEC)) < 0) {
+		if (fd >= 0) {
+			snprintf(err, n, "%s", strerror(errno));
+			close(fd);
+		}
+		server_free(s);
+		return NULL;
+	}
+	if (s->web.cert_pem)
+		flags |= MHD_USE_TLS;
+	snprintf(s->url, sizeof(s->url), "%s://%s/metrics",
+		 s->web.cert_pem ? "https" : "http", bound);
+	options(s, fd, opts);
 	errno = 0;
-	/* room above the cap for connections shut down and not yet closed */
-	s->d = MHD_start_daemon(MHD_USE_EPOLL, 0, admit, s, handle, s,
-				MHD_OPTION_LISTEN_SOCKET, fd,
-				MHD_OPTION_CONNECTION_LIMIT, 2 * GUARD_MAX_CONNS,
-				MHD_OPTION_NOTIFY_CONNECTION, connection, s,
-				MHD_OPTION_NOTIFY_COMPLETED, answered, s,
-				MHD_OPTION_END);
+	s->d = MHD_start_daemon(flags, 0, admit, s, handle, s,
+				MHD_OPTION_ARRAY, opts, MHD_OPTION_END);
+	s->started = s->d;
 	if (!s->d || (errno = pthread_create(&s->thread, NULL, serve_loop, s))) {
-		snprintf(err, n, "--listen %s: %s", addr_port,
-			 errno ? strerror(errno) : "cannot serve there");
+		if (s->why[0] && s->web.cert_pem)	/* about the key or certificate */
+			snprintf(err, n, "--web-config %s: %s", web_config, s->why);
+		else
+			snprintf(err, n, "--listen %s: %s", addr_port, s->why[0] ?
+				 s->why : errno ? strerror(errno) : "cannot serve there");
 		if (s->d)
 			MHD_stop_daemon(s->d);
 		else
 			close(fd);
-		close(s->stop_fd);
-		pthread_mutex_destroy(&s->lock);
-		free(s);
+		server_free(s);
 		return NULL;
 	}
 	return s;
@@ -223,7 +318,5 @@ void serve_stop(struct pt_server *s)
 	eventfd_write(s->stop_fd, 1);
 	pthread_join(s->thread, NULL);
 	MHD_stop_daemon(s->d);
-	close(s->stop_fd);
-	pthread_mutex_destroy(&s->lock);
-	free(s);
+	server_free(s);
 }
