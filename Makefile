@@ -93,9 +93,12 @@ $(OUT)/%.o: src/%.c src/*/*.h include/pipetrace.h
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
-tests/host/pipework: tests/host/pipework.c $(OUT)/core/workload.o
+# the tests' workloads: tests/lib on the tools' own (src/core/workload.c)
+TEST_WL_SRCS := tests/lib/workload.c src/core/workload.c
+TEST_WL_HDRS := tests/lib/workload.h src/core/workload.h src/core/clock.h
+tests/host/pipework: tests/host/pipework.c $(TEST_WL_SRCS) $(TEST_WL_HDRS)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $^ -o $@
+	$(Q)$(CC) $(CFLAGS) -Itests $(filter %.c,$^) -o $@
 
 # 32-bit callers (gcc-multilib): static, so no 32-bit libraries at run time
 tests/host/pipework32: tests/host/pipework32.c
@@ -221,9 +224,10 @@ $(OUT)/tpfloor.bpf.o: tests/bench/tpfloor.bpf.c $(VMLINUX_DIR)/vmlinux.h | $(OUT
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 # the VM tests' workloads (static: the guest runs it from the host root)
-$(OUT)/ptwork: tests/vm/ptwork.c | $(OUT)
+$(OUT)/ptwork: tests/vm/ptwork.c $(TEST_WL_SRCS) $(TEST_WL_HDRS) | $(OUT)
 	$(call msg,CC,$@)
-	$(Q)$(CC) -static -O2 -Wall -Wextra -Werror $< -luring -lpthread -o $@
+	$(Q)$(CC) -static -O2 -Wall -Wextra -Werror -Isrc -Itests $(filter %.c,$^) \
+		-luring -lpthread -o $@
 
 bench: all $(OUT)/benchwork $(OUT)/floor.bpf.o $(LADDER) $(OUT)/bpfattach
 	$(Q)tests/bench/bench.sh

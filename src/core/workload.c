@@ -11,9 +11,6 @@
 #include <unistd.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/stat.h>
-#include <sys/sendfile.h>
-#include <sys/uio.h>
 #include <sys/wait.h>
 #include "clock.h"
 #include "workload.h"
@@ -22,7 +19,7 @@
  * A workload process dies with its parent, however the parent dies (a
  * SIGKILL of pipebench reaches every worker down the chain).
  */
-static pid_t wl_fork(void)
+pid_t wl_fork(void)
 {
 	pid_t parent = getpid(), pid = fork();
 
@@ -34,84 +31,41 @@ static pid_t wl_fork(void)
 	return pid;
 }
 
-#ifndef RWF_NOWAIT
-#define RWF_NOWAIT 0x00000008
-#endif
-
-static long count_eagain(int fd, long n, int write_side, int rwf)
-{
-	char byte = 'x';
-	struct iovec iov = { &byte, 1 };
-	long seen = 0;
-
-	for (long i = 0; i < n; i++) {
-		ssize_t r;
-
-		if (rwf)
-			r = write_side ? pwritev2(fd, &iov, 1, -1, rwf)
-				       : preadv2(fd, &iov, 1, -1, rwf);
-		else
-			r = write_side ? write(fd, &byte, 1) : read(fd, &byte, 1);
-		if (r < 0 && errno == EAGAIN)
-			seen++;
-		else if (r < 0)
-			return -1;
-	}
-	return seen;
-}
-
-static long on_new_pipe(long n, int flags, int write_side, int rwf)
+long wl_eagain_reads(long n)
 {
 	int p[2];
-	long seen;
+	long seen = 0;
+	char byte;
 
-	if (pipe2(p, flags))
+	if (pipe2(p, O_NONBLOCK))
 		return -1;
-	if (write_side) {
-		/* fill it with one write of its whole capacity */
-		int size = fcntl(p[1], F_GETPIPE_SZ);
-		char *fill = size > 0 ? calloc(1, size) : NULL;
-		ssize_t w = fill ? write(p[1], fill, size) : -1;
+	for (long i = 0; i < n; i++) {
+		ssize_t r = read(p[0], &byte, 1);
 
-		free(fill);
-		if (w != size) {
-			close(p[0]);
-			close(p[1]);
-			return -1;
+		if (r < 0 && errno == EAGAIN)
+			seen++;
+		else if (r < 0) {
+			seen = -1;
+			break;
 		}
 	}
-	seen = count_eagain(p[write_side], n, write_side, rwf);
 	close(p[0]);
 	close(p[1]);
 	return seen;
 }
 
-long wl_eagain_reads(long n)
-{
-	return on_new_pipe(n, O_NONBLOCK, 0, 0);
-}
-
-long wl_nowait_reads(long n)
-{
-	return on_new_pipe(n, 0, 0, RWF_NOWAIT);
-}
-
-long wl_eagain_writes(long n)
-{
-	return on_new_pipe(n, O_NONBLOCK, 1, 0);
-}
-
-static int read_full(int fd, char *buf, size_t size, size_t *got)
+int wl_read(int fd, char *buf, size_t size, size_t *got)
 {
 	ssize_t r = read(fd, buf, size);
 
+	*got = 0;
 	if (r < 0)
 		return errno == EINTR ? 0 : -1;
 	*got = r;
 	return r == 0 ? 1 : 0;
 }
 
-static int write_all(int fd, const char *buf, size_t size)
+int wl_write_all(int fd, const char *buf, size_t size)
 {
 	size_t off = 0;
 
@@ -137,12 +91,12 @@ static void drain_child(int rfd, size_t size, long long expect)
 
 	if (!buf)
 		_exit(2);
-	while ((r = read_full(rfd, buf, size, &got)) == 0)
+	while ((r = wl_read(rfd, buf, size, &got)) == 0)
 		total += got;
 	_exit(r < 0 || total != expect ? 1 : 0);
 }
 
-static int wait_child(pid_t pid)
+int wl_wait_child(pid_t pid)
 {
 	int st;
 
@@ -152,247 +106,59 @@ static int wait_child(pid_t pid)
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
-long wl_stream_fds(int rfd, int wfd, size_t size, long n)
+long wl_stream_fds(int rfd, int wfd, struct wl_stream *s)
 {
-	char *buf = calloc(1, size);
+	char *buf = malloc(s->size);
 	long long total = 0;
+	double t0;
 	pid_t pid;
+	int failed;
 
-	if (!buf)
+	if (!buf) {
+		close(rfd);
+		close(wfd);
 		return -1;
+	}
+	/* touched now: no page faults in what loop_s measures */
+	memset(buf, 'w', s->size);
 	pid = wl_fork();
 	if (pid < 0) {
 		free(buf);
+		close(rfd);
+		close(wfd);
 		return -1;
 	}
 	if (pid == 0) {
 		close(wfd);
-		drain_child(rfd, size, (long long)size * n);
+		drain_child(rfd, s->rsize ? s->rsize : s->size, (long long)s->size * s->n);
 	}
 	close(rfd);
+	t0 = pt_now(CLOCK_MONOTONIC);
 	/* a short count makes the reader child fail, and so this call */
-	for (long i = 0; i < n && !write_all(wfd, buf, size); i++)
-		total += size;
-
+	for (long i = 0; i < s->n && !wl_write_all(wfd, buf, s->size); i++)
+		total += s->size;
 	close(wfd);
+	failed = wl_wait_child(pid);
+	s->loop_s = pt_now(CLOCK_MONOTONIC) - t0;
 	free(buf);
-	if (wait_child(pid))
-		return -1;
-	return total;
+	return failed ? -1 : total;
 }
 
-long wl_stream(size_t size, long n, const char *fifo)
+long wl_stream(size_t size, long n)
 {
+	struct wl_stream s = { .size = size, .n = n };
 	int p[2];
-
-	if (!fifo) {
-		if (pipe(p))
-			return -1;
-		return wl_stream_fds(p[0], p[1], size, n);
-	}
-	if (mkfifo(fifo, 0600) && errno != EEXIST)
-		return -1;
-	/* O_RDWR first so neither open blocks; the reader's copy is O_RDONLY */
-	p[1] = open(fifo, O_RDWR);
-	p[0] = p[1] < 0 ? -1 : open(fifo, O_RDONLY);
-	if (p[0] < 0) {
-		if (p[1] >= 0)
-			close(p[1]);
-		return -1;
-	}
-	return wl_stream_fds(p[0], p[1], size, n);
-}
-
-long wl_jobserver(int readers, long tokens, long gap_us)
-{
-	int p[2], failed = 0;
-	pid_t pids[64];
-
-	if (readers < 1 || readers > 64 || pipe(p))
-		return -1;
-	for (int i = 0; i < readers; i++) {
-		pids[i] = wl_fork();
-		if (pids[i] < 0)
-			return -1;
-		if (pids[i] == 0) {
-			char c;
-			long n = 0;
-
-			double t0 = pt_now(CLOCK_MONOTONIC), in_read = 0;
-
-			close(p[1]);
-			for (;;) {
-				double t = pt_now(CLOCK_MONOTONIC);
-				ssize_t r = read(p[0], &c, 1);
-
-				in_read += pt_now(CLOCK_MONOTONIC) - t;
-				if (r != 1)
-					break;
-				n++;
-			}
-			/* exit status cannot carry a count: report it through stdout */
-			printf("reader pid=%d tokens=%ld read_ns=%.0f elapsed_ns=%.0f\n",
-			       getpid(), n, in_read * 1e9,
-			       (pt_now(CLOCK_MONOTONIC) - t0) * 1e9);
-			fflush(stdout);
-			_exit(0);
-		}
-	}
-	close(p[0]);
-	for (long i = 0; i < tokens; i++) {
-		if (write(p[1], "+", 1) != 1)
-			failed = 1;
-		if (gap_us)
-			usleep(gap_us);
-		else if (i % 8 == 0)
-			usleep(100);	/* let the readers block again */
-	}
-	close(p[1]);
-	for (int i = 0; i < readers; i++)
-		failed |= wait_child(pids[i]);
-	return failed ? -1 : tokens;
-}
-
-/* Time spent in write(2) (reader 0) or read(2) (reader 1) calls of size. */
-static int timed_io(int fd, int reader, char *buf, size_t size, double *in_io)
-{
-	double t = pt_now(CLOCK_MONOTONIC);
-	size_t got = 0;
-	int r = reader ? read_full(fd, buf, size, &got) : write_all(fd, buf, size);
-
-	*in_io += pt_now(CLOCK_MONOTONIC) - t;
-	return r;
-}
-
-long wl_slow_side(double seconds, int sleep_ms, int slow_reader)
-{
-	static char buf[WL_SLOW_CHUNK];
-	int p[2];
-	pid_t pid;
-	long n = 0;
 
 	if (pipe(p))
 		return -1;
-	pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		/* the reader: until the writer closes */
-		double in_read = 0, t0 = pt_now(CLOCK_MONOTONIC);
-		long got = 0;
-
-		close(p[1]);
-		while (!timed_io(p[0], 1, buf, sizeof(buf), &in_read)) {
-			got++;
-			if (slow_reader)
-				usleep(sleep_ms * 1000);
-		}
-		printf("reader pid=%d reads=%ld io_ns=%.0f elapsed_ns=%.0f\n",
-		       getpid(), got, in_read * 1e9,
-		       (pt_now(CLOCK_MONOTONIC) - t0) * 1e9);
-		fflush(stdout);
-		_exit(0);
-	}
-	close(p[0]);
-	{
-		double t0 = pt_now(CLOCK_MONOTONIC), in_write = 0;
-
-		while (pt_now(CLOCK_MONOTONIC) - t0 < seconds) {
-			if (timed_io(p[1], 0, buf, sizeof(buf), &in_write))
-				break;
-			n++;
-			if (!slow_reader)
-				usleep(sleep_ms * 1000);
-		}
-		printf("writer pid=%d writes=%ld io_ns=%.0f elapsed_ns=%.0f\n",
-		       getpid(), n, in_write * 1e9,
-		       (pt_now(CLOCK_MONOTONIC) - t0) * 1e9);
-		fflush(stdout);
-	}
-	close(p[1]);
-	return wait_child(pid) ? -1 : n;
+	return wl_stream_fds(p[0], p[1], &s);
 }
 
-long wl_lock_writers(int writers, long n)
-{
-	pid_t pids[64];
-	int p[2], go[2], failed = 0;
-	char c;
-	long got = 0;
-
-	/* all the bytes fit the pipe (1 MiB, the default pipe-max-size):
-	 * nobody waits for room, only for the lock */
-	if (writers < 1 || writers > 64 || n < 1 || writers * n > WL_LOCK_BYTES ||
-	    pipe(p) || pipe(go))
-		return -1;
-	if (writers * n > 65536 && fcntl(p[1], F_SETPIPE_SZ, WL_LOCK_BYTES) < 0)
-		return -1;
-	for (int i = 0; i < writers; i++) {
-		pids[i] = fork();
-		if (pids[i] < 0)
-			return -1;
-		if (pids[i] == 0) {
-			close(p[0]);
-			close(go[1]);
-			/* all start together: EOF on go */
-			if (read(go[0], &c, 1) != 0)
-				_exit(1);
-			for (long j = 0; j < n; j++)
-				if (write(p[1], "x", 1) != 1)
-					_exit(1);
-			_exit(0);
-		}
-	}
-	close(p[1]);
-	close(go[0]);
-	close(go[1]);
-	for (int i = 0; i < writers; i++)
-		failed |= wait_child(pids[i]);
-	while (read(p[0], &c, 1) == 1)
-		got++;
-	close(p[0]);
-	return failed || got != writers * n ? -1 : got;
-}
-
-long wl_splice(long n)
-{
-	char path[] = "/tmp/pipework-splice.XXXXXX";
-	static char page[4096];
-	int file = mkstemp(path), null = open("/dev/null", O_WRONLY);
-	long moved = 0;
-	int p[2] = { -1, -1 };
-
-	if (file >= 0)
-		unlink(path);
-	if (file < 0 || null < 0 || write(file, page, sizeof(page)) != sizeof(page) ||
-	    pipe(p))
-		goto out;
-	for (long i = 0; i < n; i++) {
-		off_t off = 0;
-		ssize_t r;
-
-		if (sendfile(p[1], file, &off, sizeof(page)) != sizeof(page))
-			goto out;
-		r = splice(p[0], NULL, null, NULL, sizeof(page), 0);
-		if (r != sizeof(page))
-			goto out;
-		moved += r;
-	}
-out:
-	for (int fd = 0; fd < 2; fd++)
-		if (p[fd] >= 0)
-			close(p[fd]);
-	if (file >= 0)
-		close(file);
-	if (null >= 0)
-		close(null);
-	return moved == (long)sizeof(page) * n ? moved : -1;
-}
-
-long wl_pingpong(long n)
+long wl_pingpong(long n, double *loop_s)
 {
 	int ab[2], ba[2];
 	char c = 'p';
+	double t0;
 	pid_t pid;
 
 	if (pipe(ab) || pipe(ba))
@@ -406,16 +172,19 @@ long wl_pingpong(long n)
 				_exit(1);
 		_exit(0);
 	}
+	t0 = pt_now(CLOCK_MONOTONIC);
 	for (long i = 0; i < n; i++)
 		if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1) {
 			kill(pid, SIGKILL);
 			break;
 		}
+	if (loop_s)
+		*loop_s = pt_now(CLOCK_MONOTONIC) - t0;
 	close(ab[0]);
 	close(ab[1]);
 	close(ba[0]);
 	close(ba[1]);
-	return wait_child(pid) ? -1 : n;
+	return wl_wait_child(pid) ? -1 : n;
 }
 
 /* --- timed workloads (pipebench) --- */
@@ -521,7 +290,7 @@ static int wl_writer(struct wl_shared *sh, const struct wl_timed *t, int wfd,
 	if (!buf)
 		return -1;
 	while (wl_more(t, n, end)) {
-		if (write_all(wfd, buf, t->size)) {
+		if (wl_write_all(wfd, buf, t->size)) {
 			err = -1;
 			break;
 		}
@@ -586,7 +355,7 @@ int wl_stream_timed(const struct wl_timed *t, struct wl_result *r)
 	start = wl_now();
 	failed = wl_writer(sh, t, p[1], start) != 0;
 	close(p[1]);
-	failed |= wait_child(pid) != 0;
+	failed |= wl_wait_child(pid) != 0;
 	return wl_finish(sh, r, start, failed);
 }
 
@@ -640,7 +409,7 @@ int wl_pingpong_timed(const struct wl_timed *t, struct wl_result *r)
 		wl_pin(t->cpu_b);
 		__atomic_add_fetch(&sh->ready, 1, __ATOMIC_ACQ_REL);
 		while ((st = read_exact(ab[0], buf, t->size)) == 0) {
-			if (write_all(ba[1], buf, t->size))
+			if (wl_write_all(ba[1], buf, t->size))
 				_exit(1);
 			echoed += t->size;
 		}
@@ -656,7 +425,7 @@ int wl_pingpong_timed(const struct wl_timed *t, struct wl_result *r)
 	start = wl_now();
 	end = start + t->seconds;
 	while (pid > 0 && wl_more(t, n, end)) {
-		if (write_all(ab[1], buf, t->size) || read_exact(ba[0], buf, t->size)) {
+		if (wl_write_all(ab[1], buf, t->size) || read_exact(ba[0], buf, t->size)) {
 			failed = 1;
 			break;
 		}
@@ -666,7 +435,7 @@ int wl_pingpong_timed(const struct wl_timed *t, struct wl_result *r)
 	close(ab[1]);
 	close(ba[0]);
 	free(buf);
-	failed |= pid < 0 || wait_child(pid) != 0;
+	failed |= pid < 0 || wl_wait_child(pid) != 0;
 	/* both directions: the child's echoes are what it read */
 	r->ops = n;
 	r->bytes = 2 * (long long)n * t->size;
@@ -730,7 +499,7 @@ int wl_mix(const struct wl_timed *t, int writers, int readers, size_t pipe_size,
 	for (int i = 0; i < nkids; i++) {
 		if (failed)
 			kill(kids[i], SIGKILL);
-		failed |= wait_child(kids[i]) != 0;
+		failed |= wl_wait_child(kids[i]) != 0;
 	}
 	free(kids);
 	return wl_finish(sh, r, start, failed);

@@ -1,57 +1,43 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Known-answer pipe workloads, shared by pipestat --demo, the tests and
- * pipebench. Each returns its own count of what it did, or -1 with errno.
+ * Pipe workloads the tools run: pipestat --demo's known answers and
+ * pipebench's timed runs (the tests' own are tests/lib/workload.h).
+ * Each returns its own count of what it did, or -1 with errno.
  */
 #ifndef WORKLOAD_H
 #define WORKLOAD_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 /* n nonblocking reads of an empty pipe: returns the EAGAINs seen */
 long wl_eagain_reads(long n);
-/* n RWF_NOWAIT reads (no O_NONBLOCK) of an empty pipe: EAGAINs seen */
-long wl_nowait_reads(long n);
-/* n nonblocking writes to a full pipe: returns the EAGAINs seen */
-long wl_eagain_writes(long n);
-/*
- * n writes of size bytes into wfd, drained by a child process reading rfd
- * in chunks of size; returns bytes written (the child checks it read them).
- */
-long wl_stream_fds(int rfd, int wfd, size_t size, long n);
-/* The same through a new anonymous pipe, or a FIFO at path if not NULL. */
-long wl_stream(size_t size, long n, const char *fifo);
-/*
- * make's jobserver: readers children block in 1-byte reads of one pipe
- * while this process writes tokens one byte at a time, gap_us apart (0:
- * 100 us after every 8th); each reader prints
- * "reader pid=P tokens=N read_ns=T elapsed_ns=E" (T: its own time inside
- * read(2)). Returns tokens written.
- */
-long wl_jobserver(int readers, long tokens, long gap_us);
-/*
- * One writer and one reader of 64 KiB (WL_SLOW_CHUNK) chunks for seconds;
- * the reader (slow_reader) or the writer sleeps sleep_ms after each
- * chunk. Each prints "writer|reader pid=P writes|reads=N io_ns=T
- * elapsed_ns=E": T is its own time inside write(2)/read(2). Returns writes.
- */
-#define WL_SLOW_CHUNK 65536
-long wl_slow_side(double seconds, int sleep_ms, int slow_reader);
-/*
- * writers processes, started together, each write n single bytes into one
- * pipe that holds them all (writers * n <= WL_LOCK_BYTES; the pipe is
- * grown to that when 64 KiB is not enough), then this process reads them:
- * returns the bytes read.
- */
-#define WL_LOCK_BYTES	(1 << 20)
-long wl_lock_writers(int writers, long n);
-/*
- * n rounds of sendfile() of 4096 bytes of a temporary file into a pipe,
- * then splice() of them out to /dev/null: returns bytes spliced out
- */
-long wl_splice(long n);
-/* n 1-byte round trips between this process and a child: returns n */
-long wl_pingpong(long n);
+
+/* n writes of size bytes, drained by a child reading rsize at a time */
+struct wl_stream {
+	size_t size;
+	size_t rsize;		/* 0: size */
+	long n;
+	double loop_s;		/* out: from the first write to the reader's end */
+};
+/* The stream through rfd/wfd (closed on return): bytes written (the child
+ * checks it read them), or -1. */
+long wl_stream_fds(int rfd, int wfd, struct wl_stream *s);
+/* The same through a new anonymous pipe. */
+long wl_stream(size_t size, long n);
+/* n 1-byte round trips between this process and a child: returns n; the
+ * seconds the round trips took into *loop_s unless it is NULL */
+long wl_pingpong(long n, double *loop_s);
+
+/* For workloads built on these (tests/lib/workload.c): */
+/* fork(), the child killed when this process dies */
+pid_t wl_fork(void);
+/* 0 if child pid exited with status 0 */
+int wl_wait_child(pid_t pid);
+/* one read(2): 0 with *got bytes (0 after EINTR), 1 at EOF, -1 on error */
+int wl_read(int fd, char *buf, size_t size, size_t *got);
+/* all size bytes, through EINTR: 0, or -1 */
+int wl_write_all(int fd, const char *buf, size_t size);
 
 /*
  * Timed workloads for pipebench. Each runs until seconds have passed or

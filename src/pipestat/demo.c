@@ -36,9 +36,9 @@ pid_t demo_spawn(void)
 		_exit(1);
 	close(p[0]);
 	prctl(PR_SET_NAME, DEMO_COMM);
-	_exit(wl_stream(DEMO_SIZE, DEMO_WRITES, NULL) < 0 ||
+	_exit(wl_stream(DEMO_SIZE, DEMO_WRITES) < 0 ||
 	      wl_eagain_reads(DEMO_EAGAINS) != DEMO_EAGAINS ||
-	      wl_pingpong(DEMO_ROUNDS) != DEMO_ROUNDS);
+	      wl_pingpong(DEMO_ROUNDS, NULL) != DEMO_ROUNDS);
 }
 
 int demo_go(void)

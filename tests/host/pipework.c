@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Known-answer workloads for the tests. Each prints what it did as
- * "key=value" words on one line, and exits non-zero if it could not.
+ * The host suites' known-answer workloads (tests/lib/workload.h). Each
+ * prints what it did as "key=value" words on one line, and exits non-zero
+ * if it could not.
  *
  *   pipework eagain-read N       N O_NONBLOCK reads of an empty pipe
  *   pipework nowait-read N       N RWF_NOWAIT reads of an empty pipe
@@ -28,7 +29,7 @@
 #include <unistd.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
-#include "core/workload.h"
+#include "lib/workload.h"
 
 static long arg(const char *s)
 {
@@ -67,6 +68,17 @@ static int hold(long bytes, bool packet)
 	return 0;
 }
 
+/* the reader reads what each write wrote: one read per write */
+static long stream(size_t size, long n, const char *fifo)
+{
+	struct wl_stream s = { .size = size, .n = n };
+	int fds[2];
+
+	if (fifo ? wl_open_fifo(fifo, fds) : wl_pipe(fds, 0))
+		return -1;
+	return wl_stream_fds(fds[0], fds[1], &s);
+}
+
 int main(int argc, char **argv)
 {
 	const char *w = argc > 1 ? argv[1] : "";
@@ -90,13 +102,13 @@ int main(int argc, char **argv)
 		return hold(argc > 2 ? atol(argv[2]) : 0,
 			    argc > 3 && !strcmp(argv[3], "packet"));
 	if (!strcmp(w, "eagain-read"))
-		r = wl_eagain_reads(arg(argv[2]));
+		r = wl_nobytes(WL_EAGAIN_READ, arg(argv[2]), 1);
 	else if (!strcmp(w, "nowait-read"))
-		r = wl_nowait_reads(arg(argv[2]));
+		r = wl_nobytes(WL_NOWAIT_READ, arg(argv[2]), 1);
 	else if (!strcmp(w, "eagain-write"))
-		r = wl_eagain_writes(arg(argv[2]));
+		r = wl_nobytes(WL_EAGAIN_WRITE, arg(argv[2]), 1);
 	else if (!strcmp(w, "stream") && argc >= 4)
-		r = wl_stream(arg(argv[2]), arg(argv[3]), argc > 4 ? argv[4] : NULL);
+		r = stream(arg(argv[2]), arg(argv[3]), argc > 4 ? argv[4] : NULL);
 	else if (!strcmp(w, "jobserver") && argc >= 4)
 		r = wl_jobserver(arg(argv[2]), arg(argv[3]), argc > 4 ? arg(argv[4]) : 0);
 	else if (!strcmp(w, "splice"))
@@ -108,7 +120,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(w, "lock-writers") && argc >= 4)
 		r = wl_lock_writers(arg(argv[2]), arg(argv[3]));
 	else if (!strcmp(w, "pingpong"))
-		r = wl_pingpong(arg(argv[2]));
+		r = wl_pingpong(arg(argv[2]), NULL);
 	else {
 		fprintf(stderr, "pipework: unknown workload '%s'\n", w);
 		return 2;

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ptwork: known-answer pipe workloads for the pipetrace VM tests.
+ * ptwork: known-answer pipe workloads for the pipetrace VM tests: those
+ * the host suites run too come from tests/lib/workload.h, the others are
+ * the VM's own.
  *
  *   ptwork writes N SIZE [RSIZE] N writes of SIZE bytes, drained by a reader
  *                               reading RSIZE (default 64 KiB) at a time;
- *                               prints ns_per_op= (writer loop)
+ *                               prints ns_per_op= (first write
+ *                               to the reader's end)
  *   ptwork pingpong N           N 1-byte round trips between two processes
  *                               over two pipes; prints ns_per_op=
  *   ptwork eagain-write N [SIZE] fill a pipe, then N O_NONBLOCK writes of
@@ -29,9 +32,9 @@
  * blocks, so event counts per operation repeat exactly from run to run
  * and from kernel to kernel (tests/vm/guest-budget.sh).
  *
- * Every mode prints "ino=<pipe inode>" (the first pipe it uses) on stdout,
- * so a test can pick its own events out of the trace buffer, and exits
- * non-zero on any unexpected result.
+ * Every mode but pingpong and wr prints "ino=<pipe inode>" (the first
+ * pipe it makes) on stdout, so a test can pick its own events out of the
+ * trace buffer, and exits non-zero on any unexpected result.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -50,6 +53,7 @@
 #include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "lib/workload.h"
 
 #define KIB 1024
 
@@ -69,126 +73,39 @@ static void fail(const char *fmt, unsigned long a, unsigned long b)
 
 static void xpipe(int fds[2], int flags)
 {
-	if (pipe2(fds, flags))
+	if (wl_pipe(fds, flags))
 		die("pipe2");
 }
 
-static void print_ino(int fd)
+static long long ns(double seconds)
 {
-	struct stat st;
-
-	if (fstat(fd, &st))
-		die("fstat");
-	printf("ino=%lu\n", (unsigned long)st.st_ino);
-	fflush(stdout);
+	return (long long)(seconds * 1e9 + 0.5);
 }
 
-static ssize_t write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-	size_t done = 0;
-
-	while (done < len) {
-		ssize_t n = write(fd, p + done, len - done);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		done += n;
-	}
-	return done;
-}
-
-static int wait_child(pid_t pid)
-{
-	int status;
-
-	if (waitpid(pid, &status, 0) < 0)
-		die("waitpid");
-	if (!WIFEXITED(status))
-		return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-	return WEXITSTATUS(status);
-}
-
-static long long now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-/* N writes of SIZE bytes; a child drains the pipe and checks the count. */
+/* N writes of SIZE bytes; a child drains the pipe in reads of RSIZE. */
 static int mode_writes(long n, long size, long rsize)
 {
-	char *buf = malloc(size);
-	long long t0;
-	int fds[2], rc;
-	pid_t pid;
+	struct wl_stream st = { .size = size, .n = n, .rsize = 64 * KIB };
+	int fds[2];
 
-	if (!buf)
-		die("malloc");
-	memset(buf, 'w', size);
+	if (rsize > 0 && rsize < 64 * KIB)
+		st.rsize = rsize;
 	xpipe(fds, 0);
-	print_ino(fds[0]);
-	pid = fork();
-	if (pid < 0)
-		die("fork");
-	if (pid == 0) {
-		static char rbuf[64 * KIB];
-		long total = 0;
-		ssize_t r;
-
-		if (rsize <= 0 || rsize > (long)sizeof(rbuf))
-			rsize = sizeof(rbuf);
-		close(fds[1]);
-		while ((r = read(fds[0], rbuf, rsize)) > 0)
-			total += r;
-		if (r < 0)
-			die("read");
-		if (total != n * size)
-			fail("reader got %lu bytes, expected %lu", total, n * size);
-		_exit(0);
-	}
-	close(fds[0]);
-	t0 = now_ns();
-	for (long i = 0; i < n; i++)
-		if (write_all(fds[1], buf, size) != size)
-			die("write");
-	close(fds[1]);
-	rc = wait_child(pid);
-	printf("ns_per_op=%lld\n", (now_ns() - t0) / n);
-	return rc;
+	if (wl_stream_fds(fds[0], fds[1], &st) != n * size)
+		die("writes");
+	printf("ns_per_op=%lld\n", ns(st.loop_s) / n);
+	return 0;
 }
 
-/* N 1-byte round trips: parent writes to a, child echoes on b. */
+/* N 1-byte round trips between this process and a child. */
 static int mode_pingpong(long n)
 {
-	int a[2], b[2];
-	long long t0;
-	char c = 'p';
-	pid_t pid;
+	double loop_s;
 
-	xpipe(a, 0);
-	xpipe(b, 0);
-	print_ino(a[0]);
-	pid = fork();
-	if (pid < 0)
-		die("fork");
-	if (pid == 0) {
-		for (long i = 0; i < n; i++)
-			if (read(a[0], &c, 1) != 1 || write(b[1], &c, 1) != 1)
-				die("child ping-pong");
-		_exit(0);
-	}
-	t0 = now_ns();
-	for (long i = 0; i < n; i++)
-		if (write(a[1], &c, 1) != 1 || read(b[0], &c, 1) != 1)
-			die("ping-pong");
-	printf("ns_per_op=%lld\n", (now_ns() - t0) / n);
-	return wait_child(pid);
+	if (wl_pingpong(n, &loop_s) != n)
+		die("ping-pong");
+	printf("ns_per_op=%lld\n", ns(loop_s) / n);
+	return 0;
 }
 
 /* Fill a default (16 slot) pipe with one 64 KiB write, then one 64 KiB read. */
@@ -199,7 +116,6 @@ static int mode_fullread(void)
 	ssize_t r;
 
 	xpipe(fds, O_NONBLOCK);
-	print_ino(fds[0]);
 	memset(buf, 'f', sizeof(buf));
 	r = write(fds[1], buf, sizeof(buf));
 	if (r != (ssize_t)sizeof(buf))
@@ -210,63 +126,10 @@ static int mode_fullread(void)
 	return 0;
 }
 
-static int mode_eagain_read(long n)
+static int mode_nobytes(enum wl_nobytes kind, long n, long size)
 {
-	char c;
-	int fds[2];
-
-	xpipe(fds, O_NONBLOCK);
-	print_ino(fds[0]);
-	for (long i = 0; i < n; i++) {
-		ssize_t r = read(fds[0], &c, 1);
-
-		if (r != -1 || errno != EAGAIN)
-			fail("read %lu did not give EAGAIN (ret %ld)", i, r);
-	}
-	return 0;
-}
-
-/*
- * Writes that move no byte: HOW is 'n' (O_NONBLOCK, full pipe), 'w'
- * (RWF_NOWAIT, full pipe), 'p' (no reader: EPIPE) or 's' (full pipe, a
- * signal ends the wait: EINTR).
- */
-static void on_signal(int sig)
-{
-	(void)sig;
-}
-
-static int mode_nobytes(char how, long n, long size)
-{
-	static char buf[1024 * KIB];
-	struct iovec iov = { buf, size };
-	int fds[2], want = how == 'p' ? EPIPE : how == 's' ? EINTR : EAGAIN;
-	struct sigaction sa = { .sa_handler = on_signal };
-	ssize_t r;
-
-	if (size < 1 || size > (long)sizeof(buf))
-		fail("size %lu not in 1..%lu", size, sizeof(buf));
-	xpipe(fds, how == 'n' ? O_NONBLOCK : 0);
-	print_ino(fds[0]);
-	if (how == 'p') {
-		close(fds[0]);
-	} else {
-		r = write(fds[1], buf, 64 * KIB);
-		if (r != 64 * KIB)
-			fail("fill write returned %ld, expected %lu", r, 64 * KIB);
-	}
-	if (how == 's' && sigaction(SIGALRM, &sa, NULL))
-		die("sigaction");
-	for (long i = 0; i < n; i++) {
-		if (how == 's')
-			ualarm(20000, 0);
-		if (how == 'w')
-			r = pwritev2(fds[1], &iov, 1, -1, RWF_NOWAIT);
-		else
-			r = write(fds[1], buf, size);
-		if (r != -1 || errno != want)
-			fail("write %lu did not fail as wanted (ret %ld)", i, r);
-	}
+	if (wl_nobytes(kind, n, size) != n)
+		exit(1);
 	return 0;
 }
 
@@ -280,7 +143,6 @@ static int mode_splicedrain(void)
 	if (null < 0)
 		die("/dev/null");
 	xpipe(fds, O_NONBLOCK);
-	print_ino(fds[0]);
 	r = write(fds[1], buf, sizeof(buf));
 	if (r != (ssize_t)sizeof(buf))
 		fail("fill write returned %ld, expected %lu", r, sizeof(buf));
@@ -312,8 +174,6 @@ static int mode_uring(long n)
 		struct io_uring_sqe *sqe;
 
 		xpipe(fds[i], 0);
-		if (i == 0)
-			print_ino(fds[i][0]);
 		sqe = io_uring_get_sqe(&ring);
 		if (!sqe)
 			fail("no sqe for %lu (n=%lu)", i, n);
@@ -446,7 +306,6 @@ static int stress_phase1(int w, int r, long recs)
 	pthread_mutexattr_setpshared(&ma, PTHREAD_PROCESS_SHARED);
 	pthread_mutex_init(&sh->lock, &ma);
 	xpipe(fds, 0);
-	print_ino(fds[0]);
 
 	for (int i = 0; i < r; i++) {
 		pid_t pid = fork();
@@ -518,7 +377,7 @@ static int stress_phase1(int w, int r, long recs)
 				h->len = rec_len(i, s);
 				fill_payload(rec + sizeof(*h), h->len,
 					     ((uint64_t)i << 32) | s);
-				if (write_all(fds[1], rec, sizeof(*h) + h->len) < 0)
+				if (wl_write_all(fds[1], (char *)rec, sizeof(*h) + h->len))
 					die("write");
 			}
 			_exit(0);
@@ -527,7 +386,7 @@ static int stress_phase1(int w, int r, long recs)
 	}
 	close(fds[1]);
 	for (int i = 0; i < np; i++)
-		if (wait_child(pids[i]))
+		if (wl_wait_child(pids[i]))
 			rc = 1;
 	if (sh->received != (long)w * recs || sh->bad)
 		fail("phase 1: received %lu records, expected %lu",
@@ -619,7 +478,7 @@ static int stress_phase2(int w, long recs, long big)
 			close(fds[0]);
 			for (long s = 0; s < recs; s++) {
 				stream_fill(buf, sizes[s], off, p);
-				if (write_all(fds[1], buf, sizes[s]) < 0)
+				if (wl_write_all(fds[1], (char *)buf, sizes[s]))
 					die("write");
 				off += sizes[s];
 			}
@@ -630,7 +489,7 @@ static int stress_phase2(int w, long recs, long big)
 		close(fds[1]);
 	}
 	for (int i = 0; i < np; i++)
-		if (wait_child(pids[i]))
+		if (wl_wait_child(pids[i]))
 			rc = 1;
 	if (!rc)
 		printf("phase2 pipes=%d bytes=%llu ok\n", w,
@@ -666,7 +525,6 @@ static int mode_faultread(void)
 	for (size_t i = 0; i < sizeof(data); i++)
 		data[i] = (unsigned char)(i * 7 + i / 4096);
 	xpipe(fds, O_NONBLOCK);
-	print_ino(fds[0]);
 	r = write(fds[1], data, sizeof(data));
 	if (r != (ssize_t)sizeof(data))
 		fail("fill write returned %ld, expected %lu", r, sizeof(data));
@@ -720,6 +578,7 @@ int main(int argc, char **argv)
 
 	signal(SIGPIPE, SIG_IGN);
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	wl_show_ino = true;
 	if (getenv("PTWORK_FIFO")) {
 		struct sched_param sp = { .sched_priority = 1 };
 
@@ -732,19 +591,19 @@ int main(int argc, char **argv)
 	if (!strcmp(m, "pingpong"))
 		return mode_pingpong(arg(argv, 2, argc));
 	if (!strcmp(m, "nowait-write"))
-		return mode_nobytes('w', arg(argv, 2, argc), arg(argv, 3, argc));
+		return mode_nobytes(WL_NOWAIT_WRITE, arg(argv, 2, argc), arg(argv, 3, argc));
 	if (!strcmp(m, "epipe"))
-		return mode_nobytes('p', arg(argv, 2, argc), arg(argv, 3, argc));
+		return mode_nobytes(WL_EPIPE_WRITE, arg(argv, 2, argc), arg(argv, 3, argc));
 	if (!strcmp(m, "sigwrite"))
-		return mode_nobytes('s', arg(argv, 2, argc), arg(argv, 3, argc));
+		return mode_nobytes(WL_EINTR_WRITE, arg(argv, 2, argc), arg(argv, 3, argc));
 	if (!strcmp(m, "splicedrain"))
 		return mode_splicedrain();
 	if (!strcmp(m, "fullread"))
 		return mode_fullread();
 	if (!strcmp(m, "eagain-read"))
-		return mode_eagain_read(arg(argv, 2, argc));
+		return mode_nobytes(WL_EAGAIN_READ, arg(argv, 2, argc), 1);
 	if (!strcmp(m, "eagain-write"))
-		return mode_nobytes('n', arg(argv, 2, argc),
+		return mode_nobytes(WL_EAGAIN_WRITE, arg(argv, 2, argc),
 				    argc > 3 ? arg(argv, 3, argc) : 1);
 	if (!strcmp(m, "uring"))
 		return mode_uring(arg(argv, 2, argc));

@@ -54,8 +54,9 @@ if [ $skip_checks = 0 ]; then
 fi
 
 mkdir -p "$CACHE/bin" "$CACHE/runs"
-timeout 300 gcc -static -O2 -Wall -Wextra -Werror -o "$CACHE/bin/ptwork.tmp" \
-	"$VM_DIR/ptwork.c" -luring -lpthread
+timeout 300 gcc -static -O2 -Wall -Wextra -Werror -I"$REPO/src" -I"$REPO/tests" \
+	-o "$CACHE/bin/ptwork.tmp" "$VM_DIR/ptwork.c" "$REPO/tests/lib/workload.c" \
+	"$REPO/src/core/workload.c" -luring -lpthread
 mv "$CACHE/bin/ptwork.tmp" "$CACHE/bin/ptwork"
 
 # BPF smoke test (tp_btf on pipe:* and fentry), against each kernel's BTF

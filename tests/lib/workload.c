@@ -1,0 +1,314 @@
+// SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/sendfile.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include "core/clock.h"
+#include "workload.h"
+
+bool wl_show_ino;
+
+/* What the kernel did instead of what the test wanted: said, then -1. */
+static long wl_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fprintf(stderr, "FAIL: ");
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	errno = EPROTO;
+	return -1;
+}
+
+int wl_pipe(int fds[2], int flags)
+{
+	static bool shown;
+	struct stat st;
+
+	if (pipe2(fds, flags))
+		return -1;
+	if (wl_show_ino && !shown && !fstat(fds[0], &st)) {
+		shown = true;
+		printf("ino=%lu\n", (unsigned long)st.st_ino);
+		fflush(stdout);
+	}
+	return 0;
+}
+
+int wl_open_fifo(const char *path, int fds[2])
+{
+	if (mkfifo(path, 0600) && errno != EEXIST)
+		return -1;
+	/* O_RDWR first so neither open blocks; the reader's copy is O_RDONLY */
+	fds[1] = open(path, O_RDWR);
+	fds[0] = fds[1] < 0 ? -1 : open(path, O_RDONLY);
+	if (fds[0] < 0) {
+		if (fds[1] >= 0)
+			close(fds[1]);
+		return -1;
+	}
+	return 0;
+}
+
+static void on_signal(int sig)
+{
+	(void)sig;
+}
+
+/* A full pipe (one 64 KiB write: a default pipe), or one without reader. */
+static int nobytes_pipe(enum wl_nobytes kind, int fds[2], const char *fill)
+{
+	bool reads = kind == WL_EAGAIN_READ || kind == WL_NOWAIT_READ;
+	bool nonblock = kind == WL_EAGAIN_READ || kind == WL_EAGAIN_WRITE;
+	ssize_t r;
+
+	if (wl_pipe(fds, nonblock ? O_NONBLOCK : 0))
+		return -1;
+	if (reads)
+		return 0;
+	if (kind == WL_EPIPE_WRITE) {
+		signal(SIGPIPE, SIG_IGN);
+		close(fds[0]);
+		fds[0] = -1;
+		return 0;
+	}
+	r = write(fds[1], fill, 65536);
+	return r == 65536 ? 0 : wl_fail("fill write returned %ld, expected 65536", (long)r);
+}
+
+long wl_nobytes(enum wl_nobytes kind, long n, size_t size)
+{
+	static char buf[WL_NOBYTES_MAX];
+	struct sigaction sa = { .sa_handler = on_signal };
+	bool reads = kind == WL_EAGAIN_READ || kind == WL_NOWAIT_READ;
+	int want = kind == WL_EPIPE_WRITE ? EPIPE : kind == WL_EINTR_WRITE ? EINTR : EAGAIN;
+	struct iovec iov = { buf, reads ? 1 : size };
+	long done = 0;
+	int fds[2];
+
+	if (size < 1 || size > sizeof(buf))
+		return wl_fail("size %zu not in 1..%zu", size, sizeof(buf));
+	if (nobytes_pipe(kind, fds, buf))
+		return -1;
+	if (kind == WL_EINTR_WRITE && sigaction(SIGALRM, &sa, NULL))
+		return -1;
+	for (; done < n; done++) {
+		ssize_t r;
+
+		if (kind == WL_EINTR_WRITE)
+			ualarm(20000, 0);
+		if (kind == WL_NOWAIT_READ)
+			r = preadv2(fds[0], &iov, 1, -1, RWF_NOWAIT);
+		else if (kind == WL_NOWAIT_WRITE)
+			r = pwritev2(fds[1], &iov, 1, -1, RWF_NOWAIT);
+		else if (reads)
+			r = read(fds[0], buf, 1);
+		else
+			r = write(fds[1], buf, size);
+		if (r != -1 || errno != want) {
+			wl_fail("call %ld did not fail as wanted (returned %ld)", done, (long)r);
+			break;
+		}
+	}
+	if (fds[0] >= 0)
+		close(fds[0]);
+	close(fds[1]);
+	return done == n ? n : -1;
+}
+
+long wl_jobserver(int readers, long tokens, long gap_us)
+{
+	int p[2], failed = 0;
+	pid_t pids[64];
+
+	if (readers < 1 || readers > 64 || pipe(p))
+		return -1;
+	for (int i = 0; i < readers; i++) {
+		pids[i] = wl_fork();
+		if (pids[i] < 0)
+			return -1;
+		if (pids[i] == 0) {
+			char c;
+			long n = 0;
+
+			double t0 = pt_now(CLOCK_MONOTONIC), in_read = 0;
+
+			close(p[1]);
+			for (;;) {
+				double t = pt_now(CLOCK_MONOTONIC);
+				ssize_t r = read(p[0], &c, 1);
+
+				in_read += pt_now(CLOCK_MONOTONIC) - t;
+				if (r != 1)
+					break;
+				n++;
+			}
+			/* exit status cannot carry a count: report it through stdout */
+			printf("reader pid=%d tokens=%ld read_ns=%.0f elapsed_ns=%.0f\n",
+			       getpid(), n, in_read * 1e9,
+			       (pt_now(CLOCK_MONOTONIC) - t0) * 1e9);
+			fflush(stdout);
+			_exit(0);
+		}
+	}
+	close(p[0]);
+	for (long i = 0; i < tokens; i++) {
+		if (write(p[1], "+", 1) != 1)
+			failed = 1;
+		if (gap_us)
+			usleep(gap_us);
+		else if (i % 8 == 0)
+			usleep(100);	/* let the readers block again */
+	}
+	close(p[1]);
+	for (int i = 0; i < readers; i++)
+		failed |= wl_wait_child(pids[i]);
+	return failed ? -1 : tokens;
+}
+
+/* Time spent in write(2) (reader 0) or read(2) (reader 1) calls of size. */
+static int timed_io(int fd, int reader, char *buf, size_t size, double *in_io)
+{
+	double t = pt_now(CLOCK_MONOTONIC);
+	size_t got = 0;
+	int r = reader ? wl_read(fd, buf, size, &got) : wl_write_all(fd, buf, size);
+
+	*in_io += pt_now(CLOCK_MONOTONIC) - t;
+	return r;
+}
+
+long wl_slow_side(double seconds, int sleep_ms, int slow_reader)
+{
+	static char buf[WL_SLOW_CHUNK];
+	int p[2];
+	pid_t pid;
+	long n = 0;
+
+	if (pipe(p))
+		return -1;
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		/* the reader: until the writer closes */
+		double in_read = 0, t0 = pt_now(CLOCK_MONOTONIC);
+		long got = 0;
+
+		close(p[1]);
+		while (!timed_io(p[0], 1, buf, sizeof(buf), &in_read)) {
+			got++;
+			if (slow_reader)
+				usleep(sleep_ms * 1000);
+		}
+		printf("reader pid=%d reads=%ld io_ns=%.0f elapsed_ns=%.0f\n",
+		       getpid(), got, in_read * 1e9,
+		       (pt_now(CLOCK_MONOTONIC) - t0) * 1e9);
+		fflush(stdout);
+		_exit(0);
+	}
+	close(p[0]);
+	{
+		double t0 = pt_now(CLOCK_MONOTONIC), in_write = 0;
+
+		while (pt_now(CLOCK_MONOTONIC) - t0 < seconds) {
+			if (timed_io(p[1], 0, buf, sizeof(buf), &in_write))
+				break;
+			n++;
+			if (!slow_reader)
+				usleep(sleep_ms * 1000);
+		}
+		printf("writer pid=%d writes=%ld io_ns=%.0f elapsed_ns=%.0f\n",
+		       getpid(), n, in_write * 1e9,
+		       (pt_now(CLOCK_MONOTONIC) - t0) * 1e9);
+		fflush(stdout);
+	}
+	close(p[1]);
+	return wl_wait_child(pid) ? -1 : n;
+}
+
+long wl_lock_writers(int writers, long n)
+{
+	pid_t pids[64];
+	int p[2], go[2], failed = 0;
+	char c;
+	long got = 0;
+
+	/* all the bytes fit the pipe (1 MiB, the default pipe-max-size):
+	 * nobody waits for room, only for the lock */
+	if (writers < 1 || writers > 64 || n < 1 || writers * n > WL_LOCK_BYTES ||
+	    pipe(p) || pipe(go))
+		return -1;
+	if (writers * n > 65536 && fcntl(p[1], F_SETPIPE_SZ, WL_LOCK_BYTES) < 0)
+		return -1;
+	for (int i = 0; i < writers; i++) {
+		pids[i] = fork();
+		if (pids[i] < 0)
+			return -1;
+		if (pids[i] == 0) {
+			close(p[0]);
+			close(go[1]);
+			/* all start together: EOF on go */
+			if (read(go[0], &c, 1) != 0)
+				_exit(1);
+			for (long j = 0; j < n; j++)
+				if (write(p[1], "x", 1) != 1)
+					_exit(1);
+			_exit(0);
+		}
+	}
+	close(p[1]);
+	close(go[0]);
+	close(go[1]);
+	for (int i = 0; i < writers; i++)
+		failed |= wl_wait_child(pids[i]);
+	while (read(p[0], &c, 1) == 1)
+		got++;
+	close(p[0]);
+	return failed || got != writers * n ? -1 : got;
+}
+
+long wl_splice(long n)
+{
+	char path[] = "/tmp/pipework-splice.XXXXXX";
+	static char page[4096];
+	int file = mkstemp(path), null = open("/dev/null", O_WRONLY);
+	long moved = 0;
+	int p[2] = { -1, -1 };
+
+	if (file >= 0)
+		unlink(path);
+	if (file < 0 || null < 0 || write(file, page, sizeof(page)) != sizeof(page) ||
+	    pipe(p))
+		goto out;
+	for (long i = 0; i < n; i++) {
+		off_t off = 0;
+		ssize_t r;
+
+		if (sendfile(p[1], file, &off, sizeof(page)) != sizeof(page))
+			goto out;
+		r = splice(p[0], NULL, null, NULL, sizeof(page), 0);
+		if (r != sizeof(page))
+			goto out;
+		moved += r;
+	}
+out:
+	for (int fd = 0; fd < 2; fd++)
+		if (p[fd] >= 0)
+			close(p[fd]);
+	if (file >= 0)
+		close(file);
+	if (null >= 0)
+		close(null);
+	return moved == (long)sizeof(page) * n ? moved : -1;
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The tests' known-answer pipe workloads, on top of the tools' own
+ * (core/workload.h): one library for the host's pipework and the VM's
+ * ptwork (linked statically there). Each returns its own count of what it
+ * did, or -1 (with errno, or a "FAIL:" line on stderr saying what the
+ * kernel did instead).
+ */
+#ifndef TESTS_WORKLOAD_H
+#define TESTS_WORKLOAD_H
+
+#include <stdbool.h>
+#include "core/workload.h"
+
+/* set: the first pipe made prints "ino=<inode of its read end>" (the VM
+ * suites pick their trace events by it) */
+extern bool wl_show_ino;
+/* pipe2(), and the first pipe's inode as wl_show_ino says: 0, or -1 */
+int wl_pipe(int fds[2], int flags);
+/* fds of the FIFO at path, made if missing (read end O_RDONLY): 0, or -1 */
+int wl_open_fifo(const char *path, int fds[2]);
+
+/* Calls that move no byte, each failing as the kind says. */
+enum wl_nobytes {
+	WL_EAGAIN_READ,		/* O_NONBLOCK, empty pipe: EAGAIN */
+	WL_NOWAIT_READ,		/* RWF_NOWAIT, empty pipe: EAGAIN */
+	WL_EAGAIN_WRITE,	/* O_NONBLOCK, full pipe: EAGAIN */
+	WL_NOWAIT_WRITE,	/* RWF_NOWAIT, full pipe: EAGAIN */
+	WL_EPIPE_WRITE,		/* no reader: EPIPE (SIGPIPE is then ignored) */
+	WL_EINTR_WRITE,		/* full pipe, a signal ends each wait: EINTR */
+};
+#define WL_NOBYTES_MAX	(1 << 20)	/* bytes per call at most */
+/* n such calls of size bytes (reads: 1) on a new pipe: returns n */
+long wl_nobytes(enum wl_nobytes kind, long n, size_t size);
+
+/*
+ * make's jobserver: readers children block in 1-byte reads of one pipe
+ * while this process writes tokens one byte at a time, gap_us apart (0:
+ * 100 us after every 8th); each reader prints
+ * "reader pid=P tokens=N read_ns=T elapsed_ns=E" (T: its own time inside
+ * read(2)). Returns tokens written.
+ */
+long wl_jobserver(int readers, long tokens, long gap_us);
+/*
+ * One writer and one reader of 64 KiB (WL_SLOW_CHUNK) chunks for seconds;
+ * the reader (slow_reader) or the writer sleeps sleep_ms after each
+ * chunk. Each prints "writer|reader pid=P writes|reads=N io_ns=T
+ * elapsed_ns=E": T is its own time inside write(2)/read(2). Returns writes.
+ */
+#define WL_SLOW_CHUNK 65536
+long wl_slow_side(double seconds, int sleep_ms, int slow_reader);
+/*
+ * writers processes, started together, each write n single bytes into one
+ * pipe that holds them all (writers * n <= WL_LOCK_BYTES; the pipe is
+ * grown to that when 64 KiB is not enough), then this process reads them:
+ * returns the bytes read.
+ */
+#define WL_LOCK_BYTES	(1 << 20)
+long wl_lock_writers(int writers, long n);
+/*
+ * n rounds of sendfile() of 4096 bytes of a temporary file into a pipe,
+ * then splice() of them out to /dev/null: returns bytes spliced out
+ */
+long wl_splice(long n);
+
+#endif
