@@ -91,11 +91,11 @@ double pb_noise_pct(const struct pb_stats *a, const struct pb_stats *b);
 /* pingpong and uring read best as us per op, the rest as MB/s */
 bool pb_per_op(enum pb_wl wl);
 
-/* pipebench_uring.c: npipes pipes x rounds reads of size through io_uring */
+/* uring.c: npipes pipes x rounds reads of size through io_uring */
 int wl_uring(int npipes, int rounds, size_t size, bool prefilled,
 	     struct wl_result *r);
 
-/* pipebench_knob.c */
+/* knob.c */
 struct pb_knob_info {
 	const char *name;
 	int min, max;
@@ -122,7 +122,7 @@ void pb_knob_recover(void);
 /* the running workload's process group, for the signal path (0: none) */
 void pb_knob_set_child(pid_t pgid);
 
-/* pipebench_out.c */
+/* out.c */
 void pb_out_begin(FILE *f, const struct pb_opts *o, enum pt_tier tier);
 void pb_out_point(FILE *f, const struct pb_opts *o, const struct pb_point *p,
 		  const struct pb_side *sides, int nsides);

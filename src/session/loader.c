@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -180,8 +181,8 @@ static int start(struct pt_session *s, const struct pt_load_opts *o)
 	err = s->ops->open(&s->o, &s->plan);
 
 	if (!err && o->verbose && s->plan.via[0])
-		fprintf(stderr, "pipestat: %s tier via %s\n", tier_name(s->tier),
-			s->plan.via);
+		fprintf(stderr, "%s: %s tier via %s\n", program_invocation_short_name,
+			tier_name(s->tier), s->plan.via);
 	err = err ?: configure(s, o);
 	err = err ?: s->ops->load(&s->o);
 	err = err ?: bind_maps(s, o);

@@ -55,6 +55,10 @@ t_choice() {
 			"$(grep -c '^tracepoint tier not used: kernel has no pipe:\* tracepoints' "$TMP/err")" 1
 		expect "auto: function tier uses fentry/fexit" \
 			"$(grep -c '^pipestat: function tier via fentry/fexit on pipe_read/pipe_write' "$TMP/err")" 1
+		# the session layer says which front end speaks
+		./pipebench -v --tier function -N 10 -R 1 pingpong >/dev/null 2>"$TMP/bench.err"
+		expect "pipebench -v: its own name on the tier line" \
+			"$(grep -c '^pipebench: function tier via fentry/fexit' "$TMP/bench.err")" 1
 		"$PIPESTAT" --tier tracepoint -d 1 >/dev/null 2>"$TMP/forced"
 		expect "--tier tracepoint fails" $? 1
 		expect "--tier tracepoint says why" "$(cat "$TMP/forced")" \
