@@ -114,7 +114,7 @@ $(OUT)/test_prom: $(CORE_OBJS)
 $(OUT)/test_conn_guard: $(OUT)/pipestat/conn_guard.o
 $(OUT)/test_web_config: $(OUT)/pipestat/web_config.o $(CORE_OBJS)
 $(OUT)/test_web_config: UNIT_LIBS += $(YAML_LIBS) -lcrypt
-$(OUT)/test_pipetop: $(OUT)/pipetop/model.o $(OUT)/pipetop/opts.o $(CORE_OBJS)
+$(OUT)/test_pipetop: $(OUT)/pipetop/model.o $(OUT)/pipetop/opts.o $(OUT)/pipetop/keys.o $(CORE_OBJS)
 $(OUT)/test_pipebench: $(filter-out $(OUT)/pipebench/main.o,$(PIPEBENCH_OBJS)) $(CORE_OBJS)
 $(OUT)/test_pipebench: UNIT_LIBS += -luring
 $(OUT)/test_%: tests/unit/test_%.c tests/unit/unit.h
@@ -147,7 +147,7 @@ FUZZ_CFLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=
 	       -DPIPETRACE_VERSION='"$(VERSION)"'
 FUZZ_SRC_output := $(wildcard src/core/*.c)
 FUZZ_SRC_opts_pipestat := src/pipestat/opts.c src/pipestat/listen.c $(FUZZ_SRC_output)
-FUZZ_SRC_opts_pipetop := src/pipetop/opts.c src/pipetop/model.c $(FUZZ_SRC_output)
+FUZZ_SRC_opts_pipetop := src/pipetop/opts.c src/pipetop/keys.c src/pipetop/model.c $(FUZZ_SRC_output)
 FUZZ_SRC_opts_pipebench := $(filter-out src/pipebench/main.c,$(wildcard src/pipebench/*.c)) \
 			   $(FUZZ_SRC_output)
 FUZZ_LIBS_opts_pipebench := -luring

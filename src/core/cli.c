@@ -96,6 +96,8 @@ int cli_common(int c, char **argv, const struct cli_help *help, FILE *out,
 	switch (c) {
 	case 'h':
 		fputs(help->usage, out);
+		if (help->more)
+			help->more(out);
 		if (help->tail) {
 			pt_print_tiers(out);
 			fputs(help->tail, out);

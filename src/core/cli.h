@@ -40,6 +40,7 @@ struct cli_help {
 	const char *prog;
 	const char *usage;
 	const char *tail;	/* after the tiers' section; NULL: no such section */
+	void (*more)(FILE *out);	/* after usage: pipetop's keys; NULL: none */
 };
 
 /*

@@ -153,7 +153,7 @@ int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
 		{ "version", no_argument, NULL, 'V' },
 		{}
 	};
-	static const struct cli_help help = { "pipebench", usage, NULL };
+	static const struct cli_help help = { "pipebench", usage, NULL, NULL };
 	bool any_wl = false;
 	int c;
 	long l;

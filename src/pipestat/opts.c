@@ -136,7 +136,7 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		{ "version", no_argument, NULL, 'V' },
 		{}
 	};
-	static const struct cli_help help = { "pipestat", usage, usage_tail };
+	static const struct cli_help help = { "pipestat", usage, usage_tail, NULL };
 	char host[LISTEN_HOST_MAX];
 	unsigned int port;
 	bool by_given = false;

@@ -2,7 +2,7 @@
 #include <curses.h>
 #include "keys.h"
 
-/* Ctrl-C ends pipetop through its signal, not as a key */
+/* (Ctrl-C ends pipetop as a signal, not as a key: named for the reader) */
 const struct tk_key tk_keys[] = {
 	{ "q, Q, Ctrl-C", "quit", "q quit",
 	  { { 'q', TK_QUIT }, { 'Q', TK_QUIT } } },

@@ -21,6 +21,7 @@
 #include "session/privs.h"
 #include "session/loader.h"
 #include "opts.h"
+#include "keys.h"
 #include "view.h"
 
 static double now(void)
@@ -153,63 +154,56 @@ static int key(struct tv_state *st, int ch)
 		st->help = false;
 		return ch == 'q' ? ACT_QUIT : ACT_DRAW;
 	}
-	switch (ch) {
-	case 'q':
-	case 'Q':
+	switch (tk_action_of(ch)) {
+	case TK_NONE:
+		return ACT_NONE;
+	case TK_QUIT:
 		return ACT_QUIT;
-	case 's':
-	case KEY_RIGHT:
+	case TK_SORT_NEXT:
 		st->sort = (st->sort + 1) % TM_NCOLS;
 		return ACT_REBUILD;
-	case KEY_LEFT:
+	case TK_SORT_PREV:
 		st->sort = (st->sort + TM_NCOLS - 1) % TM_NCOLS;
 		return ACT_REBUILD;
-	case 'p':
+	case TK_MODE:
 		st->mode = st->mode == TM_PER_PIPE ? TM_PER_PROC : TM_PER_PIPE;
 		st->sel = 0;
 		return ACT_REBUILD;
-	case KEY_UP:
-	case 'k':
+	case TK_UP:
 		st->sel--;
 		return ACT_DRAW;
-	case KEY_DOWN:
-	case 'j':
+	case TK_DOWN:
 		st->sel++;
 		return ACT_DRAW;
-	case KEY_PPAGE:
+	case TK_HALF_PAGE_UP:
 		st->sel -= LINES / 2;
 		return ACT_DRAW;
-	case KEY_NPAGE:
+	case TK_HALF_PAGE_DOWN:
 		st->sel += LINES / 2;
 		return ACT_DRAW;
-	case KEY_HOME:
+	case TK_FIRST:
 		st->sel = 0;
 		return ACT_DRAW;
-	case KEY_END:
+	case TK_LAST:
 		st->sel = INT_MAX / 2;
 		return ACT_DRAW;
-	case '\r':
-	case '\n':
-	case KEY_ENTER:
+	case TK_DETAIL:
 		st->detail = !st->detail;
 		return ACT_DRAW;
-	case 'f':
+	case TK_FILTER:
 		st->editing = true;
 		strcpy(st->edit, st->filter);
 		return ACT_DRAW;
-	case ' ':
+	case TK_PAUSE:
 		st->paused = !st->paused;
 		return ACT_DRAW;
-	case '+':
-	case '=':
+	case TK_LONGER:
 		st->interval = tm_interval_step(st->interval, 1);
 		return ACT_DRAW;
-	case '-':
-	case '_':
+	case TK_SHORTER:
 		st->interval = tm_interval_step(st->interval, -1);
 		return ACT_DRAW;
-	case 'h':
-	case '?':
+	case TK_HELP:
 		st->help = true;
 		return ACT_DRAW;
 	}

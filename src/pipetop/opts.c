@@ -3,6 +3,7 @@
 #include <string.h>
 #include "core/cli.h"
 #include "core/metrics.h"
+#include "keys.h"
 #include "opts.h"
 
 static const char usage[] =
@@ -22,11 +23,16 @@ static const char usage[] =
 "  -h, --help           this text\n"
 "  -V, --version        the version\n"
 "\n"
-"Keys: q quit, s or left/right sort column, p per pipe / per process,\n"
-"f filter by command name, space pause, + and - interval, h help.\n"
 "Standard output must be a terminal: for reports to a file or pipe use\n"
 "'pipestat -i 1'.\n"
 "\n";
+
+static void print_keys(FILE *out)
+{
+	fputs("Keys:\n", out);
+	tk_print(out, "  ");
+	fputc('\n', out);
+}
 
 static const char usage_tail[] =
 "\n"
@@ -58,7 +64,7 @@ int pipetop_parse(int argc, char **argv, struct pipetop_opts *o, FILE *out,
 		{ "version", no_argument, NULL, 'V' },
 		{}
 	};
-	static const struct cli_help help = { "pipetop", usage, usage_tail };
+	static const struct cli_help help = { "pipetop", usage, usage_tail, print_keys };
 	long rows;
 	int c;
 

@@ -7,6 +7,7 @@
 #include <unistd.h>
 #include "core/fmt.h"
 #include "core/out.h"
+#include "keys.h"
 #include "view.h"
 
 #define NAME_MIN	20	/* the ends / process column, at least */
@@ -354,34 +355,29 @@ static void status(const struct tv_state *st)
 		put(LINES - 1, 0, line, A_BOLD);
 		return;
 	}
-	put(LINES - 1, 0, "q quit  s/<-/-> sort  up/down/PgUp/PgDn select  Enter "
-	    "detail  p pipe/process  f filter  space pause  +/- interval  h help",
-	    A_DIM);
+	tk_status(line, sizeof(line));
+	put(LINES - 1, 0, line, A_DIM);
 }
 
+/* The keys (keys.c) and what marks in the table mean, over the table. */
 static void help(void)
 {
-	static const char *const text[] = {
-		"pipetop keys",
-		"",
-		"q, Ctrl-C     quit",
-		"s, Right      sort by the next column",
-		"Left          sort by the previous column",
-		"Up, Down      select a row (the table scrolls)",
-		"PgUp, PgDn    a screen up / down; Home, End",
-		"Enter         the selected row's waits and histograms",
-		"p             one row per pipe / per process",
-		"f             filter by command name (substring)",
-		"              Enter applies, Esc cancels, empty clears",
-		"space         pause / resume the display",
-		"+ / -         refresh interval up / down",
-		"h             this help; any key closes it",
+	static const char *const legend[] = {
 		"",
 		"*  derived from other signals on this tier",
 		"-  not known on this tier (or nothing to divide)",
 	};
-	const int n = sizeof(text) / sizeof(text[0]);
-	int w = 0, y0, x0;
+	const int nlegend = sizeof(legend) / sizeof(legend[0]);
+	char text[32][96];
+	int n = 0, w = 0, y0, x0;
+
+	snprintf(text[n++], sizeof(text[0]), "pipetop keys");
+	text[n++][0] = '\0';
+	for (int i = 0; i < tk_nkeys && n < 32 - nlegend; i++)
+		snprintf(text[n++], sizeof(text[0]), "%-15s %s", tk_keys[i].names,
+			 tk_keys[i].what);
+	for (int i = 0; i < nlegend; i++)
+		snprintf(text[n++], sizeof(text[0]), "%s", legend[i]);
 
 	for (int i = 0; i < n; i++)
 		if ((int)strlen(text[i]) > w)

@@ -4,7 +4,8 @@
 # describes, those the man page's OPTIONS section describes, and those bash
 # completion offers; the usage line and the man SYNOPSIS name each of them
 # (long or short form; --help and --version aside) unless they say
-# [OPTIONS].
+# [OPTIONS]. pipetop's man KEYS section names the lines of its key table
+# (src/pipetop/keys.c) in order.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/host/lib.sh
@@ -64,5 +65,24 @@ for t in pipestat pipetop pipebench; do
 	synopsis=$(man_text $t | awk '/^\.SH SYNOPSIS/ { f = 1; next } /^\.SH/ { f = 0 } f')
 	expect "$t: man SYNOPSIS names every option" "$(missing "$synopsis" $t)" ""
 done
+
+# pipetop's keys: the man page's KEYS section names the key table's lines
+keys_table=$(sed -n 's/^\t{ "\([^"]*\)", ".*/\1/p' src/pipetop/keys.c | paste -sd'|')
+keys_man=$(man_text pipetop | awk '/^\.SH KEYS/ { f = 1; next } /^\.SH/ { f = 0 }
+	f && tp { print; tp = 0 } f && /^\.TP/ { tp = 1 }' | sed 's/^\.B "\(.*\)"$/\1/; s/^\.B //' | paste -sd'|')
+[ -n "$keys_table" ] || not_ok "pipetop: no key table found in src/pipetop/keys.c"
+expect "pipetop: man KEYS names the key table" "$keys_man" "$keys_table"
+
+# pipetop's value columns: the man page describes them in screen order
+# (enum tm_col, src/pipetop/model.h), under their headings (tm_cols)
+heads=$(sed -n '/^enum tm_col {/,/TM_NCOLS/p' src/pipetop/model.h | grep -oE 'TM_[A-Z]+' |
+	grep -v TM_NCOLS | while read -r c; do
+		sed -n "s/^\t\[$c\][^\"]*\"\([^\"]*\)\".*/\1/p" src/pipetop/model.c
+	done | paste -sd' ')
+[ -n "$heads" ] || not_ok "pipetop: no column table found in src/pipetop/model.[ch]"
+man_heads=$(man_text pipetop | awk '/^\.SH DESCRIPTION/ { f = 1; next } /^\.SH/ { f = 0 }
+	f && tp { print; tp = 0 } f && /^\.TP/ { tp = 1 }' | tr -c 'A-Za-z0-9_/%\n' ' ' |
+	tr ' ' '\n' | grep -xF -f <(tr ' ' '\n' <<<"$heads") | paste -sd' ')
+expect "pipetop: man columns in screen order" "$man_heads" "$heads"
 
 summary

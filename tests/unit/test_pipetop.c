@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* pipetop: option parsing and the model (grouping, values, ends, sort). */
+/* pipetop: option parsing, the key table and the model (grouping,
+ * values, ends, sort). */
+#include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "pipetop/keys.h"
 #include "pipetop/model.h"
 #include "pipetop/opts.h"
 #include "unit.h"
@@ -416,9 +419,45 @@ static void interval_steps(void)
 	CHECK(tm_interval_step(0.2, 1) == 0.5);
 }
 
+/* One key table: every action has a key, no key two actions, and --help
+ * and the status line say what the handler does. */
+static void keys(void)
+{
+	struct pipetop_opts o;
+	char err[256], text[4096], line[256], want[128];
+	int bound[TK_HELP + 1] = { 0 };
+
+	for (int i = 0; i < tk_nkeys; i++)
+		for (int b = 0; b < TK_MAX_BINDS && tk_keys[i].binds[b].code; b++) {
+			bound[tk_keys[i].binds[b].action]++;
+			CHECK(tk_action_of(tk_keys[i].binds[b].code) ==
+			      tk_keys[i].binds[b].action);
+		}
+	for (int a = TK_QUIT; a <= TK_HELP; a++)
+		CHECK(bound[a] > 0);
+	CHECK(bound[TK_NONE] == 0);
+	CHECK(tk_action_of(KEY_NPAGE) == TK_HALF_PAGE_DOWN);
+	CHECK(tk_action_of(KEY_HOME) == TK_FIRST);
+	CHECK(tk_action_of('\n') == TK_DETAIL);
+	CHECK(tk_action_of('j') == TK_DOWN);
+	CHECK(tk_action_of('x') == TK_NONE);
+
+	CHECK(parse("--help", &o, err, text) == CLI_EXIT_OK);
+	for (int i = 0; i < tk_nkeys; i++) {
+		snprintf(want, sizeof(want), "\n  %-15s %s\n", tk_keys[i].names,
+			 tk_keys[i].what);
+		CHECK(strstr(text, want) != NULL);
+	}
+	CHECK(strstr(text, "PgUp, PgDn      the selection half a screen up / down") != NULL);
+	tk_status(line, sizeof(line));
+	CHECK_STR(line, "q quit  s/<-/-> sort  up/down select  Enter detail  "
+		  "p pipe/process  f filter  space pause  +/- interval  h help");
+}
+
 int main(void)
 {
 	opts();
+	keys();
 	model_pipes();
 	model_procs();
 	many_ends();
