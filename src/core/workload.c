@@ -81,16 +81,14 @@ int wl_write_all(int fd, const char *buf, size_t size)
 	return 0;
 }
 
-/* The reader child: drains rfd until EOF; exit 0 iff it read expect bytes. */
-static void drain_child(int rfd, size_t size, long long expect)
+/* The reader child: drains rfd into buf until EOF; exit 0 iff it read
+ * expect bytes. */
+static void drain_child(int rfd, char *buf, size_t size, long long expect)
 {
-	char *buf = malloc(size);
 	long long total = 0;
 	size_t got = 0;
 	int r;
 
-	if (!buf)
-		_exit(2);
 	while ((r = wl_read(rfd, buf, size, &got)) == 0)
 		total += got;
 	_exit(r < 0 || total != expect ? 1 : 0);
@@ -108,31 +106,30 @@ int wl_wait_child(pid_t pid)
 
 long wl_stream_fds(int rfd, int wfd, struct wl_stream *s)
 {
-	char *buf = malloc(s->size);
+	size_t rsize = s->rsize ? s->rsize : s->size;
+	char *buf = malloc(s->size), *rbuf = malloc(rsize);
 	long long total = 0;
+	pid_t pid = -1;
 	double t0;
-	pid_t pid;
 	int failed;
 
-	if (!buf) {
-		close(rfd);
-		close(wfd);
-		return -1;
-	}
-	/* touched now: no page faults in what loop_s measures */
-	memset(buf, 'w', s->size);
-	pid = wl_fork();
-	if (pid < 0) {
-		free(buf);
-		close(rfd);
-		close(wfd);
-		return -1;
+	/* both buffers before the fork: the reader allocates nothing while
+	 * loop_s runs, and the writer's is touched, so it faults no page in */
+	if (buf && rbuf) {
+		memset(buf, 'w', s->size);
+		pid = wl_fork();
 	}
 	if (pid == 0) {
 		close(wfd);
-		drain_child(rfd, s->rsize ? s->rsize : s->size, (long long)s->size * s->n);
+		drain_child(rfd, rbuf, rsize, (long long)s->size * s->n);
 	}
 	close(rfd);
+	if (pid < 0) {
+		close(wfd);
+		free(buf);
+		free(rbuf);
+		return -1;
+	}
 	t0 = pt_now(CLOCK_MONOTONIC);
 	/* a short count makes the reader child fail, and so this call */
 	for (long i = 0; i < s->n && !wl_write_all(wfd, buf, s->size); i++)
@@ -141,6 +138,7 @@ long wl_stream_fds(int rfd, int wfd, struct wl_stream *s)
 	failed = wl_wait_child(pid);
 	s->loop_s = pt_now(CLOCK_MONOTONIC) - t0;
 	free(buf);
+	free(rbuf);
 	return failed ? -1 : total;
 }
 
