@@ -34,7 +34,7 @@ struct hists_map {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, PT_DEFAULT_KEYS);
 	__type(key, struct pt_hkey);
-	__type(value, __u64);
+	__type(value, struct pt_hval);
 } hists0 SEC(".maps"), hists1 SEC(".maps");
 
 struct {
@@ -227,9 +227,9 @@ static __always_inline __u32 log2_slot(__u64 v)
 /* One value into histogram h of key (a no-op unless --hist asked for h). */
 static __always_inline void hist_add(const struct pt_key *key, enum pt_hist h, __u64 v)
 {
-	static const __u64 zero;
+	static const struct pt_hval zero;
 	struct pt_hkey hk;
-	__u64 *n;
+	struct pt_hval *slot;
 	void *map;
 
 	/* first: without --hist the verifier drops the rest */
@@ -239,9 +239,11 @@ static __always_inline void hist_add(const struct pt_key *key, enum pt_hist h, _
 	map = live_gen(&hists);
 	if (!map)
 		return;
-	n = lookup_or_init(map, &hk, &zero);
-	if (n)
-		__sync_fetch_and_add(n, 1);
+	slot = lookup_or_init(map, &hk, &zero);
+	if (slot) {
+		__sync_fetch_and_add(&slot->n, 1);
+		__sync_fetch_and_add(&slot->sum, v);
+	}
 }
 
 /* sched_switch's prev_state for a sleep that waits for a wake-up (a pipe's

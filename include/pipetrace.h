@@ -82,6 +82,13 @@ struct pt_hkey {
 	__u32 slot;
 };
 
+/* One histogram slot: the values it counted and their sum (Prometheus
+ * histograms have a _sum) */
+struct pt_hval {
+	__u64 n;
+	__u64 sum;
+};
+
 /* Which side of a pipe a call works on; one encoding for every tier. */
 enum pt_op {
 	PT_OP_NONE,

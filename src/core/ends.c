@@ -21,15 +21,8 @@ int rows_fold(struct pt_rows *dst, const struct pt_rows *src)
 	for (size_t i = 0; i < src->n; i++) {
 		const struct pt_row *row = &src->v[i];
 
-		if (rows_add(dst, &row->key, &row->c))
+		if (rows_add(dst, &row->key, &row->c) || rows_add_hists(dst, row))
 			return -1;
-		for (int h = 0; row->hist && h < PT_NHIST; h++)
-			for (int s = 0; s < PT_HIST_SLOTS; s++) {
-				struct pt_hkey hk = { .key = row->key, .hist = h, .slot = s };
-
-				if (row->hist[h][s] && rows_add_hist(dst, &hk, row->hist[h][s]))
-					return -1;
-			}
 	}
 	return 0;
 }

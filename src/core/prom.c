@@ -5,17 +5,20 @@
 #include "cgroup.h"
 #include "prom.h"
 
-void prom_init(struct prom_store *p, enum pt_by by, size_t cap)
+void prom_init(struct prom_store *p, enum pt_by by, size_t cap, unsigned int hists)
 {
 	memset(p, 0, sizeof(*p));
 	rows_init(&p->keys, by);
+	rows_init(&p->overflow_hists, PT_BY_TOTAL);
 	p->cap = cap;
+	p->hists = hists;
 	p->env.tier = PT_TIER_COUNT;
 }
 
 void prom_free(struct prom_store *p)
 {
 	rows_free(&p->keys);
+	rows_free(&p->overflow_hists);
 	free(p->sets);
 	p->sets = NULL;
 }
@@ -63,7 +66,8 @@ int prom_add(struct prom_store *p, const struct pt_rows *rows,
 		struct prom_set *set = set_of(p, &rows->v[i].key);
 		__u64 u;
 
-		if (!set)
+		if (!set || rows_add_hists(set == &p->overflow ? &p->overflow_hists :
+					   &p->keys, &rows->v[i]))
 			return -1;
 		for (size_t s = 0; s < PROM_NSERIES; s++)
 			if (prom_series[s].kind != PROM_GAUGE &&
@@ -128,11 +132,11 @@ void prom_label_value(FILE *f, const char *s, size_t len)
 }
 
 /*
- * {tier="..",<key labels>,<own labels>} of one series; key NULL: the
- * overflow series.
+ * {tier="..",<key labels>,<own labels>[,le=".."]} of one series; key
+ * NULL: the overflow series.
  */
 static void labels(FILE *f, const struct prom_store *p, const struct pt_key *key,
-		   const char *own)
+		   const char *own, const char *le)
 {
 	enum pt_by by = p->keys.by;
 
@@ -162,6 +166,8 @@ static void labels(FILE *f, const struct prom_store *p, const struct pt_key *key
 	}
 	if (*own)
 		fprintf(f, ",%s", own);
+	if (le)
+		fprintf(f, ",le=\"%s\"", le);
 	fputc('}', f);
 }
 
@@ -180,16 +186,25 @@ static void family(FILE *f, enum prom_fmt fmt, const char *name, const char *typ
 	fprintf(f, "# TYPE pipetrace_%.*s %s\n", len, name, type);
 }
 
+/* v, in seconds when it counts ns: exactly, to the nanosecond */
+static void value(char *buf, size_t n, __u64 v, bool ns)
+{
+	if (ns)
+		snprintf(buf, n, "%llu.%09llu", (unsigned long long)(v / 1000000000),
+			 (unsigned long long)(v % 1000000000));
+	else
+		snprintf(buf, n, "%llu", (unsigned long long)v);
+}
+
 static void sample(FILE *f, const struct prom_store *p, const struct prom_series *s,
 		   const struct pt_key *key, __u64 v)
 {
+	char buf[32];
+
+	value(buf, sizeof(buf), v, s->kind == PROM_SECONDS);
 	fprintf(f, "pipetrace_%s", s->name);
-	labels(f, p, key, s->labels);
-	if (s->kind == PROM_SECONDS)
-		fprintf(f, " %llu.%09llu\n", (unsigned long long)(v / 1000000000),
-			(unsigned long long)(v % 1000000000));
-	else
-		fprintf(f, " %llu\n", (unsigned long long)v);
+	labels(f, p, key, s->labels, NULL);
+	fprintf(f, " %s\n", buf);
 }
 
 /* The series of the family starting at first, up to (not with) its end. */
@@ -198,6 +213,15 @@ static size_t family_end(size_t first)
 	size_t end = first + 1;
 
 	while (end < PROM_NSERIES && !strcmp(prom_series[end].name, prom_series[first].name))
+		end++;
+	return end;
+}
+
+static size_t hist_family_end(size_t first)
+{
+	size_t end = first + 1;
+
+	while (end < PROM_NHISTS && !strcmp(prom_hists[end].name, prom_hists[first].name))
 		end++;
 	return end;
 }
@@ -245,6 +269,64 @@ static void counters(FILE *f, const struct prom_store *p, enum prom_fmt fmt,
 	}
 }
 
+/*
+ * One histogram of one label set: log2 slot s holds the values up to
+ * 2^(s+1) - 1 (the last one, all above), so its bucket has that bound.
+ */
+static void histogram(FILE *f, const struct prom_store *p, const struct prom_hist *h,
+		      const struct pt_key *key, const struct pt_row *row)
+{
+	const __u64 *slot = row->hist[h->hist];
+	char le[32], v[32];
+	__u64 n = 0;
+
+	for (int s = 0; s < PT_HIST_SLOTS; s++) {
+		n += slot[s];
+		if (s == PT_HIST_SLOTS - 1)
+			snprintf(le, sizeof(le), "+Inf");
+		else
+			value(le, sizeof(le), (2ull << s) - 1, h->ns);
+		fprintf(f, "pipetrace_%s_bucket", h->name);
+		labels(f, p, key, h->labels, le);
+		fprintf(f, " %llu\n", (unsigned long long)n);
+	}
+	value(v, sizeof(v), row->hist_sum[h->hist], h->ns);
+	fprintf(f, "pipetrace_%s_sum", h->name);
+	labels(f, p, key, h->labels, NULL);
+	fprintf(f, " %s\npipetrace_%s_count", v, h->name);
+	labels(f, p, key, h->labels, NULL);
+	fprintf(f, " %llu\n", (unsigned long long)n);
+}
+
+/* The histograms [first, end) of one family that --hist asked for. */
+static void histograms(FILE *f, const struct prom_store *p, enum prom_fmt fmt,
+		       size_t first, size_t end)
+{
+	bool known[PROM_NHISTS] = {}, any = false;
+
+	for (size_t i = first; i < end; i++) {
+		known[i] = p->hists & (1u << prom_hists[i].hist) &&
+			   pt_col_quality(prom_hists[i].col, &p->env) != PT_NA;
+		any |= known[i];
+	}
+	if (!any)
+		return;
+	family(f, fmt, prom_hists[first].name, "histogram", prom_hists[first].help,
+	       prom_hists[first].derived_tp && p->env.tier == PT_TIER_TRACEPOINT ?
+	       " (derived on this tier)" : "");
+	for (size_t r = 0; r <= p->keys.n; r++) {
+		const struct pt_row *row = r < p->keys.n ? &p->keys.v[r] :
+					   p->overflow_hists.n ? &p->overflow_hists.v[0] : NULL;
+
+		if (!row || !row->hist)
+			continue;
+		for (size_t i = first; i < end; i++)
+			if (known[i])
+				histogram(f, p, &prom_hists[i],
+					  r < p->keys.n ? &row->key : NULL, row);
+	}
+}
+
 int prom_render(FILE *f, const struct prom_store *p, enum prom_fmt fmt)
 {
 	const char *tier = tier_name(p->env.tier);
@@ -258,6 +340,10 @@ int prom_render(FILE *f, const struct prom_store *p, enum prom_fmt fmt)
 			gauge(f, p, fmt, &prom_series[s]);
 		else
 			counters(f, p, fmt, s, end);
+	}
+	for (size_t h = 0, end; h < PROM_NHISTS; h = end) {
+		end = hist_family_end(h);
+		histograms(f, p, fmt, h, end);
 	}
 	family(f, fmt, "untracked_events_total", "counter",
 	       "Events not counted: the in-kernel counter map was full.", "");

@@ -38,6 +38,20 @@ struct prom_series {
 #define PROM_NSERIES 34
 extern const struct prom_series prom_series[PROM_NSERIES];
 
+/* A --hist histogram as a Prometheus histogram (_bucket, _sum, _count). */
+struct prom_hist {
+	const char *name;	/* without pipetrace_, with its unit */
+	const char *labels;	/* its own labels, e.g. side="read"; "" none */
+	enum pt_hist hist;
+	enum pt_col col;	/* known when this column is */
+	bool ns;		/* values in ns, exported in seconds */
+	bool derived_tp;	/* derived on the tracepoint tier */
+	const char *help;	/* on a family's first histogram */
+};
+
+#define PROM_NHISTS PT_NHIST
+extern const struct prom_hist prom_hists[PROM_NHISTS];
+
 /*
  * The PromQL of CSV column col ("" if it has none), e.g.
  * sum without (cause) (pipetrace_eagain_total{side="read"}); *note says
@@ -48,7 +62,8 @@ const char *prom_column_query(char *buf, size_t n, enum pt_col col,
 /* docs/METRICS.md: every CSV column and its Prometheus name, as Markdown. */
 void prom_doc(FILE *f);
 
-/* One label set: the running sum of each series of the table. */
+/* One label set: the running sum of each series of the table (its
+ * histograms are its row's in prom_store.keys). */
 struct prom_set {
 	__u64 v[PROM_NSERIES];
 };
@@ -58,13 +73,15 @@ struct prom_store {
 	struct prom_set *sets;	/* parallel to keys.v */
 	size_t sets_cap;
 	struct prom_set overflow;
+	struct pt_rows overflow_hists;	/* one row: the overflow's histograms */
 	bool overflowed;
+	unsigned int hists;	/* 1 << enum pt_hist: the --hist ones */
 	size_t cap;
 	__u64 untracked;
 	struct pt_env env;	/* the last interval's (tier, knobs) */
 };
 
-void prom_init(struct prom_store *p, enum pt_by by, size_t cap);
+void prom_init(struct prom_store *p, enum pt_by by, size_t cap, unsigned int hists);
 void prom_free(struct prom_store *p);
 /* Adds one interval's rows; -1 on out of memory. */
 int prom_add(struct prom_store *p, const struct pt_rows *rows,

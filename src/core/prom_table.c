@@ -7,6 +7,7 @@
  * test_prom fails when the file drifts).
  */
 #include <string.h>
+#include "out.h"
 #include "prom.h"
 
 #define S(n, l, c) .name = n, .labels = l, .col = c
@@ -80,6 +81,23 @@ const struct prom_series prom_series[PROM_NSERIES] = {
 	  .help = "fs.pipe-prealloc-keep at the end of the last interval." },
 	{ S("knob_read_batch", "", PT_COL_KNOB_READ_BATCH), .kind = PROM_GAUGE,
 	  .help = "fs.pipe-read-batch at the end of the last interval." },
+};
+
+const struct prom_hist prom_hists[PROM_NHISTS] = {
+	{ .name = "call_size_bytes", .labels = "side=\"write\"",
+	  .hist = PT_HIST_WRITE_SIZE, .col = PT_COL_WRITES,
+	  .help = "Bytes per read and write call that moved data." },
+	{ .name = "call_size_bytes", .labels = "side=\"read\"",
+	  .hist = PT_HIST_READ_SIZE, .col = PT_COL_READS },
+	{ .name = "occupancy_slots", .labels = "", .hist = PT_HIST_OCCUPANCY,
+	  .col = PT_COL_WRITES, .derived_tp = true,
+	  .help = "Ring slots in use when a write starts." },
+	{ .name = "wait_duration_seconds", .labels = "side=\"read\"",
+	  .hist = PT_HIST_WAIT_READ, .col = PT_COL_WAITS_READ, .ns = true,
+	  .help = "Length of each sleep of a reader waiting for data or a writer "
+		  "waiting for room." },
+	{ .name = "wait_duration_seconds", .labels = "side=\"write\"",
+	  .hist = PT_HIST_WAIT_WRITE, .col = PT_COL_WAITS_WRITE, .ns = true },
 };
 
 /* CSV columns that are no single series: what PromQL gives them back. */
@@ -165,9 +183,19 @@ static const char doc_keys[] =
 "| `tier` | the label `tier` | |\n"
 "| `time`, `interval_s`, `key_type`, `derived`, `writers`, `readers` | none | |\n";
 
-static const char doc_tail[] =
+static const char doc_hists[] =
 "\n"
-"Also `pipetrace_build_info{version,tier}` (1).\n";
+"Also `pipetrace_build_info{version,tier}` (1).\n"
+"\n"
+"## Histograms\n"
+"\n"
+"With `--hist`, each histogram asked for is a Prometheus histogram\n"
+"(`_bucket{le=...}`, `_sum`, `_count`), cumulative since pipestat started.\n"
+"The buckets are the log2 slots: `le` is 2^(s+1) - 1 for slot s (1, 3, 7,\n"
+"...; for times that many nanoseconds, in seconds), the last slot `+Inf`.\n"
+"\n"
+"| `--hist` | Prometheus | note |\n"
+"|---|---|---|\n";
 
 void prom_doc(FILE *f)
 {
@@ -183,5 +211,13 @@ void prom_doc(FILE *f)
 		fprintf(f, "| `%s` | `%s` | %s |\n", pt_metrics[i].csv, q, note);
 	}
 	fputs(doc_keys, f);
-	fputs(doc_tail, f);
+	fputs(doc_hists, f);
+	for (int i = 0; i < PROM_NHISTS; i++) {
+		const struct prom_hist *h = &prom_hists[i];
+
+		fprintf(f, "| `%s` | `pipetrace_%s%s%s%s` | %s |\n", hist_name(h->hist),
+			h->name, *h->labels ? "{" : "", h->labels, *h->labels ? "}" : "",
+			h->ns ? "seconds; the kernel counts nanoseconds" :
+			h->derived_tp ? "derived on the tracepoint tier" : "");
+	}
 }

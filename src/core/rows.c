@@ -72,7 +72,9 @@ static void free_hists(struct pt_rows *r)
 {
 	for (size_t i = 0; i < r->n; i++) {
 		free(r->v[i].hist);
+		free(r->v[i].hist_sum);
 		r->v[i].hist = NULL;
+		r->v[i].hist_sum = NULL;
 	}
 }
 
@@ -219,15 +221,43 @@ int rows_add(struct pt_rows *r, const struct pt_key *k, const struct pt_counts *
 	return 0;
 }
 
-int rows_add_hist(struct pt_rows *r, const struct pt_hkey *hk, __u64 n)
+/* row's histograms, allocated on first use; -1 on OOM */
+static int hists_of(struct pt_row *row)
+{
+	if (!row->hist && !(row->hist = calloc(PT_NHIST, sizeof(*row->hist))))
+		return -1;
+	if (!row->hist_sum && !(row->hist_sum = calloc(PT_NHIST, sizeof(*row->hist_sum))))
+		return -1;
+	return 0;
+}
+
+int rows_add_hist(struct pt_rows *r, const struct pt_hkey *hk, __u64 n, __u64 sum)
 {
 	struct pt_row *row = row_of(r, &hk->key);
 
 	if (!row || hk->hist >= PT_NHIST || hk->slot >= PT_HIST_SLOTS)
 		return row ? 0 : -1;
-	if (!row->hist && !(row->hist = calloc(PT_NHIST, sizeof(*row->hist))))
+	if (hists_of(row))
 		return -1;
 	row->hist[hk->hist][hk->slot] += n;
+	row->hist_sum[hk->hist] += sum;
+	return 0;
+}
+
+int rows_add_hists(struct pt_rows *r, const struct pt_row *src)
+{
+	struct pt_row *row;
+
+	if (!src->hist)
+		return 0;
+	row = row_of(r, &src->key);
+	if (!row || hists_of(row))
+		return -1;
+	for (int h = 0; h < PT_NHIST; h++) {
+		for (int s = 0; s < PT_HIST_SLOTS; s++)
+			row->hist[h][s] += src->hist[h][s];
+		row->hist_sum[h] += src->hist_sum[h];
+	}
 	return 0;
 }
 

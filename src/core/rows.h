@@ -21,6 +21,7 @@ struct pt_row {
 	struct pt_key key;	/* fields the key type does not use are 0 */
 	struct pt_counts c;
 	__u64 (*hist)[PT_HIST_SLOTS];	/* [PT_NHIST], NULL until one is seen */
+	__u64 *hist_sum;		/* [PT_NHIST]: the sum of each one's values */
 };
 
 struct pt_rows {
@@ -53,8 +54,11 @@ bool rows_has(const struct pt_rows *r, const struct pt_key *k);
 /* Adds c into the row of k's key under r->by; -1 on out of memory. */
 int rows_add(struct pt_rows *r, const struct pt_key *k, const struct pt_counts *c);
 void counts_add(struct pt_counts *sum, const struct pt_counts *c);
-/* Adds n values to a histogram slot of hk's key under r->by; -1 on OOM. */
-int rows_add_hist(struct pt_rows *r, const struct pt_hkey *hk, __u64 n);
+/* Adds n values summing to sum to a histogram slot of hk's key under
+ * r->by; -1 on OOM. */
+int rows_add_hist(struct pt_rows *r, const struct pt_hkey *hk, __u64 n, __u64 sum);
+/* Adds src's histograms into the row of src's key under r->by; -1 on OOM. */
+int rows_add_hists(struct pt_rows *r, const struct pt_row *src);
 /* After reordering r->v: the index again. */
 void rows_reindex(struct pt_rows *r);
 /* Sorts rows by bytes moved, busiest first, ties by key. */

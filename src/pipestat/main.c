@@ -272,7 +272,7 @@ int main(int argc, char **argv)
 	rows_init(&r.rows, o.by);
 	rows_init(&r.ends, PT_BY_PIPE_PID);
 	if (o.listen || o.textfile) {
-		prom_init(&prom, o.by, o.max_series);
+		prom_init(&prom, o.by, o.max_series, o.load.hists);
 		pt_session_env(&r.s, &prom.env);
 		r.prom = &prom;
 	}

@@ -60,10 +60,10 @@ static int fold_hists(struct pt_rows *rows, const void *keys, const void *vals,
 		      __u32 n)
 {
 	const struct pt_hkey *k = keys;
-	const __u64 *v = vals;
+	const struct pt_hval *v = vals;
 
 	for (__u32 i = 0; i < n; i++)
-		if (rows_add_hist(rows, &k[i], v[i]))
+		if (rows_add_hist(rows, &k[i], v[i].n, v[i].sum))
 			return -1;
 	return 0;
 }
@@ -76,7 +76,7 @@ static const struct pt_gen_map counts_map = {
 
 static const struct pt_gen_map hists_map = {
 	.name = { "hists0", "hists1" },
-	.ksz = sizeof(struct pt_hkey), .vsz = sizeof(__u64),
+	.ksz = sizeof(struct pt_hkey), .vsz = sizeof(struct pt_hval),
 	.fd = { -1, -1 }, .fold = fold_hists,
 };
 

@@ -25,9 +25,34 @@ start_scraped() {
 	start_prometheus "$TMP/prometheus.yml"
 }
 
+# --hist: Prometheus histograms, cumulative across scrapes
+t_scraped_hist() {
+	local s='comm="pwhist",side="write"' w='comm="pwwait",side="read"'
+	PIPEWORK_COMM=pwhist work stream 65536 3 "$TMP/fifo-hist" >/dev/null
+	expect "hist: count" "$(until_value "pipetrace_call_size_bytes_count{$s}" 3)" 3
+	PIPEWORK_COMM=pwhist work stream 65536 5 "$TMP/fifo-hist" >/dev/null
+	expect "hist: count, a scrape later" "$(until_value "pipetrace_call_size_bytes_count{$s}" 8)" 8
+	expect "hist: sum in bytes" "$(query "pipetrace_call_size_bytes_sum{$s}")" 524288
+	expect "hist: 64 KiB writes not at or below 65535" \
+		"$(query "pipetrace_call_size_bytes_bucket{$s,le=\"65535\"}")" 0
+	expect "hist: at or below 131071" "$(query "pipetrace_call_size_bytes_bucket{$s,le=\"131071\"}")" 8
+	expect "hist: +Inf" "$(query "pipetrace_call_size_bytes_bucket{$s,le=\"+Inf\"}")" 8
+	# the reader of a writer that sleeps 100 ms per chunk: its sleeps, in seconds
+	PIPEWORK_COMM=pwwait work slow-writer 1 100 >/dev/null
+	expect "hist: the reader's sleeps" \
+		"$(until_value "pipetrace_wait_duration_seconds_count{$w} >= bool 5" 1)" 1
+	expect "hist: one count per sleep" \
+		"$(query "pipetrace_wait_duration_seconds_count{$w} - pipetrace_waits_total{$w}")" 0
+	expect "hist: sum in seconds" \
+		"$(query "pipetrace_wait_duration_seconds_sum{$w} - pipetrace_wait_seconds_total{$w}")" 0
+	expect "hist: 100 ms sleeps between 67 and 134 ms" \
+		"$(query "pipetrace_wait_duration_seconds_bucket{$w,le=\"0.134217727\"} - ignoring (le)
+			pipetrace_wait_duration_seconds_bucket{$w,le=\"0.067108863\"} >= bool 5")" 1
+}
+
 t_scraped() {
 	local sel='comm="pipework",job="pipetrace"' v
-	start_pipestat --listen 127.0.0.1:0 -i 0.2 ||
+	start_pipestat --listen 127.0.0.1:0 --hist all -i 0.2 ||
 		{ not_ok "prometheus: pipestat --listen attach"; return; }
 	PS_PORT=$(listen_port)
 	if ! start_scraped; then
@@ -64,6 +89,7 @@ t_scraped() {
 		"$(until_value 'pipetrace_calls_total{comm="pw\\xff",side="read"}' 5)" 5
 	expect "prometheus: comm with the text \\xff" \
 		"$(until_value 'pipetrace_calls_total{comm="pw\\\\xff",side="read"}' 7)" 7
+	t_scraped_hist
 	expect "prometheus: the scrapes have no error" \
 		"$(curl -sf "http://127.0.0.1:$PROM_PORT/api/v1/targets" |
 			jq -r '.data.activeTargets[0] | .health + " [" + .lastError + "]"')" "up []"
@@ -193,7 +219,7 @@ print("ok" if n else "no samples")' "$2.om" 2>&1 | tail -1)
 t_lint() {
 	local key port
 	for key in comm pid pipe cgroup; do
-		start_pipestat --listen 127.0.0.1:0 --waits -k "$key" -i 0.2 ||
+		start_pipestat --listen 127.0.0.1:0 --waits --hist all -k "$key" -i 0.2 ||
 			{ not_ok "lint -k $key: attach"; continue; }
 		port=$(listen_port)
 		work stream 65536 4 >/dev/null

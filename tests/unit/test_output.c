@@ -171,9 +171,9 @@ static void json_rows(void)
 	{
 		struct pt_hkey hk = { .key = k, .hist = PT_HIST_WRITE_SIZE, .slot = 12 };
 
-		rows_add_hist(&rows, &hk, 5);
+		rows_add_hist(&rows, &hk, 5, 0);
 		hk.slot = 0;
-		rows_add_hist(&rows, &hk, 2);
+		rows_add_hist(&rows, &hk, 2, 0);
 		r.hists = 1u << PT_HIST_WRITE_SIZE | 1u << PT_HIST_READ_SIZE;
 		json = render(out_json_report, &r);
 		CHECK(json_walk(json, keys, sizeof(keys), "hist_write_size", v, sizeof(v)) == 0);

@@ -378,12 +378,12 @@ static void waits_and_hists(void)
 	add(&raw, 10, "dd", 100, &w);
 	add(&raw, 11, "cat", 100, &r);
 	add(&raw, 11, "cat", 300, &r);
-	CHECK(rows_add_hist(&raw, &hk, 4) == 0);
+	CHECK(rows_add_hist(&raw, &hk, 4, 0) == 0);
 	hk.key.tgid = 11;
 	hk.hist = PT_HIST_READ_SIZE;
-	CHECK(rows_add_hist(&raw, &hk, 3) == 0);
+	CHECK(rows_add_hist(&raw, &hk, 3, 0) == 0);
 	hk.key.ino = 300;
-	CHECK(rows_add_hist(&raw, &hk, 2) == 0);
+	CHECK(rows_add_hist(&raw, &hk, 2, 0) == 0);
 	tm_init(&m);
 	CHECK(tm_build(&m, &raw, TM_PER_PIPE, "") == 0);
 	tm_sort(&m, TM_WAITW, &env, 2);

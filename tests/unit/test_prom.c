@@ -59,7 +59,7 @@ static void counters(void)
 	struct pt_env env = syscall_env(3);
 	char *t;
 
-	prom_init(&p, PT_BY_COMM, 100);
+	prom_init(&p, PT_BY_COMM, 100, 0);
 	rows_init(&rows, PT_BY_COMM);
 	add(&rows, "make", 1, 5);
 	add(&rows, "cc1", 2, 7);
@@ -130,7 +130,7 @@ static void cap(void)
 	struct pt_env env = syscall_env(0);
 	char *t;
 
-	prom_init(&p, PT_BY_PID, 2);
+	prom_init(&p, PT_BY_PID, 2, 0);
 	rows_init(&rows, PT_BY_PID);
 	add(&rows, "a", 10, 1);
 	add(&rows, "b", 11, 2);
@@ -190,7 +190,7 @@ struct fixture {
 
 static void fixture_init(struct fixture *x, enum pt_by by)
 {
-	prom_init(&x->p, by, 100);
+	prom_init(&x->p, by, 100, 0);
 	rows_init(&x->rows, by);
 	x->text = NULL;
 }
@@ -285,6 +285,89 @@ static void pipes(void)
 	fixture_free(&x);
 }
 
+/* n values of v into histogram h of a comm's row */
+static void hist_add(struct pt_rows *rows, const char *comm, enum pt_hist h,
+		     __u64 v, __u64 n)
+{
+	struct pt_hkey hk = { .hist = h, .slot = 63 - __builtin_clzll(v | 1) };
+
+	memcpy(hk.key.comm, comm, strlen(comm));
+	CHECK(rows_add_hist(rows, &hk, n, n * v) == 0);
+}
+
+/* --hist: Prometheus histograms, cumulative across intervals and scrapes */
+static void histograms(void)
+{
+	struct prom_store p;
+	struct pt_rows rows;
+	struct pt_env env = syscall_env(0);
+	char *t;
+
+	prom_init(&p, PT_BY_COMM, 1, 1u << PT_HIST_WRITE_SIZE | 1u << PT_HIST_WAIT_READ);
+	rows_init(&rows, PT_BY_COMM);
+	add(&rows, "w", 1, 1);
+	hist_add(&rows, "w", PT_HIST_WRITE_SIZE, 65536, 3);
+	hist_add(&rows, "w", PT_HIST_WRITE_SIZE, 1, 2);
+	hist_add(&rows, "w", PT_HIST_WAIT_READ, 100000000, 1);	/* 0.1 s */
+	hist_add(&rows, "w", PT_HIST_READ_SIZE, 10, 1);	/* not asked for */
+	CHECK(prom_add(&p, &rows, &env) == 0);
+	rows_clear(&rows);
+	hist_add(&rows, "w", PT_HIST_WRITE_SIZE, 65536, 4);
+	add(&rows, "x", 2, 1);		/* past the cap: the overflow */
+	hist_add(&rows, "x", PT_HIST_WRITE_SIZE, 4096, 5);
+	CHECK(prom_add(&p, &rows, &env) == 0);
+	t = render(&p, PROM_TEXT);
+	CHECK_STR(line(t, "# TYPE pipetrace_call_size_bytes"),
+		  "# TYPE pipetrace_call_size_bytes histogram");
+	CHECK_STR(line(t, "pipetrace_call_size_bytes_bucket{tier=\"syscall\",comm=\"w\","
+			  "side=\"write\",le=\"1\"}"),
+		  "pipetrace_call_size_bytes_bucket{tier=\"syscall\",comm=\"w\","
+		  "side=\"write\",le=\"1\"} 2");
+	CHECK_STR(line(t, "pipetrace_call_size_bytes_bucket{tier=\"syscall\",comm=\"w\","
+			  "side=\"write\",le=\"65535\"}"),
+		  "pipetrace_call_size_bytes_bucket{tier=\"syscall\",comm=\"w\","
+		  "side=\"write\",le=\"65535\"} 2");
+	CHECK_STR(line(t, "pipetrace_call_size_bytes_bucket{tier=\"syscall\",comm=\"w\","
+			  "side=\"write\",le=\"131071\"}"),
+		  "pipetrace_call_size_bytes_bucket{tier=\"syscall\",comm=\"w\","
+		  "side=\"write\",le=\"131071\"} 9");
+	CHECK_STR(line(t, "pipetrace_call_size_bytes_bucket{tier=\"syscall\",comm=\"w\","
+			  "side=\"write\",le=\"+Inf\"}"),
+		  "pipetrace_call_size_bytes_bucket{tier=\"syscall\",comm=\"w\","
+		  "side=\"write\",le=\"+Inf\"} 9");
+	CHECK_STR(line(t, "pipetrace_call_size_bytes_sum{tier=\"syscall\",comm=\"w\""),
+		  "pipetrace_call_size_bytes_sum{tier=\"syscall\",comm=\"w\",side=\"write\"} 458754");
+	CHECK_STR(line(t, "pipetrace_call_size_bytes_count{tier=\"syscall\",comm=\"w\""),
+		  "pipetrace_call_size_bytes_count{tier=\"syscall\",comm=\"w\",side=\"write\"} 9");
+	/* the label sets past the cap: one overflow histogram */
+	CHECK_STR(line(t, "pipetrace_call_size_bytes_count{tier=\"syscall\",overflow=\"true\""),
+		  "pipetrace_call_size_bytes_count{tier=\"syscall\",overflow=\"true\","
+		  "side=\"write\"} 5");
+	/* nanoseconds as seconds: bounds and sum */
+	CHECK_STR(line(t, "pipetrace_wait_duration_seconds_bucket{tier=\"syscall\",comm=\"w\","
+			  "side=\"read\",le=\"0.134217727\"}"),
+		  "pipetrace_wait_duration_seconds_bucket{tier=\"syscall\",comm=\"w\","
+		  "side=\"read\",le=\"0.134217727\"} 1");
+	CHECK_STR(line(t, "pipetrace_wait_duration_seconds_bucket{tier=\"syscall\",comm=\"w\","
+			  "side=\"read\",le=\"0.067108863\"}"),
+		  "pipetrace_wait_duration_seconds_bucket{tier=\"syscall\",comm=\"w\","
+		  "side=\"read\",le=\"0.067108863\"} 0");
+	CHECK_STR(line(t, "pipetrace_wait_duration_seconds_sum{tier=\"syscall\",comm=\"w\""),
+		  "pipetrace_wait_duration_seconds_sum{tier=\"syscall\",comm=\"w\","
+		  "side=\"read\"} 0.100000000");
+	/* only the ones asked for */
+	CHECK_STR(line(t, "pipetrace_call_size_bytes_count{tier=\"syscall\",comm=\"w\",side=\"read\""),
+		  "");
+	CHECK_STR(line(t, "# TYPE pipetrace_occupancy"), "");
+	free(t);
+	t = render(&p, PROM_OPENMETRICS);
+	CHECK_STR(line(t, "# TYPE pipetrace_wait_duration_seconds"),
+		  "# TYPE pipetrace_wait_duration_seconds histogram");
+	free(t);
+	rows_free(&rows);
+	prom_free(&p);
+}
+
 /* every CSV count column has its Prometheus name; the doc is current */
 static void doc(void)
 {
@@ -326,7 +409,7 @@ static void textfile(void)
 
 	CHECK(mkdtemp(dir) != NULL);
 	snprintf(path, sizeof(path), "%s/pipetrace.prom", dir);
-	prom_init(&p, PT_BY_COMM, 10);
+	prom_init(&p, PT_BY_COMM, 10, 0);
 	p.env = syscall_env(0);
 	CHECK(textfile_open(&t, path, err, sizeof(err)) == 0);
 	CHECK(prom_textfile(&t, &p) == 0);
@@ -373,6 +456,7 @@ int main(int argc, char **argv)
 	no_collision();
 	monotonic();
 	pipes();
+	histograms();
 	doc();
 	textfile();
 	return unit_summary("test_prom");
