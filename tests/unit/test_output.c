@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The CSV contract, honest '-' and empty fields, derived marks, quoting. */
+/* The CSV contract (and the man page's list of it), honest '-' and empty fields, derived marks, quoting. */
 #include <stdlib.h>
 #include "core/fmt.h"
 #include "core/out.h"
@@ -325,9 +325,45 @@ static void tiers(void)
 	CHECK_STR(tier_name(PT_TIER_FUNCTION), "function");
 }
 
+/* man/pipestat.8's CSV COLUMNS list is the header (run from the top of
+ * the tree, as make unit does). */
+static void man_csv_columns(void)
+{
+	FILE *man = fopen("man/pipestat.8", "r");
+	char line[512], cols[4096] = "", *h = header();
+	size_t n = 0;
+	int in = 0;
+
+	CHECK(man != NULL);
+	while (man && fgets(line, sizeof(line), man)) {
+		if (!strncmp(line, ".SH CSV COLUMNS", 15)) {
+			in = 1;		/* the next line says why the order holds */
+			continue;
+		}
+		if (in == 1) {
+			in = 2;
+			continue;
+		}
+		if (in && !strncmp(line, ".", 1))
+			break;
+		for (char *c = line; in && *c && n + 1 < sizeof(cols); c++)
+			if (*c != ' ' && *c != '\n')
+				cols[n++] = *c;
+	}
+	if (man)
+		fclose(man);
+	if (n && cols[n - 1] == '.')
+		n--;
+	cols[n] = '\0';
+	h[strcspn(h, "\n")] = '\0';
+	CHECK_STR(cols, h);
+	free(h);
+}
+
 int main(void)
 {
 	csv_contract();
+	man_csv_columns();
 	syscall_tier_row();
 	json_rows();
 	operator();
