@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #define _GNU_SOURCE
 #include <ftw.h>
+#include <limits.h>
 #include <mntent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,11 +53,26 @@ static int seen(const char *path, const struct stat *st, int type, struct FTW *f
 	return 0;
 }
 
+/* The first cgroup2 mount's directory into buf; false if there is none. */
+static bool cgroup_mount(char *buf, size_t n)
+{
+	struct mntent *m;
+	bool found = false;
+	FILE *f = setmntent("/proc/self/mounts", "r");
+
+	if (!f)
+		return false;
+	while (!found && (m = getmntent(f)))
+		if (!strcmp(m->mnt_type, "cgroup2"))
+			found = snprintf(buf, n, "%s", m->mnt_dir) < (int)n;
+	endmntent(f);
+	return found;
+}
+
 /* Walks the cgroup2 mount again (at most once a second). */
 static void walk(void)
 {
-	struct mntent *m;
-	FILE *f;
+	char mnt[PATH_MAX];
 
 	if (walked == time(NULL))
 		return;
@@ -64,16 +80,30 @@ static void walk(void)
 	for (size_t i = 0; i < ncgs; i++)
 		free(cgs[i].path);
 	ncgs = 0;
-	f = setmntent("/proc/self/mounts", "r");
-	if (!f)
+	if (!cgroup_mount(mnt, sizeof(mnt)))
 		return;
-	while ((m = getmntent(f)))
-		if (!strcmp(m->mnt_type, "cgroup2")) {
-			mount_len = strlen(m->mnt_dir);
-			nftw(m->mnt_dir, seen, 16, FTW_PHYS | FTW_MOUNT);
-			break;
-		}
-	endmntent(f);
+	mount_len = strlen(mnt);
+	nftw(mnt, seen, 16, FTW_PHYS | FTW_MOUNT);
+}
+
+bool cgroup_make(char *path, size_t n, const char *name, char *err, size_t en)
+{
+	char mnt[PATH_MAX];
+
+	if (!cgroup_mount(mnt, sizeof(mnt))) {
+		snprintf(err, en, "no cgroup v2 file system mounted");
+		return false;
+	}
+	if (snprintf(path, n, "%s/%s", mnt, name) >= (int)n) {
+		snprintf(err, en, "cgroup path too long");
+		return false;
+	}
+	/* a new directory or nothing: never one somebody else made */
+	if (mkdir(path, 0755)) {
+		snprintf(err, en, "making cgroup %s: %m", path);
+		return false;
+	}
+	return true;
 }
 
 static const char *find(__u64 id)

@@ -12,6 +12,7 @@
 #include "core/sigout.h"
 #include "core/clock.h"
 #include "session/privs.h"
+#include "command.h"
 #include "demo.h"
 #include "session/loader.h"
 #include "core/ends.h"
@@ -25,7 +26,11 @@ struct run {
 	struct pt_rows rows;
 	struct pt_rows ends;	/* -k pipe: by pipe and process */
 	double start, last;	/* CLOCK_MONOTONIC */
-	pid_t demo;
+	pid_t child;		/* --demo's workload or -- COMMAND; -1 */
+	int child_ws;		/* its wait status, once reaped */
+	bool child_done;
+	int end_sig;		/* the termination signal taken, 0 */
+	struct command cmd;
 	FILE *out;		/* stdout, given up on a signal (core/sigout.h) */
 	struct sigout so;
 	bool drain_failed;
@@ -129,6 +134,7 @@ static int wait_until(struct run *r, double deadline, const sigset_t *set)
 		double left = deadline ? deadline - pt_now(CLOCK_MONOTONIC) : 3600;
 		struct timespec ts;
 		sigset_t pending;
+		siginfo_t si;
 		int sig;
 
 		if (left <= 0) {
@@ -140,12 +146,23 @@ static int wait_until(struct run *r, double deadline, const sigset_t *set)
 		}
 		ts.tv_sec = (time_t)left;
 		ts.tv_nsec = (long)((left - ts.tv_sec) * 1e9);
-		sig = sigtimedwait(set, NULL, &ts);
-		if (sig == SIGINT || sig == SIGTERM)
+		sig = sigtimedwait(set, &si, &ts);
+		if (sig == SIGINT || sig == SIGTERM) {
+			/* a command's run ends when it does; a second signal ends it now */
+			if (!r->o->command || r->child_done || r->end_sig)
+				return 0;
+			r->end_sig = sig;
+			/* one sent to pipestat alone is passed on (a terminal's
+			 * went to the command too) */
+			if (si.si_code == SI_USER || si.si_code == SI_QUEUE)
+				kill(r->child, sig);
+			continue;
+		}
+		if (sig == SIGCHLD && r->child > 0 &&
+		    waitpid(r->child, &r->child_ws, WNOHANG) == r->child) {
+			r->child_done = true;
 			return 0;
-		if (sig == SIGCHLD && r->demo > 0 &&
-		    waitpid(r->demo, NULL, WNOHANG) == r->demo)
-			return 0;
+		}
 	}
 }
 
@@ -199,6 +216,21 @@ static int resize(const struct pipestat_opts *o)
 	return 0;
 }
 
+/* -- COMMAND's exit status, or pipestat's own when it failed or gave up. */
+static int command_end(struct run *r, int rc)
+{
+	const char *what = r->o->command[0];
+
+	if (!r->child_done) {
+		fprintf(stderr, "pipestat: ended by a second signal; %s (pid %d) still "
+			"runs\n", what, (int)r->child);
+		return rc ? rc : 128 + r->end_sig;
+	}
+	fprintf(stderr, "pipestat: %s exited with status %d after %.3f s\n", what,
+		command_status(r->child_ws), pt_now(CLOCK_MONOTONIC) - r->start);
+	return rc ? rc : command_status(r->child_ws);
+}
+
 /* Which tier, and what it derives or cannot know here (knobs as now). */
 static void say_tier(const struct pt_session *s)
 {
@@ -214,7 +246,7 @@ static void say_tier(const struct pt_session *s)
 int main(int argc, char **argv)
 {
 	struct pipestat_opts o;
-	struct run r = { .o = &o, .demo = -1 };
+	struct run r = { .o = &o, .child = -1, .cmd = { .procs_fd = -1 } };
 	struct prom_store prom;
 	char err[256];
 	sigset_t set, ends;
@@ -252,17 +284,25 @@ int main(int argc, char **argv)
 		strcpy(o.load.comm, DEMO_COMM);
 		if (o.by == PT_BY_TOTAL)
 			o.by = PT_BY_PID;
-		r.demo = demo_spawn();
-		if (r.demo < 0) {
+		r.child = demo_spawn();
+		if (r.child < 0) {
 			fprintf(stderr, "pipestat: starting the demo: %s\n", strerror(errno));
 			return 1;
 		}
 	}
+	if (o.command) {
+		if (!command_prepare(&r.cmd, err, sizeof(err))) {
+			fprintf(stderr, "pipestat: %s\n", err);
+			return 1;
+		}
+		o.load.cgroup = r.cmd.cgroup;
+	}
 	r.start = pt_now(CLOCK_MONOTONIC);
 	if (pt_session_open(&r.s, &o.load, err, sizeof(err))) {
 		fprintf(stderr, "pipestat: %s\n", err);
-		if (r.demo > 0)
-			kill(r.demo, SIGKILL);
+		if (o.demo)
+			kill(r.child, SIGKILL);
+		command_cleanup(&r.cmd);
 		return 1;
 	}
 	r.last = pt_now(CLOCK_MONOTONIC);
@@ -301,7 +341,21 @@ int main(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (o.command) {
+		/* what pipestat printed so far comes before what the command does */
+		fflush(r.out);
+		r.start = pt_now(CLOCK_MONOTONIC);
+		if (command_start(&r.cmd, o.command) < 0) {
+			fprintf(stderr, "pipestat: starting %s: %s\n", o.command[0],
+				strerror(errno));
+			rc = 1;
+			goto out;
+		}
+		r.child = r.cmd.pid;
+	}
 	rc = run_status(&r, run_loop(&r, &set));
+	if (o.command)
+		rc = command_end(&r, rc);
 out:
 	serve_stop(r.server);
 	pt_session_close(&r.s);
@@ -311,5 +365,6 @@ out:
 		prom_free(r.prom);
 	sigout_close(&r.so, r.out);
 	textfile_close(&r.textfile);
+	command_cleanup(&r.cmd);
 	return rc;
 }

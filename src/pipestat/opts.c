@@ -15,9 +15,13 @@ static const char usage[] =
 "                [--textfile PATH] [--max-series N] [--hist NAME[,NAME]]\n"
 "                [--waits]\n"
 "                [--cgroup PATH] [--tier TIER] [--demo] [--max-keys N] [-v]\n"
+"                [-- COMMAND [ARG...]]\n"
 "       pipestat --resize PIPE=SIZE [-v]\n"
 "Count what happens in Linux pipes (reads, writes, bytes, EAGAIN returns,\n"
 "pipe page allocations, pool hits, user-copy sections), per interval.\n"
+"With -- COMMAND: attach, run COMMAND, count it and every process it starts\n"
+"(in a cgroup made for it), report when it exits and exit with its status\n"
+"(128+N after signal N).\n"
 "\n"
 "  -i, --interval SEC   report every SEC seconds, 0.1 or more (default: once,\n"
 "                       at the end)\n"
@@ -82,6 +86,8 @@ static const char usage_tail[] =
 "  pipestat -k pipe --csv -i 1    per pipe, CSV every second\n"
 "  pipestat -p 1234 -p 1235 -c 5 -i 2\n"
 "  pipestat --demo                try it on a built-in workload\n"
+"  pipestat -k pid -- sh -c 'yes | head -c 100M >/dev/null'\n"
+"                                 one pipeline, per process\n"
 "  pipestat --listen 127.0.0.1:9432   Prometheus counters per command\n"
 "  pipestat --resize 812345=1M    grow pipe 812345 (pipe_ino) to 1 MiB\n"
 "\n"
@@ -145,6 +151,13 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 	int c, v, tracing = 0;
 
 	memset(o, 0, sizeof(*o));
+	/* the first "--" ends the options: a command and its own arguments */
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			o->command = argv + i + 1;
+			argc = i;
+			break;
+		}
 	o->max_series = 1000;
 	o->sort_col = -1;
 	o->load.tier = PT_TIER_AUTO;
@@ -253,7 +266,7 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 	}
 	if (optind < argc)
 		USAGE_ERR("unexpected argument '%s'", argv[optind]);
-	if (o->resize && (tracing || o->interval))
+	if (o->resize && (tracing || o->interval || o->command))
 		USAGE_ERR("--resize resizes a pipe and exits: only -v with it");
 	if (o->web_config && !o->listen)
 		USAGE_ERR("--web-config is for --listen: give both");
@@ -271,6 +284,12 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 	/* sleep lengths need the sleeps */
 	if (o->load.hists & (1u << PT_HIST_WAIT_READ | 1u << PT_HIST_WAIT_WRITE))
 		o->load.waits = true;
+	if (o->command && !o->command[0])
+		USAGE_ERR("'--' needs a command after it");
+	if (o->command && (o->demo || o->load.npids || o->load.cgroup))
+		USAGE_ERR("-- COMMAND counts the command: no --demo, -p or --cgroup");
+	if (o->command && (o->duration || o->count))
+		USAGE_ERR("-- COMMAND ends when the command exits: no -d or -c");
 	if (o->demo && (o->load.npids || o->load.comm[0]))
 		USAGE_ERR("--demo reports on its own workload: no -p or -n");
 	return CLI_RUN;

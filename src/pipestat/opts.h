@@ -32,6 +32,7 @@ struct pipestat_opts {
 	bool resize;		/* --resize: resize a pipe and exit */
 	struct pipe_ref resize_pipe;
 	long resize_size;
+	char **command;		/* after "--": run it and count it; NULL */
 };
 
 /*

@@ -15,6 +15,10 @@
  *                                one slot per byte); prints "rfd=R wfd=W
  *                                ino=I size=S", then "size=S" (F_GETPIPE_SZ)
  *                                for each line on stdin, until its end
+ *   pipework put SIZE N          N writes of SIZE bytes to stdout
+ *   pipework get SIZE            reads of SIZE bytes from stdin until EOF
+ *
+ * put and get print their line on stderr: stdout and stdin are the pipe.
  *
  * With PIPEWORK_WAIT=1 it prints "ready pid=P" and waits for a line on
  * stdin first, so a test can start tracing with -p P before it runs.
@@ -82,6 +86,7 @@ static long stream(size_t size, long n, const char *fifo)
 int main(int argc, char **argv)
 {
 	const char *w = argc > 1 ? argv[1] : "";
+	FILE *say = stdout;
 	long r;
 
 	if (argc < 3) {
@@ -119,7 +124,13 @@ int main(int argc, char **argv)
 		r = wl_slow_side(arg(argv[2]), arg(argv[3]), 0);
 	else if (!strcmp(w, "lock-writers") && argc >= 4)
 		r = wl_lock_writers(arg(argv[2]), arg(argv[3]));
-	else if (!strcmp(w, "pingpong"))
+	else if (!strcmp(w, "put") && argc >= 4) {
+		say = stderr;
+		r = wl_put(STDOUT_FILENO, arg(argv[2]), arg(argv[3]));
+	} else if (!strcmp(w, "get")) {
+		say = stderr;
+		r = wl_get(STDIN_FILENO, arg(argv[2]));
+	} else if (!strcmp(w, "pingpong"))
 		r = wl_pingpong(arg(argv[2]), NULL);
 	else {
 		fprintf(stderr, "pipework: unknown workload '%s'\n", w);
@@ -129,6 +140,6 @@ int main(int argc, char **argv)
 		perror("pipework");
 		return 1;
 	}
-	printf("pid=%d %s=%ld\n", getpid(), w, r);
+	fprintf(say, "pid=%d %s=%ld\n", getpid(), w, r);
 	return 0;
 }

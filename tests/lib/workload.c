@@ -312,3 +312,31 @@ out:
 		close(null);
 	return moved == (long)sizeof(page) * n ? moved : -1;
 }
+
+long wl_put(int fd, size_t size, long n)
+{
+	char *buf = calloc(1, size);
+	long long total = 0;
+
+	if (!buf)
+		return -1;
+	for (long i = 0; i < n && !wl_write_all(fd, buf, size); i++)
+		total += size;
+	free(buf);
+	return total == (long long)size * n ? total : -1;
+}
+
+long wl_get(int fd, size_t size)
+{
+	char *buf = malloc(size);
+	long long total = 0;
+	size_t got = 0;
+	int r;
+
+	if (!buf)
+		return -1;
+	while ((r = wl_read(fd, buf, size, &got)) == 0)
+		total += got;
+	free(buf);
+	return r < 0 ? -1 : total;
+}

@@ -62,5 +62,9 @@ long wl_lock_writers(int writers, long n);
  * then splice() of them out to /dev/null: returns bytes spliced out
  */
 long wl_splice(long n);
+/* n writes of size bytes to fd (a pipeline's stdout): the bytes written */
+long wl_put(int fd, size_t size, long n);
+/* Reads of size bytes from fd until end of file: the bytes read */
+long wl_get(int fd, size_t size);
 
 #endif

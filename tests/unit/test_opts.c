@@ -206,6 +206,32 @@ static void resize(void)
 	CHECK(parse("--resize 77=1 -k pid", &o, err) == CLI_USAGE);
 	CHECK_STR(err, "--resize resizes a pipe and exits: only -v with it");
 	CHECK(parse("--resize 77=1 2", &o, err) == CLI_USAGE);
+	CHECK(parse("--resize 77=1 -- true", &o, err) == CLI_USAGE);
+}
+
+/* pipestat [options] -- COMMAND: everything after the first "--" is its */
+static void command(void)
+{
+	struct pipestat_opts o;
+	char err[256];
+
+	CHECK(parse("-k pid -- sh -c x", &o, err) == CLI_RUN && o.by == PT_BY_PID);
+	CHECK(o.command && !strcmp(o.command[0], "sh") && !strcmp(o.command[1], "-c") &&
+	      !strcmp(o.command[2], "x") && !o.command[3]);
+	CHECK(parse("1 -- true", &o, err) == CLI_RUN && o.interval == 1);
+	CHECK(!strcmp(o.command[0], "true"));
+	/* the command's own options are not pipestat's */
+	CHECK(parse("-- ls -i 0 -- x", &o, err) == CLI_RUN && !o.interval);
+	CHECK(!strcmp(o.command[1], "-i") && !strcmp(o.command[3], "--"));
+	CHECK(parse("", &o, err) == CLI_RUN && !o.command);
+	CHECK(parse("--", &o, err) == CLI_USAGE);
+	CHECK_STR(err, "'--' needs a command after it");
+	CHECK(parse("-d 3 -- true", &o, err) == CLI_USAGE);
+	CHECK_STR(err, "-- COMMAND ends when the command exits: no -d or -c");
+	CHECK(parse("-p 1 -- true", &o, err) == CLI_USAGE);
+	CHECK_STR(err, "-- COMMAND counts the command: no --demo, -p or --cgroup");
+	CHECK(parse("-n -- true", &o, err) == CLI_USAGE);
+	CHECK_STR(err, "option '-n' needs a value");
 }
 
 int main(void)
@@ -218,5 +244,6 @@ int main(void)
 	operator();
 	too_many_pids();
 	resize();
+	command();
 	return unit_summary("test_opts");
 }
