@@ -8,7 +8,8 @@
 
 static int parse(const char *line, struct pipestat_opts *o, char *err)
 {
-	char buf[1024], *argv[256];
+	/* static: o->command points into argv after the call */
+	static char buf[1024], *argv[256];
 	int argc = 0;
 	FILE *out = fopen("/dev/null", "w");
 	int rc;
