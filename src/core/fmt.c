@@ -29,6 +29,23 @@ static void fmt_scaled(char *buf, size_t n, unsigned long long u, int width)
 	}
 }
 
+void fmt_iec(char *buf, size_t n, unsigned long long u)
+{
+	static const char units[] = "KMGTPE";
+	double d = u;
+	int i = -1;
+
+	if (u < 1024) {
+		snprintf(buf, n, "%llu", u);
+		return;
+	}
+	while (d >= 1024 && i < (int)sizeof(units) - 2) {
+		d /= 1024;
+		i++;
+	}
+	snprintf(buf, n, d < 9.95 ? "%.1f%ci" : "%.0f%ci", d, units[i]);
+}
+
 void fmt_table_value(char *buf, size_t n, const struct pt_value *v, int width)
 {
 	if (v->q == PT_NA)

@@ -9,6 +9,8 @@
 
 /* CSV form: exact digits; "" for a metric the tier cannot know. */
 void fmt_csv_value(char *buf, size_t n, const struct pt_value *v);
+/* Bytes for the table: "812", "64Ki", "1.5Mi", ... (IEC: 1024). */
+void fmt_iec(char *buf, size_t n, unsigned long long u);
 /* Table form: fits width with K/M/G/T suffixes; "-" when unknown. */
 void fmt_table_value(char *buf, size_t n, const struct pt_value *v, int width);
 /*

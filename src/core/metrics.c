@@ -168,6 +168,14 @@ static bool v_wait_write_pct(const struct pt_counts *c, const struct pt_env *e,
 	return interval_share(c->wait_write_ns, e, v);
 }
 
+static bool v_eagain(const struct pt_counts *c, const struct pt_env *e,
+		     struct pt_value *v)
+{
+	(void)e;
+	return set_u(v, c->eagain_read_nonblock + c->eagain_read_nowait +
+			c->eagain_write_nonblock + c->eagain_write_nowait);
+}
+
 static bool v_untracked(const struct pt_counts *c, const struct pt_env *e,
 			struct pt_value *v)
 {
@@ -176,16 +184,20 @@ static bool v_untracked(const struct pt_counts *c, const struct pt_env *e,
 }
 
 const struct pt_metric pt_metrics[PT_NCOLS] = {
-	[PT_COL_READS] = { "reads", "READS", 8, "calls",
+	[PT_COL_READS] = { "reads", "READS", 6, "calls",
 		"read calls on pipes (read, readv, preadv2, io_uring)",
-		PT_V_U64, ALL_EXACT, RAW(reads) },
-	[PT_COL_WRITES] = { "writes", "WRITES", 8, "calls",
+		PT_V_U64, ALL_EXACT, RAW(reads),
+		.rate_head = "r/s" },
+	[PT_COL_WRITES] = { "writes", "WRITES", 6, "calls",
 		"write calls on pipes (write, writev, pwritev2, io_uring)",
-		PT_V_U64, ALL_EXACT, RAW(writes) },
-	[PT_COL_READ_BYTES] = { "read_bytes", "R_BYTES", 8, "bytes",
-		"bytes read", PT_V_U64, ALL_EXACT, RAW(read_bytes) },
-	[PT_COL_WRITE_BYTES] = { "write_bytes", "W_BYTES", 8, "bytes",
-		"bytes written", PT_V_U64, ALL_EXACT, RAW(write_bytes) },
+		PT_V_U64, ALL_EXACT, RAW(writes),
+		.rate_head = "w/s" },
+	[PT_COL_READ_BYTES] = { "read_bytes", "R_BYTES", 6, "bytes",
+		"bytes read", PT_V_U64, ALL_EXACT, RAW(read_bytes),
+		.rate_head = "rB/s" },
+	[PT_COL_WRITE_BYTES] = { "write_bytes", "W_BYTES", 6, "bytes",
+		"bytes written", PT_V_U64, ALL_EXACT, RAW(write_bytes),
+		.rate_head = "wB/s" },
 	[PT_COL_EAGAIN_READ] = { "eagain_read", "EAGAIN_R", 8, "calls",
 		"reads that returned -EAGAIN", PT_V_U64, ALL_EXACT,
 		SUM(eagain_read_nonblock, eagain_read_nowait) },
@@ -288,10 +300,15 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 		PT_V_U64, ALL_EXACT, RAW(read_eof) },
 	[PT_COL_WAIT_READ_PCT] = { NULL, "WAIT_R%", 7, "%",
 		"wait_read_ns as a share of the interval (100: one task all of it)",
-		PT_V_PCT, WAITS(PT_DERIVED), .value = v_wait_read_pct },
+		PT_V_PCT, WAITS(PT_DERIVED), .value = v_wait_read_pct,
+		.name = "wait_read_pct" },
 	[PT_COL_WAIT_WRITE_PCT] = { NULL, "WAIT_W%", 7, "%",
 		"wait_write_ns as a share of the interval (100: one task all of it)",
-		PT_V_PCT, WAITS(PT_DERIVED), .value = v_wait_write_pct },
+		PT_V_PCT, WAITS(PT_DERIVED), .value = v_wait_write_pct,
+		.name = "wait_write_pct" },
+	[PT_COL_EAGAIN] = { NULL, "EAGAIN", 6, "calls",
+		"reads and writes that returned -EAGAIN (eagain_read + eagain_write)",
+		PT_V_U64, ALL_EXACT, .value = v_eagain, .name = "eagain" },
 };
 
 /* The knob states and missing events env is in (PT_NA_*). */

@@ -85,6 +85,7 @@ enum pt_col {
 	/* table only (no CSV name) */
 	PT_COL_WAIT_READ_PCT,
 	PT_COL_WAIT_WRITE_PCT,
+	PT_COL_EAGAIN,
 	PT_NCOLS,
 };
 
@@ -114,8 +115,8 @@ struct pt_how {
 
 struct pt_metric {
 	const char *csv;	/* CSV column, never renamed; NULL: table only */
-	const char *head;	/* table heading; NULL: CSV only */
-	int width;		/* table width */
+	const char *head;	/* table heading; NULL: its CSV name in capitals */
+	int width;		/* table width at least (the heading may widen it) */
 	const char *unit;
 	const char *what;	/* its meaning, one line */
 	enum pt_vtype type;
@@ -127,6 +128,8 @@ struct pt_metric {
 	/* otherwise its value from the raw counts; false: no value (0/0) */
 	bool (*value)(const struct pt_counts *c, const struct pt_env *e,
 		      struct pt_value *v);
+	const char *rate_head;	/* heading with --rate; NULL: head and "/s" */
+	const char *name;	/* -o's name of a table-only column */
 };
 
 extern const struct pt_metric pt_metrics[PT_NCOLS];

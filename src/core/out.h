@@ -7,6 +7,8 @@
 #include "metrics.h"
 #include "rows.h"
 
+struct pt_columns;
+
 struct pt_report {
 	const struct pt_rows *rows;
 	const struct pt_env *env;
@@ -16,6 +18,7 @@ struct pt_report {
 				 * as hist_<name> keys after the columns */
 	size_t max_rows;	/* -r: the first rows only; 0: all */
 	bool rate;		/* --rate: counts per second of the interval */
+	const struct pt_columns *cols;	/* the table's (-o); NULL: the default */
 	/* -k pipe: rows by pipe and process, ends_sort()ed: writers, readers */
 	const struct pt_rows *ends;
 };

@@ -5,15 +5,29 @@
 #include <string.h>
 #include <time.h>
 #include "cgroup.h"
+#include "columns.h"
 #include "ends.h"
 #include "fmt.h"
 #include "out.h"
 
+/* The columns a report shows: -o's, or the default set. */
+static const struct pt_columns *columns(const struct pt_report *r)
+{
+	static struct pt_columns def;
+
+	if (r->cols)
+		return r->cols;
+	if (!def.n)
+		columns_default(&def);
+	return &def;
+}
+
 static void heading(FILE *f, const struct pt_report *r)
 {
+	const struct pt_columns *cols = columns(r);
 	enum pt_by by = r->rows->by;
 	time_t t = (time_t)r->time;
-	char when[16], head[16];
+	char when[16], head[64];
 
 	strftime(when, sizeof(when), "%H:%M:%S", localtime(&t));
 	fprintf(f, "%s  tier: %s  interval: %.2fs  key: %s\n", when,
@@ -23,17 +37,15 @@ static void heading(FILE *f, const struct pt_report *r)
 	if (by_has_pid(by))
 		fprintf(f, "%-8s", "PID");
 	if (by_has_comm(by))
-		fprintf(f, "%-16s ", "COMM");
+		fprintf(f, "%-15s", "COMM");
 	if (by_has_pipe(by))
 		fprintf(f, "%-10s ", "PIPE");
 	if (by_has_cgroup(by))
 		fprintf(f, "%-32s ", "CGROUP");
-	for (int i = 0; i < PT_NCOLS; i++) {
-		if (!pt_metrics[i].head)
-			continue;
-		snprintf(head, sizeof(head), "%s%s", pt_metrics[i].head,
-			 pt_col_quality(i, r->env) == PT_DERIVED ? "*" : "");
-		fprintf(f, " %*s", pt_metrics[i].width, head);
+	for (int i = 0; i < cols->n; i++) {
+		int w = column_head(head, sizeof(head), cols->col[i], r->env, r->rate);
+
+		fprintf(f, " %*s", w, head);
 	}
 	if (r->ends)
 		fputs("  WRITERS -> READERS", f);
@@ -42,15 +54,16 @@ static void heading(FILE *f, const struct pt_report *r)
 
 static void line(FILE *f, const struct pt_report *r, const struct pt_row *row)
 {
+	const struct pt_columns *cols = columns(r);
 	enum pt_by by = r->rows->by;
-	char buf[32], comm[PT_COMM_LEN + 1];
+	char buf[32], head[64], comm[PT_COMM_LEN + 1];
 
 	if (by == PT_BY_TOTAL)
 		fprintf(f, "%-8s", "total");
 	if (by_has_pid(by))
 		fprintf(f, "%-8u", row->key.tgid);
 	if (by_has_comm(by))
-		fprintf(f, "%-16.16s ", fmt_comm(comm, row->key.comm));
+		fprintf(f, "%-15.15s", fmt_comm(comm, row->key.comm));
 	if (by_has_pipe(by))
 		fprintf(f, "%-10llu ", (unsigned long long)row->key.ino);
 	if (by_has_cgroup(by)) {
@@ -59,14 +72,16 @@ static void line(FILE *f, const struct pt_report *r, const struct pt_row *row)
 		cgroup_name(cg, sizeof(cg), row->key.cgroup);
 		fprintf(f, "%-32s ", cg);
 	}
-	for (int i = 0; i < PT_NCOLS; i++) {
-		struct pt_value v;
+	for (int i = 0; i < cols->n; i++) {
+		enum pt_col col = cols->col[i];
+		int w = column_head(head, sizeof(head), col, r->env, r->rate);
+		struct pt_value v = out_value(r, col, row, true);
 
-		if (!pt_metrics[i].head)
-			continue;
-		v = out_value(r, i, row, true);
-		fmt_table_value(buf, sizeof(buf), &v, pt_metrics[i].width);
-		fprintf(f, " %*s", pt_metrics[i].width, buf);
+		if (v.q != PT_NA && v.type == PT_V_U64 && !strcmp(pt_metrics[col].unit, "bytes"))
+			fmt_iec(buf, sizeof(buf), v.u);
+		else
+			fmt_table_value(buf, sizeof(buf), &v, w);
+		fprintf(f, " %*s", w, buf);
 	}
 	if (r->ends) {
 		char w[1024], rd[1024];
@@ -132,6 +147,7 @@ int out_table_report(FILE *f, const struct pt_report *r)
 	if (r->env->untracked)
 		fprintf(f, "warning: %llu events not tracked: counter map full\n",
 			(unsigned long long)r->env->untracked);
-	fprintf(f, "* derived, not measured directly; - not known on this tier\n\n");
+	fprintf(f, "* derived, not measured directly; - not known on this tier; "
+		"Ki = 1024 bytes\n\n");
 	return fflush(f) || ferror(f) ? -1 : 0;
 }

@@ -108,6 +108,7 @@ static int report(struct run *r)
 	rep.hists = r->o->json ? r->o->load.hists : 0;
 	rep.max_rows = r->o->rows;
 	rep.rate = r->o->rate;
+	rep.cols = &r->o->cols;
 	if (r->prom && export_prom(r, &env))
 		return -1;
 	if (r->o->csv)

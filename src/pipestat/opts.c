@@ -10,7 +10,7 @@
 
 static const char usage[] =
 "Usage: pipestat [-i SEC [-c N]] [-d SEC] [-p PID]... [-n COMM] [-k KEY]\n"
-"                [-r N] [-s COLUMN] [--rate] [interval [count]]\n"
+"                [-r N] [-s COLUMN] [-o LIST] [--rate] [interval [count]]\n"
 "                [--csv|--json] [--listen ADDR:PORT [--web-config FILE]]\n"
 "                [--textfile PATH] [--max-series N] [--hist NAME[,NAME]]\n"
 "                [--waits]\n"
@@ -32,7 +32,14 @@ static const char usage[] =
 "  -r, --rows N         only the first N rows of each interval\n"
 "  -s, --sort COLUMN    rows by this CSV column, largest first (default:\n"
 "                       bytes moved), e.g. -s eagain_read\n"
-"      --rate           counts per second of the interval, not totals\n"
+"  -o, --columns LIST   the table's columns, comma-separated CSV names (and\n"
+"                       eagain, wait_read_pct, wait_write_pct) or sets:\n"
+"                       default (reads, writes, bytes, EAGAINs, waits),\n"
+"                       kernel (pool, allocations, copy sections), all;\n"
+"                       +LIST adds to the columns so far (the default).\n"
+"                       Bytes in Ki/Mi/Gi (1024). CSV and JSON: every column\n"
+"      --rate           counts per second of the interval, not totals (the\n"
+"                       table's headings say /s: r/s, w/s, rB/s, ...)\n"
 "  -k, --by KEY         one row per: total (default), pid, comm, pipe,\n"
 "                       cgroup (the cgroup v2 path, CSV column 'cgroup')\n"
 "      --cgroup PATH    only tasks in this cgroup v2 directory's subtree,\n"
@@ -127,6 +134,7 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		{ "cgroup", required_argument, NULL, OPT_CGROUP },
 		{ "rows", required_argument, NULL, 'r' },
 		{ "sort", required_argument, NULL, 's' },
+		{ "columns", required_argument, NULL, 'o' },
 		{ "rate", no_argument, NULL, OPT_RATE },
 		{ "listen", required_argument, NULL, OPT_LISTEN },
 		{ "textfile", required_argument, NULL, OPT_TEXTFILE },
@@ -160,11 +168,12 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		}
 	o->max_series = 1000;
 	o->sort_col = -1;
+	columns_default(&o->cols);
 	o->load.tier = PT_TIER_AUTO;
 	o->by = PT_BY_TOTAL;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:c:d:p:n:k:r:s:vhV", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":i:c:d:p:n:k:r:s:o:vhV", longs, NULL)) != -1) {
 		tracing += c != OPT_RESIZE && c != 'v';
 		switch (c) {
 		case 'i':
@@ -210,6 +219,10 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 			if ((o->sort_col = metric_parse(optarg)) < 0)
 				USAGE_ERR("invalid sort column '%s': want a CSV metric column, "
 					  "e.g. write_bytes or eagain_read", optarg);
+			break;
+		case 'o':
+			if (!columns_parse(&o->cols, optarg, err, n))
+				return CLI_USAGE;
 			break;
 		case OPT_RATE:
 			o->rate = true;

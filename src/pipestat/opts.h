@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "core/cli.h"
+#include "core/columns.h"
 #include "core/load_opts.h"
 #include "core/pipe_resize.h"
 #include "core/rows.h"
@@ -28,6 +29,7 @@ struct pipestat_opts {
 	long rows;		/* -r: top rows per interval; 0: all */
 	int sort_col;		/* -s: enum pt_col to sort by; -1: bytes moved */
 	bool rate;		/* --rate: per second */
+	struct pt_columns cols;	/* -o: the table's columns */
 	bool demo;
 	bool resize;		/* --resize: resize a pipe and exit */
 	struct pipe_ref resize_pipe;

@@ -203,13 +203,14 @@ t_splice() {
 	expect "splice: splice_out_bytes" "$(csv_get "$TMP/out" splice_out_bytes pid "$pid")" $((n * 4096))
 	expect "splice: not reads or writes" "$(csv_get "$TMP/out" reads pid "$pid")/$(csv_get "$TMP/out" writes pid "$pid")" 0/0
 	# and in the table
-	start_pipestat -k pid -n pipework || { not_ok "splice table: attach"; return; }
+	start_pipestat -k pid -n pipework -o kernel || { not_ok "splice table: attach"; return; }
 	out=$(work splice $n); pid=$(pid_of "$out")
 	stop_pipestat
-	expect "splice table: SPL_IN_B, SPL_OUT_B" "$(awk -v p="$pid" '
+	# 300 x 4 KiB = 1.17 MiB
+	expect "splice table (-o kernel): SPL_IN_B, SPL_OUT_B" "$(awk -v p="$pid" '
 		$1 == "PID" { for (i = 1; i <= NF; i++) idx[$i] = i }
 		$1 == p { print $idx["SPL_IN_B"] "/" $idx["SPL_OUT_B"] }' "$TMP/out")" \
-		"$((n * 4096))/$((n * 4096))"
+		"1.2Mi/1.2Mi"
 }
 
 # io_uring reads never pass read(2): counted from the io_uring events
@@ -488,6 +489,30 @@ t_demo() {
 	expect "demo: eagain_read" "$(csv_get "$TMP/out" eagain_read comm pt-demo)" 1000
 }
 
+# the operator's table: 80 columns by default, -o picks columns by name
+t_table() {
+	local args msg rc out pid
+	for args in "" "--waits" "--rate --waits" "-k comm"; do
+		# shellcheck disable=SC2086
+		timeout 120 "$PIPESTAT" --demo $args >"$TMP/out" 2>"$TMP/err"
+		expect "table --demo $args: widest line" \
+			"$(awk '{ if (length($0) > m) m = length($0) } END { print (m <= 80) }' "$TMP/out")" 1
+	done
+	expect "table --rate: per-second headings" "$(grep -c '  *r/s  *w/s  *rB/s  *wB/s  *EAGAIN/s  *WAIT_R%\*  *WAIT_W%\*$' \
+		<(timeout 120 "$PIPESTAT" --demo --rate --waits 2>/dev/null))" 1
+	start_pipestat -k pid -n pipework -o eagain_read,eagain,eof_reads ||
+		{ not_ok "-o: attach"; return; }
+	out=$(work eagain-read 700); pid=$(pid_of "$out")
+	stop_pipestat
+	expect "-o: the headings asked for" "$(grep '^PID' "$TMP/out" | tr -s ' ')" \
+		"PID COMM EAGAIN_R EAGAIN EOF_READS"
+	expect "-o: their values" "$(awk -v p="$pid" '$1 == p { print $3, $4, $5 }' "$TMP/out")" \
+		"700 700 0"
+	msg=$("$PIPESTAT" -o reads,nope 2>&1); rc=$?
+	expect "-o bad name: exit 2, one line" "$rc/$(wc -l <<<"$msg")" 2/1
+	expect "-o bad name: says which" "$(grep -c "invalid column 'nope' in -o 'reads,nope'" <<<"$msg")" 1
+}
+
 # Syscall tier: a call's state sits in a slot picked by thread id, or in
 # task storage when another thread holds the slot. Every thread on one slot
 # sends all but one of them there: the same answers must come out.
@@ -528,5 +553,6 @@ t_pid_namespace
 t_messages
 t_bad_input
 t_demo
+t_table
 t_one_call_slot
 summary

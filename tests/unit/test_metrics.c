@@ -18,10 +18,11 @@ static void rows_complete(void)
 	for (int i = 0; i < PT_NCOLS; i++) {
 		const struct pt_metric *m = &pt_metrics[i];
 
-		CHECK(m->csv ? *m->csv != '\0' : m->head != NULL);
+		/* a table-only column has a heading and a name for -o */
+		CHECK(m->csv ? *m->csv != '\0' && !m->name : m->head && m->name);
 		CHECK(m->unit && *m->unit && m->what && *m->what);
 		CHECK((m->sum[0] != 0) + (m->knob != 0) + (m->value != NULL) == 1);
-		CHECK(!m->head || m->width >= (int)strlen(m->head));
+		CHECK(!m->head || m->width > 0);
 		for (int j = 0; j < i && m->csv; j++)
 			CHECK(!pt_metrics[j].csv || strcmp(m->csv, pt_metrics[j].csv));
 	}

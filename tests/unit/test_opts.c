@@ -167,6 +167,12 @@ static void operator(void)
 	CHECK(parse("-s nope", &o, err) == CLI_USAGE);
 	CHECK(!strncmp(err, "invalid sort column 'nope'", 26));
 	CHECK(parse("-r 0", &o, err) == CLI_USAGE);
+	/* -o: the table's columns; the default set without it */
+	CHECK(parse("", &o, err) == CLI_RUN && o.cols.n == 7);
+	CHECK(parse("-o reads,eagain --columns +eof_reads", &o, err) == CLI_RUN);
+	CHECK(o.cols.n == 3 && o.cols.col[1] == PT_COL_EAGAIN && o.cols.col[2] == PT_COL_EOF_READS);
+	CHECK(parse("-o kernel,nope", &o, err) == CLI_USAGE);
+	CHECK(!strncmp(err, "invalid column 'nope' in -o 'kernel,nope'", 41));
 }
 
 static void too_many_pids(void)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The CSV contract (and the man page's list of it), honest '-' and empty fields, derived marks, quoting. */
 #include <stdlib.h>
+#include "core/columns.h"
 #include "core/fmt.h"
 #include "core/out.h"
 #include "core/record.h"
@@ -82,7 +83,8 @@ static void syscall_tier_row(void)
 	};
 	struct pt_report r = { .rows = &rows, .env = &env, .time = 1700000000.5,
 			       .interval_s = 1.0 };
-	char *csv, *table;
+	struct pt_columns kernel;
+	char *csv, *table, err[256];
 
 	strcpy(k.comm, "a,\"b\"");
 	rows_init(&rows, PT_BY_PIPE_PID);
@@ -104,11 +106,13 @@ static void syscall_tier_row(void)
 	CHECK_STR(field(csv, 29), "");		/* knob absent: empty, never 0 */
 	CHECK(strstr(csv, ",pool_hits;pool_hit_pct;copy_sections;copy_buffers;sections_per_read,") != NULL);
 
+	CHECK(columns_parse(&kernel, "kernel", err, sizeof(err)));
+	r.cols = &kernel;
 	table = render(out_table_report, &r);
 	CHECK(strstr(table, "tier: syscall") != NULL);
 	CHECK(strstr(table, "HITS*") != NULL && strstr(table, "READS*") == NULL);
 	CHECK(strstr(table, "SEC/RD*") != NULL);	/* derived, in the syscall tier */
-	CHECK(strstr(table, " 131072 ") != NULL);
+	CHECK(strstr(table, " 128Ki ") != NULL);	/* 131072 bytes */
 	free(csv);
 	free(table);
 
@@ -290,6 +294,16 @@ static void values(void)
 	CHECK_STR(buf, "123456789");
 	fmt_csv_value(buf, sizeof(buf), &v);
 	CHECK_STR(buf, "123456789");
+	fmt_iec(buf, sizeof(buf), 1023);
+	CHECK_STR(buf, "1023");
+	fmt_iec(buf, sizeof(buf), 1024);
+	CHECK_STR(buf, "1.0Ki");
+	fmt_iec(buf, sizeof(buf), 65536);
+	CHECK_STR(buf, "64Ki");
+	fmt_iec(buf, sizeof(buf), 10ULL << 20);
+	CHECK_STR(buf, "10Mi");
+	fmt_iec(buf, sizeof(buf), 1073807360);	/* 1 GiB + 64 KiB */
+	CHECK_STR(buf, "1.0Gi");
 	v.q = PT_NA;
 	fmt_csv_value(buf, sizeof(buf), &v);
 	CHECK_STR(buf, "");
@@ -314,6 +328,72 @@ static void values(void)
 
 		CHECK_STR(fmt_comm(comm, raw), "E?[2J?]0;x????zz");
 	}
+}
+
+/* The table's columns: the default set in 80 columns, -o, headings. */
+static void table_columns(void)
+{
+	struct pt_rows rows;
+	struct pt_env env = { .tier = PT_TIER_SYSCALL, .knob_prealloc_max = -1,
+			      .knob_prealloc_keep = -1, .knob_read_batch = -1,
+			      .interval_s = 2.0 };
+	struct pt_report r = { .rows = &rows, .env = &env, .interval_s = 2.0 };
+	struct pt_key k = { .tgid = 4194303 };
+	struct pt_counts c = { .reads = 123456789, .writes = 7, .read_bytes = 1536,
+			       .write_bytes = 3ULL << 30, .eagain_read_nonblock = 5,
+			       .eagain_write_nowait = 2, .wait_read_ns = 1500000000 };
+	struct pt_columns cols;
+	char *table, err[256], head[64];
+	int widest = 0, w;
+
+	strcpy(k.comm, "fifteen-chars-x");
+	rows_init(&rows, PT_BY_PID);
+	rows_add(&rows, &k, &c);
+	table = render(out_table_report, &r);	/* the default set */
+	for (char *p = table; *p; p += w + (p[w] == '\n')) {
+		w = strcspn(p, "\n");
+		widest = w > widest ? w : widest;
+	}
+	CHECK(widest <= 80);
+	/* the widest key and the largest values still line up under their headings */
+	CHECK(strstr(table, "\nPID     COMM             READS WRITES R_BYTES W_BYTES EAGAIN "
+			    "WAIT_R%* WAIT_W%*\n") != NULL);
+	CHECK(strstr(table, "\n4194303 fifteen-chars-x   123M      7   1.5Ki   3.0Gi      7     "
+			    "75.0      0.0\n") != NULL);
+	free(table);
+	r.rate = true;
+	table = render(out_table_report, &r);
+	CHECK(strstr(table, " r/s    w/s   rB/s   wB/s EAGAIN/s WAIT_R%* WAIT_W%*\n") != NULL);
+	free(table);
+
+	/* -o: names, sets, +LIST, and what is refused */
+	CHECK(columns_parse(&cols, "reads,eof_reads,wait_read_pct", err, sizeof(err)));
+	CHECK(cols.n == 3 && cols.col[0] == PT_COL_READS && cols.col[1] == PT_COL_EOF_READS &&
+	      cols.col[2] == PT_COL_WAIT_READ_PCT);
+	columns_default(&cols);
+	CHECK(cols.n == 7 && cols.col[4] == PT_COL_EAGAIN);
+	CHECK(columns_parse(&cols, "+pool_hits,reads", err, sizeof(err)));
+	CHECK(cols.n == 8 && cols.col[7] == PT_COL_POOL_HITS);	/* reads was there */
+	CHECK(columns_parse(&cols, "kernel", err, sizeof(err)) && cols.n == 18);
+	CHECK(columns_parse(&cols, "all", err, sizeof(err)) && cols.n == PT_NCOLS);
+	CHECK(!columns_parse(&cols, "reads,nope", err, sizeof(err)));
+	CHECK_STR(err, "invalid column 'nope' in -o 'reads,nope': want CSV column names, "
+		  "eagain, wait_read_pct, wait_write_pct, default, kernel or all");
+	CHECK(cols.n == PT_NCOLS);	/* a refused -o changes nothing */
+	CHECK(!columns_parse(&cols, "", err, sizeof(err)));
+	CHECK(!columns_parse(&cols, "reads,", err, sizeof(err)));
+	CHECK(!columns_parse(&cols, "WAIT_R%", err, sizeof(err)));
+
+	/* headings: CSV name in capitals when there is none; /s only for counts */
+	CHECK(column_head(head, sizeof(head), PT_COL_EOF_READS, &env, false) == 9);
+	CHECK_STR(head, "EOF_READS");
+	column_head(head, sizeof(head), PT_COL_EOF_READS, &env, true);
+	CHECK_STR(head, "EOF_READS/s");
+	column_head(head, sizeof(head), PT_COL_POOL_HIT_PCT, &env, true);
+	CHECK_STR(head, "HIT%*");
+	column_head(head, sizeof(head), PT_COL_KNOB_READ_BATCH, &env, true);
+	CHECK_STR(head, "KNOB_READ_BATCH");
+	rows_free(&rows);
 }
 
 static void tiers(void)
@@ -368,6 +448,7 @@ int main(void)
 	json_rows();
 	operator();
 	values();
+	table_columns();
 	tiers();
 	return unit_summary("test_output");
 }
