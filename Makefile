@@ -247,39 +247,56 @@ SBINDIR    := $(PREFIX)/sbin
 BINDIR     := $(PREFIX)/bin
 MANDIR     := $(PREFIX)/share/man
 COMPDIR    := $(PREFIX)/share/bash-completion/completions
+UNITDIR    := $(PREFIX)/lib/systemd/system
 INSTALLED  := $(SBINDIR)/pipestat $(SBINDIR)/pipetop $(BINDIR)/pipebench \
 	      $(MANDIR)/man8/pipestat.8 $(MANDIR)/man8/pipetop.8 \
-	      $(MANDIR)/man1/pipebench.1 $(patsubst %,$(COMPDIR)/%,$(TOOLS))
+	      $(MANDIR)/man1/pipebench.1 $(patsubst %,$(COMPDIR)/%,$(TOOLS)) \
+	      $(UNITDIR)/pipestat.service
 
 install: $(TOOLS)
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
 	$(Q)install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 \
-		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPDIR)
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPDIR) $(DESTDIR)$(UNITDIR)
 	$(Q)install -m 755 pipestat pipetop $(DESTDIR)$(SBINDIR)
 	$(Q)install -m 755 pipebench $(DESTDIR)$(BINDIR)
 	$(Q)install -m 644 man/pipestat.8 man/pipetop.8 $(DESTDIR)$(MANDIR)/man8
 	$(Q)install -m 644 man/pipebench.1 $(DESTDIR)$(MANDIR)/man1
 	$(Q)for t in $(TOOLS); do \
 		install -m 644 scripts/pipetrace.bash-completion $(DESTDIR)$(COMPDIR)/$$t; done
+	$(Q)sed 's|/usr/sbin/pipestat|$(SBINDIR)/pipestat|' packaging/pipestat.service \
+		>$(DESTDIR)$(UNITDIR)/pipestat.service && chmod 644 $(DESTDIR)$(UNITDIR)/pipestat.service
 
 uninstall:
 	$(call msg,UNINSTALL,$(DESTDIR)$(PREFIX))
 	$(Q)rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 
-# make deb: a binary package of a staged install under /usr; Depends from
-# the shared libraries the tools link (dpkg-shlibdeps)
+# make deb: a binary package of a staged install under /usr, as Debian's
+# policy wants it (lintian: no errors): binaries stripped, man pages and
+# changelog gzipped, the machine-readable copyright; Depends from the
+# shared libraries the tools link (dpkg-shlibdeps)
 DEB_ARCH    = $(shell dpkg --print-architecture)
 DEB         = $(OUT)/pipetrace_$(VERSION)_$(DEB_ARCH).deb
+MAINTAINER ?= pipetrace developers <pipetrace@pipetrace.invalid>
+DEB_DOC     = $(OUT)/deb/root/usr/share/doc/pipetrace
 deb: $(TOOLS)
 	$(call msg,DEB,$(DEB))
+	$(Q)test "$$(dpkg-parsechangelog -l packaging/changelog -S Version)" = $(VERSION) || \
+		{ echo "packaging/changelog: no entry for $(VERSION)" >&2; exit 1; }
 	$(Q)rm -rf $(OUT)/deb && mkdir -p $(OUT)/deb/debian $(OUT)/deb/root/DEBIAN
 	$(Q)$(MAKE) --no-print-directory install PREFIX=/usr DESTDIR=$(CURDIR)/$(OUT)/deb/root
+	$(Q)strip --remove-section=.comment --remove-section=.note --strip-unneeded \
+		$(OUT)/deb/root/usr/sbin/* $(OUT)/deb/root/usr/bin/*
+	$(Q)gzip -9n $(OUT)/deb/root/usr/share/man/man*/*
+	$(Q)install -d $(DEB_DOC)
+	$(Q)install -m 644 packaging/copyright $(DEB_DOC)/copyright
+	$(Q)gzip -9nc packaging/changelog >$(DEB_DOC)/changelog.gz
+	$(Q)cd $(OUT)/deb/root && find usr -type f -exec md5sum {} + | sort -k2 >DEBIAN/md5sums
 	$(Q)printf 'Source: pipetrace\n\nPackage: pipetrace\nArchitecture: any\n' \
 		>$(OUT)/deb/debian/control
 	$(Q)cd $(OUT)/deb && dpkg-shlibdeps -O root/usr/sbin/* root/usr/bin/* 2>/dev/null | \
 		sed -n 's/^shlibs:Depends=/Depends: /p' >depends && test -s depends
 	$(Q){ printf 'Package: pipetrace\nVersion: $(VERSION)\nArchitecture: $(DEB_ARCH)\n'; \
-	   printf 'Maintainer: pipetrace developers <pipetrace@localhost>\n'; \
+	   printf 'Maintainer: $(MAINTAINER)\n'; \
 	   printf 'Section: admin\nPriority: optional\n'; \
 	   cat $(OUT)/deb/depends; \
 	   printf 'Description: BPF tools for Linux pipe paths\n'; \

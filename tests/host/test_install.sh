@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make install / uninstall into a staging root, and make deb installed
 # into a scratch dpkg root: every file where it belongs, each tool runs
-# from there, and nothing is left after removal.
+# from there, and nothing is left after removal; the package as Debian's
+# lintian and systemd-analyze see it.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/host/lib.sh
@@ -11,7 +12,8 @@ FILES="sbin/pipestat sbin/pipetop bin/pipebench share/man/man8/pipestat.8
 share/man/man8/pipetop.8 share/man/man1/pipebench.1
 share/bash-completion/completions/pipestat
 share/bash-completion/completions/pipetop
-share/bash-completion/completions/pipebench"
+share/bash-completion/completions/pipebench
+lib/systemd/system/pipestat.service"
 
 # each tool's --version, run from root R under prefix P
 versions() {
@@ -33,6 +35,8 @@ t_install() {
 		"pipestat $VERSION pipetop $VERSION pipebench $VERSION "
 	expect "install: man page" "$(head -1 "$d/opt/pt/share/man/man8/pipestat.8" | cut -d' ' -f1-3)" \
 		".TH PIPESTAT 8"
+	expect "install: the unit runs the installed pipestat" \
+		"$(grep -c '^ExecStart=/opt/pt/sbin/pipestat ' "$d/opt/pt/lib/systemd/system/pipestat.service")" 1
 	make -s uninstall DESTDIR="$d" PREFIX=/opt/pt >>"$TMP/install.log" 2>&1
 	expect "uninstall: exit status" "$?" 0
 	expect "uninstall: no file left" "$(find "$d" -type f | wc -l)" 0
@@ -58,7 +62,7 @@ t_deb() {
 	[ -n "$deb" ] || { not_ok "deb: no package built"; sed 's/^/# /' "$TMP/deb.log"; return; }
 	depends=$(dpkg-deb -f "$deb" Depends)
 	# from the libraries the tools link, not a hand-kept list
-	for lib in libbpf1 libmicrohttpd12 liburing2 libncursesw6 libc6; do
+	for lib in libbpf1 libmicrohttpd12 libyaml-0-2 libcrypt1 liburing2 libncursesw6 libc6; do
 		expect "deb: Depends names $lib" "$(grep -c "\\b$lib\\b" <<<"$depends")" 1
 	done
 	mkdir -p "$r/var/lib/dpkg/info" "$r/var/lib/dpkg/updates"
@@ -71,9 +75,44 @@ t_deb() {
 		"pipestat $VERSION pipetop $VERSION pipebench $VERSION "
 	expect "deb: completion for all three" \
 		"$(ls "$r/usr/share/bash-completion/completions" | tr '\n' ' ')" "pipebench pipestat pipetop "
+	t_policy "$deb" "$r"
 	dpkg --root="$r" --log=/dev/null -r pipetrace >>"$TMP/dpkg.log" 2>&1
 	expect "deb: dpkg -r" "$?" 0
 	expect "deb: nothing left in usr" "$(find "$r/usr" -type f 2>/dev/null | wc -l)" 0
+}
+
+# what Debian asks of a package, checked by its own tools: lintian (no
+# errors), the copyright file, and the exporter's unit (systemd-analyze)
+t_policy() {
+	local deb=$1 r=$2 doc=$2/usr/share/doc/pipetrace unit=$TMP/pipestat.service
+	if command -v lintian >/dev/null; then
+		lintian "$deb" >"$TMP/lintian.log" 2>&1
+		expect "deb: lintian, no errors" "$(grep -c '^E:' "$TMP/lintian.log")" 0
+		grep '^E:' "$TMP/lintian.log" | sed 's/^/# /'
+	else
+		not_ok "deb: lintian is installed"
+	fi
+	expect "deb: machine-readable copyright" "$(head -1 "$doc/copyright" 2>/dev/null)" \
+		"Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/"
+	expect "deb: licence of every file named" "$(grep -c '^License: GPL-2$' "$doc/copyright")" 3
+	expect "deb: LICENSE is the GPL-2 the headers say" "$(cmp -s LICENSE /usr/share/common-licenses/GPL-2 &&
+		grep -rh 'SPDX-License-Identifier' src bpf include/*.h | grep -vc 'GPL-2.0')" 0
+	expect "deb: changelog" "$(zcat "$doc/changelog.gz" | head -1 | cut -d' ' -f1-2)" \
+		"pipetrace ($VERSION)"
+	expect "deb: man pages gzipped" "$(ls "$r"/usr/share/man/man*/ | grep -c '\.[18]\.gz$')" 3
+	expect "deb: md5sums" "$(cd "$r" && md5sum --quiet -c "$r/var/lib/dpkg/info/pipetrace.md5sums" 2>&1 | wc -l)" 0
+	# the unit as installed, its binary and man page in the scratch root
+	sed "s|=/usr/sbin/pipestat|=$r/usr/sbin/pipestat|" \
+		"$r/usr/lib/systemd/system/pipestat.service" >"$unit"
+	MANPATH=$r/usr/share/man systemd-analyze verify "$unit" >"$TMP/verify.log" 2>&1
+	expect "unit: systemd-analyze verify" "$?" 0
+	sed 's/^/# /' "$TMP/verify.log"
+	expect "unit: its own user each start, two capabilities" "$(grep -cxE \
+		'DynamicUser=yes|AmbientCapabilities=CAP_BPF CAP_PERFMON|CapabilityBoundingSet=CAP_BPF CAP_PERFMON' \
+		"$unit")" 3
+	systemd-analyze security --offline=yes --threshold=40 "$unit" >"$TMP/security.log" 2>&1
+	expect "unit: hardened (systemd-analyze security: $(sed -n \
+		's/.*Overall exposure level for .*: \([0-9.]* [A-Z]*\).*/\1/p' "$TMP/security.log"), 4.0 at most)" "$?" 0
 }
 
 t_install
