@@ -1,9 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cgroup.h"
 #include "prom.h"
+
+/* kill(0) finds it, or it is someone else's */
+static bool process_alive(__u32 tgid)
+{
+	return !kill(tgid, 0) || errno == EPERM;
+}
 
 void prom_init(struct prom_store *p, enum pt_by by, size_t cap, unsigned int hists)
 {
@@ -12,6 +19,7 @@ void prom_init(struct prom_store *p, enum pt_by by, size_t cap, unsigned int his
 	rows_init(&p->overflow_hists, PT_BY_TOTAL);
 	p->cap = cap;
 	p->hists = hists;
+	p->alive = process_alive;
 	p->env.tier = PT_TIER_COUNT;
 }
 
@@ -57,8 +65,42 @@ static bool series_value(const struct prom_series *s, const struct pt_counts *c,
 	return v.q != PT_NA;
 }
 
+/*
+ * -k pid: the label sets of processes gone for p->expire seconds are
+ * dropped, freeing their room under the cap; a set with events this
+ * interval is not gone.
+ */
+static int expire(struct prom_store *p, const struct pt_rows *rows, double now)
+{
+	size_t n = 0;
+	bool *keep;
+
+	if (!p->expire || !by_has_pid(p->keys.by) || !p->keys.n)
+		return 0;
+	keep = calloc(p->keys.n, sizeof(*keep));
+	if (!keep)
+		return -1;
+	for (size_t i = 0; i < p->keys.n; i++) {
+		struct prom_set *set = &p->sets[i];
+		const struct pt_key *k = &p->keys.v[i].key;
+
+		if (rows_find(rows, k) >= 0 || p->alive(k->tgid))
+			set->gone = false;
+		else if (!set->gone) {
+			set->gone = true;
+			set->gone_at = now;
+		}
+		keep[i] = !set->gone || now - set->gone_at < p->expire;
+		if (keep[i])
+			p->sets[n++] = *set;
+	}
+	rows_keep(&p->keys, keep);
+	free(keep);
+	return 0;
+}
+
 int prom_add(struct prom_store *p, const struct pt_rows *rows,
-	     const struct pt_env *env)
+	     const struct pt_env *env, double now)
 {
 	p->env = *env;
 	p->untracked += env->untracked;
@@ -74,7 +116,7 @@ int prom_add(struct prom_store *p, const struct pt_rows *rows,
 			    series_value(&prom_series[s], &rows->v[i].c, env, &u))
 				set->v[s] += u;
 	}
-	return 0;
+	return expire(p, rows, now);
 }
 
 /* The length of a valid UTF-8 sequence at s (at most n bytes), 0 if none. */

@@ -66,6 +66,8 @@ void prom_doc(FILE *f);
  * histograms are its row's in prom_store.keys). */
 struct prom_set {
 	__u64 v[PROM_NSERIES];
+	bool gone;		/* -k pid: its process has exited ... */
+	double gone_at;		/* ... when first seen so (monotonic s) */
 };
 
 struct prom_store {
@@ -76,6 +78,9 @@ struct prom_store {
 	struct pt_rows overflow_hists;	/* one row: the overflow's histograms */
 	bool overflowed;
 	unsigned int hists;	/* 1 << enum pt_hist: the --hist ones */
+	double expire;		/* -k pid: drop a label set this long after its
+				 * process is gone (0: never) */
+	bool (*alive)(__u32 tgid);	/* whether a process exists */
 	size_t cap;
 	__u64 untracked;
 	struct pt_env env;	/* the last interval's (tier, knobs) */
@@ -83,9 +88,12 @@ struct prom_store {
 
 void prom_init(struct prom_store *p, enum pt_by by, size_t cap, unsigned int hists);
 void prom_free(struct prom_store *p);
-/* Adds one interval's rows; -1 on out of memory. */
+/*
+ * Adds one interval's rows, ending at now (monotonic seconds), and drops
+ * the label sets of processes gone for p->expire; -1 on out of memory.
+ */
 int prom_add(struct prom_store *p, const struct pt_rows *rows,
-	     const struct pt_env *env);
+	     const struct pt_env *env, double now);
 
 enum prom_fmt {
 	PROM_TEXT,		/* text/plain; version=0.0.4 (node_exporter) */

@@ -272,6 +272,22 @@ static int row_cmp(const void *a, const void *b)
 	return memcmp(&x->key, &y->key, sizeof(x->key));
 }
 
+void rows_keep(struct pt_rows *r, const bool *keep)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->n; i++) {
+		if (keep[i]) {
+			r->v[n++] = r->v[i];
+			continue;
+		}
+		free(r->v[i].hist);
+		free(r->v[i].hist_sum);
+	}
+	r->n = n;
+	rows_reindex(r);
+}
+
 void rows_reindex(struct pt_rows *r)
 {
 	if (r->slot)

@@ -59,6 +59,8 @@ void counts_add(struct pt_counts *sum, const struct pt_counts *c);
 int rows_add_hist(struct pt_rows *r, const struct pt_hkey *hk, __u64 n, __u64 sum);
 /* Adds src's histograms into the row of src's key under r->by; -1 on OOM. */
 int rows_add_hists(struct pt_rows *r, const struct pt_row *src);
+/* Keeps the rows i with keep[i] (in order), frees the others. */
+void rows_keep(struct pt_rows *r, const bool *keep);
 /* After reordering r->v: the index again. */
 void rows_reindex(struct pt_rows *r);
 /* Sorts rows by bytes moved, busiest first, ties by key. */

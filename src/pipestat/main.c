@@ -46,7 +46,7 @@ static int export_prom(struct run *r, const struct pt_env *env)
 	int err;
 
 	serve_lock(r->server);
-	err = prom_add(r->prom, &r->rows, env);
+	err = prom_add(r->prom, &r->rows, env, r->last);
 	serve_unlock(r->server);
 	if (err) {
 		fprintf(stderr, "pipestat: out of memory for the metrics\n");
@@ -314,6 +314,7 @@ int main(int argc, char **argv)
 	rows_init(&r.ends, PT_BY_PIPE_PID);
 	if (o.listen || o.textfile) {
 		prom_init(&prom, o.by, o.max_series, o.load.hists);
+		prom.expire = o.expire;
 		pt_session_env(&r.s, &prom.env);
 		r.prom = &prom;
 	}

@@ -12,8 +12,8 @@ static const char usage[] =
 "Usage: pipestat [-i SEC [-c N]] [-d SEC] [-p PID]... [-n COMM] [-k KEY]\n"
 "                [-r N] [-s COLUMN] [-o LIST] [--rate] [interval [count]]\n"
 "                [--csv|--json] [--listen ADDR:PORT [--web-config FILE]]\n"
-"                [--textfile PATH] [--max-series N] [--hist NAME[,NAME]]\n"
-"                [--waits]\n"
+"                [--textfile PATH] [--max-series N] [--expire SEC]\n"
+"                [--hist NAME[,NAME]] [--waits]\n"
 "                [--cgroup PATH] [--tier TIER] [--demo] [--max-keys N] [-v]\n"
 "                [-- COMMAND [ARG...]]\n"
 "       pipestat --resize PIPE=SIZE [-v]\n"
@@ -56,6 +56,8 @@ static const char usage[] =
 "                       (atomically; node_exporter's textfile collector)\n"
 "      --max-series N   label sets in /metrics (default 1000); keys past\n"
 "                       it are summed into one series overflow=\"true\"\n"
+"      --expire SEC     -k pid: drop a process's series SEC seconds after it\n"
+"                       exited (default 300; 0: never)\n"
 "      --csv            CSV: one header, one row per key per interval\n"
 "      --json           NDJSON: one JSON object per key per interval, keys\n"
 "                       the CSV column names, unknown values null\n"
@@ -120,7 +122,7 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		   char *err, size_t n)
 {
 	enum { OPT_CSV = 256, OPT_DEMO, OPT_HIST, OPT_WAITS, OPT_JSON, OPT_LISTEN,
-	       OPT_TEXTFILE, OPT_WEB_CONFIG, OPT_MAX_SERIES, OPT_CGROUP, OPT_RATE,
+	       OPT_TEXTFILE, OPT_WEB_CONFIG, OPT_MAX_SERIES, OPT_EXPIRE, OPT_CGROUP, OPT_RATE,
 	       OPT_RESIZE };
 	static const struct option longs[] = {
 		{ "interval", required_argument, NULL, 'i' },
@@ -140,6 +142,7 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		{ "textfile", required_argument, NULL, OPT_TEXTFILE },
 		{ "web-config", required_argument, NULL, OPT_WEB_CONFIG },
 		{ "max-series", required_argument, NULL, OPT_MAX_SERIES },
+		{ "expire", required_argument, NULL, OPT_EXPIRE },
 		{ "tier", required_argument, NULL, CLI_OPT_TIER },
 		{ "demo", no_argument, NULL, OPT_DEMO },
 		{ "resize", required_argument, NULL, OPT_RESIZE },
@@ -167,6 +170,7 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 			break;
 		}
 	o->max_series = 1000;
+	o->expire = 300;
 	o->sort_col = -1;
 	columns_default(&o->cols);
 	o->load.tier = PT_TIER_AUTO;
@@ -246,6 +250,11 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 			if (!*optarg)
 				USAGE_ERR("invalid --textfile '': want a file name");
 			o->textfile = optarg;
+			break;
+		case OPT_EXPIRE:
+			if ((o->expire = cli_long(optarg, 0, 1L << 30)) < 0)
+				USAGE_ERR("invalid --expire '%s': want whole seconds, 0 for never",
+					  optarg);
 			break;
 		case OPT_MAX_SERIES:
 			if ((o->max_series = cli_long(optarg, 1, 1L << 20)) < 0)

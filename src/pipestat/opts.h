@@ -26,6 +26,7 @@ struct pipestat_opts {
 	const char *web_config;	/* --web-config FILE: TLS, basic auth */
 	const char *textfile;	/* --textfile PATH */
 	long max_series;	/* label sets in /metrics */
+	long expire;		/* -k pid: seconds a gone process's series stays */
 	long rows;		/* -r: top rows per interval; 0: all */
 	int sort_col;		/* -s: enum pt_col to sort by; -1: bytes moved */
 	bool rate;		/* --rate: per second */

@@ -46,8 +46,8 @@ t_scraped_hist() {
 	expect "hist: sum in seconds" \
 		"$(query "pipetrace_wait_duration_seconds_sum{$w} - pipetrace_wait_seconds_total{$w}")" 0
 	expect "hist: 100 ms sleeps between 67 and 134 ms" \
-		"$(query "pipetrace_wait_duration_seconds_bucket{$w,le=\"0.134217727\"} - ignoring (le)
-			pipetrace_wait_duration_seconds_bucket{$w,le=\"0.067108863\"} >= bool 5")" 1
+		"$(until_value "pipetrace_wait_duration_seconds_bucket{$w,le=\"0.134217727\"} - ignoring (le)
+			pipetrace_wait_duration_seconds_bucket{$w,le=\"0.067108863\"} >= bool 5" 1)" 1
 }
 
 t_scraped() {
@@ -258,7 +258,28 @@ t_pipes() {
 	umount "$a" "$b"
 }
 
+# -k pid --expire 1: an exited process's series shown, then dropped
+t_expire() {
+	local f=$TMP/expire.prom out pid seen=0 gone=0
+	start_pipestat --textfile "$f" -k pid --expire 1 -n pipework -i 0.2 ||
+		{ not_ok "expire: attach"; return; }
+	out=$(work eagain-read 9); pid=$(pid_of "$out")
+	for _ in $(seq 50); do
+		grep -q "pid=\"$pid\",comm=\"pipework\",side=\"read\",cause=\"nonblock\"} 9\$" \
+			"$f" 2>/dev/null && { seen=1; break; }
+		sleep 0.1
+	done
+	for _ in $(seq 50); do
+		grep -q "pid=\"$pid\"" "$f" || { gone=1; break; }
+		sleep 0.1
+	done
+	stop_pipestat
+	expect "expire: the exited process's counts exported" "$seen" 1
+	expect "expire: its series dropped after --expire 1" "$gone" 1
+}
+
 t_scraped
+t_expire
 t_lint
 t_pipes
 t_textfile

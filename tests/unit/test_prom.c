@@ -63,11 +63,11 @@ static void counters(void)
 	rows_init(&rows, PT_BY_COMM);
 	add(&rows, "make", 1, 5);
 	add(&rows, "cc1", 2, 7);
-	CHECK(prom_add(&p, &rows, &env) == 0);
+	CHECK(prom_add(&p, &rows, &env, 1) == 0);
 	rows_clear(&rows);
 	add(&rows, "make", 3, 4);	/* another process, same command */
 	env.untracked = 2;
-	CHECK(prom_add(&p, &rows, &env) == 0);
+	CHECK(prom_add(&p, &rows, &env, 1) == 0);
 
 	t = render(&p, PROM_TEXT);
 	CHECK_STR(line(t, "pipetrace_calls_total{tier=\"syscall\",comm=\"make\",side=\"read\"}"),
@@ -112,7 +112,7 @@ static void counters(void)
 
 	/* a knob is a gauge */
 	env.knob_read_batch = 1;
-	CHECK(prom_add(&p, &rows, &env) == 0);
+	CHECK(prom_add(&p, &rows, &env, 1) == 0);
 	t = render(&p, PROM_TEXT);
 	CHECK_STR(line(t, "pipetrace_knob_read_batch"), "pipetrace_knob_read_batch{tier=\"syscall\"} 1");
 	CHECK_STR(line(t, "# TYPE pipetrace_knob_read_batch"),
@@ -136,11 +136,11 @@ static void cap(void)
 	add(&rows, "b", 11, 2);
 	add(&rows, "c", 12, 4);
 	add(&rows, "d", 13, 8);
-	CHECK(prom_add(&p, &rows, &env) == 0);
+	CHECK(prom_add(&p, &rows, &env, 1) == 0);
 	rows_clear(&rows);
 	add(&rows, "a", 10, 16);	/* already a series: still its own */
 	add(&rows, "e", 14, 32);
-	CHECK(prom_add(&p, &rows, &env) == 0);
+	CHECK(prom_add(&p, &rows, &env, 1) == 0);
 	t = render(&p, PROM_TEXT);
 	CHECK_STR(line(t, "pipetrace_calls_total{tier=\"syscall\",pid=\"10\""),
 		  "pipetrace_calls_total{tier=\"syscall\",pid=\"10\",comm=\"a\",side=\"read\"} 17");
@@ -200,7 +200,7 @@ static const char *interval(struct fixture *x)
 {
 	struct pt_env env = syscall_env(0);
 
-	CHECK(prom_add(&x->p, &x->rows, &env) == 0);
+	CHECK(prom_add(&x->p, &x->rows, &env, 1) == 0);
 	rows_clear(&x->rows);
 	free(x->text);
 	x->text = render(&x->p, PROM_TEXT);
@@ -310,12 +310,12 @@ static void histograms(void)
 	hist_add(&rows, "w", PT_HIST_WRITE_SIZE, 1, 2);
 	hist_add(&rows, "w", PT_HIST_WAIT_READ, 100000000, 1);	/* 0.1 s */
 	hist_add(&rows, "w", PT_HIST_READ_SIZE, 10, 1);	/* not asked for */
-	CHECK(prom_add(&p, &rows, &env) == 0);
+	CHECK(prom_add(&p, &rows, &env, 1) == 0);
 	rows_clear(&rows);
 	hist_add(&rows, "w", PT_HIST_WRITE_SIZE, 65536, 4);
 	add(&rows, "x", 2, 1);		/* past the cap: the overflow */
 	hist_add(&rows, "x", PT_HIST_WRITE_SIZE, 4096, 5);
-	CHECK(prom_add(&p, &rows, &env) == 0);
+	CHECK(prom_add(&p, &rows, &env, 1) == 0);
 	t = render(&p, PROM_TEXT);
 	CHECK_STR(line(t, "# TYPE pipetrace_call_size_bytes"),
 		  "# TYPE pipetrace_call_size_bytes histogram");
@@ -365,6 +365,63 @@ static void histograms(void)
 		  "# TYPE pipetrace_wait_duration_seconds histogram");
 	free(t);
 	rows_free(&rows);
+	prom_free(&p);
+}
+
+static __u32 alive_pid;	/* the one process that exists */
+
+static bool fake_alive(__u32 tgid)
+{
+	return tgid == alive_pid;
+}
+
+/* -k pid: the series of a process gone for --expire seconds are dropped */
+static void expiry(void)
+{
+	struct prom_store p;
+	struct pt_rows rows, none;
+	struct pt_env env = syscall_env(0);
+	char *t;
+
+	prom_init(&p, PT_BY_PID, 2, 0);
+	p.expire = 10;
+	p.alive = fake_alive;
+	alive_pid = 10;
+	rows_init(&rows, PT_BY_PID);
+	rows_init(&none, PT_BY_PID);
+	add(&rows, "a", 10, 1);
+	add(&rows, "b", 11, 2);		/* its last counts: drained after it exited */
+	CHECK(prom_add(&p, &rows, &env, 100) == 0);
+	CHECK(prom_add(&p, &none, &env, 101) == 0);	/* 11 gone since 101 */
+	CHECK(prom_add(&p, &none, &env, 110.9) == 0);
+	t = render(&p, PROM_TEXT);
+	CHECK_STR(line(t, "pipetrace_calls_total{tier=\"syscall\",pid=\"11\""),
+		  "pipetrace_calls_total{tier=\"syscall\",pid=\"11\",comm=\"b\",side=\"read\"} 2");
+	free(t);
+	CHECK(prom_add(&p, &none, &env, 111) == 0);
+	t = render(&p, PROM_TEXT);
+	CHECK_STR(line(t, "pipetrace_calls_total{tier=\"syscall\",pid=\"11\""), "");
+	/* idle, but alive: kept */
+	CHECK_STR(line(t, "pipetrace_calls_total{tier=\"syscall\",pid=\"10\""),
+		  "pipetrace_calls_total{tier=\"syscall\",pid=\"10\",comm=\"a\",side=\"read\"} 1");
+	free(t);
+	/* its room under the cap goes to a new process, not the overflow */
+	rows_clear(&rows);
+	add(&rows, "c", 12, 4);
+	CHECK(prom_add(&p, &rows, &env, 112) == 0);
+	t = render(&p, PROM_TEXT);
+	CHECK_STR(line(t, "pipetrace_calls_total{tier=\"syscall\",pid=\"12\""),
+		  "pipetrace_calls_total{tier=\"syscall\",pid=\"12\",comm=\"c\",side=\"read\"} 4");
+	CHECK(!strstr(t, "overflow"));
+	free(t);
+	/* 0: never */
+	p.expire = 0;
+	CHECK(prom_add(&p, &none, &env, 1000) == 0);
+	t = render(&p, PROM_TEXT);
+	CHECK(*line(t, "pipetrace_calls_total{tier=\"syscall\",pid=\"12\""));
+	free(t);
+	rows_free(&rows);
+	rows_free(&none);
 	prom_free(&p);
 }
 
@@ -457,6 +514,7 @@ int main(int argc, char **argv)
 	monotonic();
 	pipes();
 	histograms();
+	expiry();
 	doc();
 	textfile();
 	return unit_summary("test_prom");
