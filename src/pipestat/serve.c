@@ -68,29 +68,37 @@ static enum MHD_Result reply(struct MHD_Connection *c, unsigned int status,
 	return ret;
 }
 
-static bool authorized(struct pt_server *s, struct MHD_Connection *c)
+static enum web_auth authorize(struct pt_server *s, struct MHD_Connection *c)
 {
 	char *password = NULL, *user;
-	bool ok;
+	enum web_auth a = WEB_AUTH_DENIED;
 
 	user = MHD_basic_auth_get_username_password(c, &password);
-	ok = user && password && web_config_auth(&s->web, user, password);
+	if (user && password)
+		a = web_config_auth(&s->web, user, password, now());
 	MHD_free(user);
 	MHD_free(password);
-	return ok;
+	return a;
 }
 
-static enum MHD_Result ask_password(struct MHD_Connection *c)
+/* 401 asking for a password, or 429 when its check has to wait */
+static enum MHD_Result refuse(struct MHD_Connection *c, enum web_auth a)
 {
-	static const char body[] = "Unauthorized\n";
+	const char *body = a == WEB_AUTH_BUSY ? "Too many password checks, retry\n" :
+			   "Unauthorized\n";
 	struct MHD_Response *r;
 	enum MHD_Result ret;
 
-	r = MHD_create_response_from_buffer(sizeof(body) - 1, (void *)body,
+	r = MHD_create_response_from_buffer(strlen(body), (void *)body,
 					    MHD_RESPMEM_PERSISTENT);
 	if (!r)
 		return MHD_NO;
-	ret = MHD_queue_basic_auth_fail_response(c, "pipetrace", r);
+	if (a == WEB_AUTH_BUSY) {
+		MHD_add_response_header(r, "Retry-After", "1");
+		ret = MHD_queue_response(c, MHD_HTTP_TOO_MANY_REQUESTS, r);
+	} else {
+		ret = MHD_queue_basic_auth_fail_response(c, "pipetrace", r);
+	}
 	MHD_destroy_response(r);
 	return ret;
 }
@@ -102,6 +110,7 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	struct guarded *g = guarded_of(c);
 	struct pt_server *s = cls;
 	const char *accept;
+	enum web_auth a;
 	enum prom_fmt fmt;
 	char *body = NULL;
 	size_t len = 0;
@@ -110,8 +119,8 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	(void)version, (void)upload, (void)upload_size, (void)state;
 	if (g && !g->answering)
 		guard_answering(g, now());
-	if (s->web.nusers && !authorized(s, c))
-		return ask_password(c);
+	if (s->web.nusers && (a = authorize(s, c)) != WEB_AUTH_OK)
+		return refuse(c, a);
 	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
 		return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain",
 			     strdup("GET /metrics\n"), 13);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
+#include "core/clock.h"
 #include "core/trusted_file.h"
 #include "web_config.h"
 
@@ -216,20 +217,26 @@ static bool same(const char *a, const char *b)
 	return !d;
 }
 
-bool web_config_auth(struct web_config *w, const char *user, const char *password)
+enum web_auth web_config_auth(struct web_config *w, const char *user,
+			      const char *password, double now)
 {
 	const struct web_user *u = NULL;
 	struct crypt_data *cd;
 	const char *r, *hash;
+	double took;
 	char *pair;
 	bool ok;
 
 	if (!w->nusers || asprintf(&pair, "%s:%s", user, password) < 0)
-		return false;
+		return WEB_AUTH_DENIED;
 	/* bcrypt takes tens of ms: a scraper's every request would pay it */
 	if (w->cached && same(w->cached, pair)) {
 		free(pair);
-		return true;
+		return WEB_AUTH_OK;
+	}
+	if (now < w->next_check) {
+		free(pair);
+		return WEB_AUTH_BUSY;
 	}
 	for (size_t i = 0; i < w->nusers; i++)
 		if (!strcmp(w->users[i].name, user))
@@ -237,16 +244,19 @@ bool web_config_auth(struct web_config *w, const char *user, const char *passwor
 	/* an unknown user takes as long as a wrong password */
 	hash = u ? u->hash : w->users[0].hash;
 	cd = calloc(1, sizeof(*cd));
+	took = pt_now(CLOCK_MONOTONIC);
 	r = cd ? crypt_r(password, hash, cd) : NULL;
+	took = pt_now(CLOCK_MONOTONIC) - took;
 	ok = u && r && same(r, hash);
 	free(cd);
+	w->next_check = now + 4 * took;
 	if (ok) {
 		free(w->cached);
 		w->cached = pair;
 	} else {
 		free(pair);
 	}
-	return ok;
+	return ok ? WEB_AUTH_OK : WEB_AUTH_DENIED;
 }
 
 void web_config_free(struct web_config *w)

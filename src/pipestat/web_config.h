@@ -29,6 +29,13 @@ struct web_config {
 	struct web_user *users;	/* none: no authentication */
 	size_t nusers;
 	char *cached;		/* "user:password" last found right */
+	double next_check;	/* no bcrypt before this (monotonic s) */
+};
+
+enum web_auth {
+	WEB_AUTH_OK,
+	WEB_AUTH_DENIED,
+	WEB_AUTH_BUSY,		/* not checked: bcrypt's share of time used up */
 };
 
 /*
@@ -36,8 +43,15 @@ struct web_config {
  * trusted_read()); false with a one-line reason in err.
  */
 bool web_config_load(const char *path, struct web_config *w, char *err, size_t n);
-/* user and password right? (bcrypt, libcrypt's crypt_r) */
-bool web_config_auth(struct web_config *w, const char *user, const char *password);
+/*
+ * User and password right? (bcrypt, libcrypt's crypt_r.) The last right
+ * pair is remembered; any other pair costs a bcrypt, and bcrypt gets at
+ * most a quarter of the server's time (after a check that took d, none
+ * for 3d more), so wrong passwords sent in a flood cannot starve the
+ * scrapes: their requests get WEB_AUTH_BUSY. now: CLOCK_MONOTONIC s.
+ */
+enum web_auth web_config_auth(struct web_config *w, const char *user,
+			      const char *password, double now);
 void web_config_free(struct web_config *w);
 
 #endif

@@ -31,15 +31,21 @@ make_config() {
 	CONF
 }
 
-# code URL [CURL ARGS...]: the HTTP status (000: no HTTP answer)
+# code URL [CURL ARGS...]: the HTTP status (000: no HTTP answer); asked
+# again after a 429 (bcrypt's share of time used up), as Retry-After says
 code() {
-	local url=$1
+	local url=$1 c
 	shift
-	curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$@" "$url"
+	for _ in $(seq 10); do
+		c=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$@" "$url")
+		[ "$c" = 429 ] || break
+		sleep 1
+	done
+	echo "$c"
 }
 
 t_scrape() {
-	local url sel='comm="pipework",job="pipetrace"'
+	local url v sel='comm="pipework",job="pipetrace"'
 	make_config || { not_ok "webconfig: certificate and password made"; return; }
 	start_pipestat --listen 127.0.0.1:0 --web-config "$WEB/web.yml" -n pipework -i 0.2 ||
 		{ not_ok "webconfig: pipestat starts"; return; }
@@ -96,13 +102,57 @@ t_scrape() {
 		"$(until_value "sum(pipetrace_eagain_total{$sel,side=\"read\"})" 555)" 555
 	expect "webconfig: Prometheus: wrong password down" \
 		"$(until_value 'up{job="wrong_password"}' 0)" 0
-	expect "webconfig: Prometheus: says 401" "$(curl -sf \
-		"http://127.0.0.1:$PROM_PORT/api/v1/targets" | jq -r \
-		'.data.activeTargets[] | select(.labels.job=="wrong_password") | .lastError')" \
-		"server returned HTTP status 401 Unauthorized"
+	# (or 429 while the right password's first check is under way)
+	for _ in $(seq 20); do
+		v=$(curl -sf "http://127.0.0.1:$PROM_PORT/api/v1/targets" | jq -r \
+			'.data.activeTargets[] | select(.labels.job=="wrong_password") | .lastError')
+		[ "$v" = "server returned HTTP status 401 Unauthorized" ] && break
+		sleep 0.5
+	done
+	expect "webconfig: Prometheus: says 401" "$v" "server returned HTTP status 401 Unauthorized"
 	stop_prometheus
 	stop_pipestat
 	expect "webconfig: exit status" "$PS_RC" 0
+}
+
+# 32 clients sending wrong passwords as fast as they can (each a bcrypt
+# of cost 10) cannot starve the scraper, whose password was found right
+# before: its every request answered within 2 s
+t_flood() {
+	local url i t n=0 flood
+	start_pipestat --listen 127.0.0.1:0 --web-config "$WEB/web.yml" -n pipework -i 0.2 ||
+		{ not_ok "flood: pipestat starts"; return; }
+	url=https://127.0.0.1:$(listen_port)/metrics
+	expect "flood: the password: 200" \
+		"$(code "$url" --cacert "$WEB/server.crt" -u prometheus:"$PW")" 200
+	# one curl, 32 connections at a time, 100000 requests
+	for i in $(seq 100000); do echo "url = \"$url\""; echo 'output = "/dev/null"'; done \
+		>"$TMP/flood.curl"
+	curl -s --no-progress-meter --parallel --parallel-max 32 --cacert "$WEB/server.crt" \
+		-u prometheus:wrong -w '%{stderr}%{http_code}\n' -K "$TMP/flood.curl" 2>"$TMP/flood.codes" &
+	flood=$!
+	sleep 3
+	for i in $(seq 5); do
+		t=$(curl -s -o /dev/null --max-time 2 -w '%{http_code} %{time_total}' \
+			--cacert "$WEB/server.crt" -u prometheus:"$PW" "$url")
+		[ "${t% *}" = 200 ] && n=$((n + 1))
+		echo "# scrape under the flood: $t"
+		sleep 0.5
+	done
+	expect "flood: 5 of 5 scrapes answered within 2 s" "$n" 5
+	t=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 --cacert "$WEB/server.crt" \
+		-u prometheus:wrong2 "$url")
+	expect "flood: a wrong password meanwhile: 401, or 429 when bcrypt's share is used up" \
+		"$(grep -cxE '401|429' <<<"$t")" 1
+	kill "$flood"
+	wait "$flood" 2>/dev/null
+	# a flood: hundreds of wrong passwords, more than bcrypt's share could check
+	n=$(grep -c 401 "$TMP/flood.codes")
+	t=$(grep -c 429 "$TMP/flood.codes")
+	echo "# the flood: $n answered 401, $t answered 429"
+	expect "flood: 100 or more wrong passwords, some not checked (429)" \
+		"$(( n + t >= 100 && t > 0 ))" 1
+	stop_pipestat
 }
 
 # refused WHAT CONFIG-FILE WANT: one line on stderr, exit 1, nothing served
@@ -145,5 +195,6 @@ t_refused() {
 }
 
 t_scrape
+t_flood
 t_refused
 summary

@@ -58,21 +58,28 @@ static void good(void)
 	CHECK(w.cert_pem && !strcmp(w.cert_pem, "CERT\n"));
 	CHECK(w.key_pem && !strcmp(w.key_pem, "KEY\n"));
 	CHECK(w.nusers == 2);
-	CHECK(web_config_auth(&w, "prometheus", "s3cret"));
-	CHECK(web_config_auth(&w, "prometheus", "s3cret"));	/* from the cache */
-	CHECK(!web_config_auth(&w, "prometheus", "s3cret "));
-	CHECK(!web_config_auth(&w, "prometheus", ""));
-	CHECK(web_config_auth(&w, "other", "other pw"));
-	CHECK(!web_config_auth(&w, "other", "s3cret"));
-	CHECK(!web_config_auth(&w, "nobody", "s3cret"));
-	CHECK(!web_config_auth(&w, "prometheus", "other pw"));
+	/* a second apart: bcrypt's time budget never in the way */
+	CHECK(web_config_auth(&w, "prometheus", "s3cret", 1e6) == WEB_AUTH_OK);
+	CHECK(web_config_auth(&w, "prometheus", "s3cret ", 1e6 + 1) == WEB_AUTH_DENIED);
+	CHECK(web_config_auth(&w, "prometheus", "", 1e6 + 2) == WEB_AUTH_DENIED);
+	CHECK(web_config_auth(&w, "other", "other pw", 1e6 + 3) == WEB_AUTH_OK);
+	CHECK(web_config_auth(&w, "other", "s3cret", 1e6 + 4) == WEB_AUTH_DENIED);
+	CHECK(web_config_auth(&w, "nobody", "s3cret", 1e6 + 5) == WEB_AUTH_DENIED);
+	CHECK(web_config_auth(&w, "prometheus", "other pw", 1e6 + 6) == WEB_AUTH_DENIED);
+	/* right after a check, others wait; the pair last found right does not */
+	CHECK(web_config_auth(&w, "other", "other pw", 2e6) == WEB_AUTH_OK);
+	CHECK(web_config_auth(&w, "prometheus", "wrong", 2e6 + 1) == WEB_AUTH_DENIED);
+	CHECK(web_config_auth(&w, "prometheus", "wrong", 2e6 + 1) == WEB_AUTH_BUSY);
+	CHECK(web_config_auth(&w, "prometheus", "s3cret", 2e6 + 1) == WEB_AUTH_BUSY);
+	CHECK(web_config_auth(&w, "other", "other pw", 2e6 + 1) == WEB_AUTH_OK);
+	CHECK(web_config_auth(&w, "prometheus", "s3cret", 2e6 + 2) == WEB_AUTH_OK);
 	web_config_free(&w);
 	CHECK(!w.nusers && !w.cert_pem);
 
 	/* nothing in it: plain HTTP, nobody asked for a password */
 	path = put("empty.yml", "# nothing\n", 0644);
 	CHECK(web_config_load(path, &w, err, sizeof(err)) && !w.cert_pem && !w.nusers);
-	CHECK(!web_config_auth(&w, "prometheus", "s3cret"));
+	CHECK(web_config_auth(&w, "prometheus", "s3cret", 1e6) == WEB_AUTH_DENIED);
 	/* basic authentication without TLS, as exporter-toolkit allows */
 	path = put("auth.yml", "basic_auth_users:\n  p: " HASH_S3CRET "\n", 0644);
 	CHECK(web_config_load(path, &w, err, sizeof(err)) && !w.cert_pem && w.nusers == 1);
