@@ -33,6 +33,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "agg.bpf.h"
+#include "pipe_page.bpf.h"
 #include "tier_key.bpf.h"
 #include "waits.bpf.h"
 
@@ -44,9 +45,6 @@ char LICENSE[] SEC("license") = "GPL";
 #define PAGE_SIZE	4096
 #define MUTEX_FLAGS	0x07
 #define PIPE_BUF_FLAG_CAN_MERGE	0x10
-
-/* GFP_HIGHUSER | __GFP_ACCOUNT on the running kernel, set by the loader */
-const volatile __u32 pipe_page_gfp = 0;
 
 struct call_state {
 	struct pt_key key;
@@ -226,7 +224,7 @@ int BPF_PROG(fn_page_alloc, struct page *page, unsigned int order,
 {
 	struct call_state *st;
 
-	if (order || gfp_flags != pipe_page_gfp)
+	if (!is_pipe_page(order, gfp_flags))
 		return 0;
 	st = call_of(PT_OP_WRITE);
 	if (!st)

@@ -12,6 +12,7 @@
 #include <bpf/bpf_core_read.h>
 #include "agg.bpf.h"
 #include "kernel_obj.bpf.h"
+#include "pipe_page.bpf.h"
 #include "ring_claim.bpf.h"
 #include "tier_key.bpf.h"
 #include "waits.bpf.h"
@@ -59,9 +60,6 @@ char LICENSE[] SEC("license") = "GPL";
 #define FMODE_WRITE	0x2
 #define RWF_NOWAIT	0x00000008
 #define SPLICE_F_NONBLOCK 0x02
-
-/* GFP_HIGHUSER | __GFP_ACCOUNT on the running kernel, set by the loader */
-const volatile __u32 pipe_page_gfp = 0;
 
 struct pipe_end {
 	struct pipe_inode_info *pipe;	/* NULL: this end is not a pipe */
@@ -429,18 +427,15 @@ int BPF_PROG(sc_sys_exit, struct pt_regs *regs, long ret)
 	return 0;
 }
 
-/*
- * A pipe buffer page is order 0 with exactly GFP_HIGHUSER | __GFP_ACCOUNT;
- * a fault on the user buffer uses other flags. Whether pipe->mutex was held
- * is not known here (without a prefill path it always is).
- */
+/* Whether pipe->mutex was held is not known here (without a prefill path
+ * it always is). */
 SEC("tp_btf/mm_page_alloc")
 int BPF_PROG(sc_page_alloc, struct page *page, unsigned int order,
 	     gfp_t gfp_flags, int migratetype)
 {
 	struct call_state *st;
 
-	if (order || gfp_flags != pipe_page_gfp)
+	if (!is_pipe_page(order, gfp_flags))
 		return 0;
 	st = call_in_progress(bpf_get_current_task_btf());
 	/* only this task touches its state: counted at syscall exit */
