@@ -34,6 +34,7 @@
 #include <bpf/bpf_core_read.h>
 #include "agg.bpf.h"
 #include "pipe_page.bpf.h"
+#include "ring_seen.bpf.h"
 #include "tier_key.bpf.h"
 #include "waits.bpf.h"
 
@@ -125,14 +126,35 @@ static __always_inline void call_enter(__u8 side, struct kiocb *iocb,
 		struct pipe_inode_info *pipe = (struct pipe_inode_info *)st.pipe;
 
 		st.merge = merge_bytes(pipe, len);
-		if (hist_wanted(PT_HIST_OCCUPANCY))
-			st.occupancy = BPF_CORE_READ(pipe, head) - BPF_CORE_READ(pipe, tail);
+		st.occupancy = BPF_CORE_READ(pipe, head) - BPF_CORE_READ(pipe, tail);
 	}
 	st.nonblock = !!(BPF_CORE_READ(file, f_flags) & O_NONBLOCK);
 	st.nowait = !st.nonblock && (BPF_CORE_READ(iocb, ki_flags) & IOCB_NOWAIT);
 	/* a call not followed to its exit is not counted: say so */
 	if (bpf_map_update_elem(&calls, &id, &st, BPF_ANY))
 		__sync_fetch_and_add(&pt_gen.keys_dropped, 1);
+}
+
+/*
+ * A write's view of its ring (ring_seen.bpf.h): slots in use at entry and
+ * at exit, all of them if it waited or found the ring full (-EAGAIN). The
+ * pipe pointer may be untyped (kprobe flavour): CO-RE reads.
+ */
+static __always_inline void ring_exit(struct pt_counts *c, struct call_state *st,
+				      long ret)
+{
+	struct pipe_inode_info *pipe = (struct pipe_inode_info *)st->pipe;
+	struct user_struct *user = BPF_CORE_READ(pipe, user);
+	struct ring_seen ring = {
+		.slots = BPF_CORE_READ(pipe, max_usage),
+		.used = BPF_CORE_READ(pipe, head) - BPF_CORE_READ(pipe, tail),
+		.owner_uid = BPF_CORE_READ(user, uid.val),
+		.owner_pages = BPF_CORE_READ(user, pipe_bufs.counter),
+	};
+
+	if (st->occupancy > ring.used)
+		ring.used = st->occupancy;
+	count_ring(c, &ring, st->w.waits || ret == -EAGAIN);
 }
 
 static __always_inline void call_exit(long ret)
@@ -170,6 +192,7 @@ static __always_inline void call_exit(long ret)
 		count_add(c, writes, 1);
 		count_add(c, write_bytes, bytes);
 		hist_add(&st->key, PT_HIST_OCCUPANCY, st->occupancy);
+		ring_exit(c, st, ret);
 		if (bytes)
 			hist_add(&st->key, PT_HIST_WRITE_SIZE, bytes);
 		if (slots)

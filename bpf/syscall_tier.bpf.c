@@ -14,6 +14,7 @@
 #include "kernel_obj.bpf.h"
 #include "pipe_page.bpf.h"
 #include "ring_claim.bpf.h"
+#include "ring_seen.bpf.h"
 #include "tier_key.bpf.h"
 #include "waits.bpf.h"
 
@@ -354,14 +355,23 @@ static __always_inline void exit_read(struct task_struct *task, struct call_stat
 static __always_inline void exit_write(struct task_struct *task, struct call_state *st,
 				       long ret)
 {
+	struct pipe_inode_info *pipe = kernel_obj(st->dst.pipe, struct pipe_inode_info);
 	struct pt_counts *c = end_counts(&st->dst, task);
+	__u32 used = st->dst.head - st->dst.tail;
+	struct ring_seen ring;
 
 	if (!c)
 		return;
 	count_add(c, writes, 1);
 	count_sleeps(c, &st->w, PT_OP_WRITE);
 	count_contention(c, &st->w);
-	end_hist(&st->dst, PT_HIST_OCCUPANCY, st->dst.head - st->dst.tail, task);
+	end_hist(&st->dst, PT_HIST_OCCUPANCY, used, task);
+	/* in use at entry and at exit; all of it if the write waited */
+	ring_read(&ring, pipe);
+	ring.used = pipe->head - pipe->tail;
+	if (used > ring.used)
+		ring.used = used;
+	count_ring(c, &ring, st->w.waits || ret == -EAGAIN);
 	if (ret == -EAGAIN)
 		count_eagain(c, PT_OP_WRITE, st->nowait);
 	/* a write that failed part way may still have taken pages */
@@ -371,9 +381,7 @@ static __always_inline void exit_write(struct task_struct *task, struct call_sta
 		return;
 	count_add(c, write_bytes, ret);
 	end_hist(&st->dst, PT_HIST_WRITE_SIZE, ret, task);
-	count_add(c, bufs_new,
-		  ring_claim_write(kernel_obj(st->dst.pipe, struct pipe_inode_info),
-				   st->dst.head, st->dst.tail));
+	count_add(c, bufs_new, ring_claim_write(pipe, st->dst.head, st->dst.tail));
 }
 
 static __always_inline void exit_splice(struct task_struct *task, struct call_state *st,

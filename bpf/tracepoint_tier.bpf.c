@@ -26,6 +26,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "agg.bpf.h"
+#include "ring_seen.bpf.h"
 #include "tier_key.bpf.h"
 #include "waits.bpf.h"
 
@@ -147,8 +148,10 @@ int BPF_PROG(tp_copy, struct pipe_inode_info *pipe, struct file *file,
 	struct page_tally tally = {};
 	struct call_state *st;
 	struct pt_key key = {};
+	struct ring_seen ring;
 	struct pt_counts *c;
 	__u64 bytes = ret > 0 ? ret : 0;
+	bool waited = false;
 
 	/* the end of the call: count what its state holds, free it */
 	st = call_in_progress(task);
@@ -156,6 +159,7 @@ int BPF_PROG(tp_copy, struct pipe_inode_info *pipe, struct file *file,
 	if (st) {
 		if (c) {
 			count_locks(c, st, pipe);
+			waited = st->wait_pipe == pipe && st->w.waits;
 			if (st->wait_pipe == pipe)
 				count_sleeps(c, &st->w, side == KPIPE_SIDE_READ ?
 					     PT_OP_READ : PT_OP_WRITE);
@@ -181,13 +185,13 @@ int BPF_PROG(tp_copy, struct pipe_inode_info *pipe, struct file *file,
 	count_add(c, write_bytes, bytes);
 	if (bytes)
 		hist_add(&key, PT_HIST_WRITE_SIZE, bytes);
+	ring_read(&ring, pipe);
+	ring.used = pipe->head - pipe->tail;
+	/* a write that waited found the ring full; -EAGAIN: tp_eagain */
+	count_ring(c, &ring, waited);
 	/* in use when the write began: now, less the slots it filled */
-	if (hist_wanted(PT_HIST_OCCUPANCY)) {
-		__u32 used = pipe->head - pipe->tail;
-
-		hist_add(&key, PT_HIST_OCCUPANCY,
-			 used > tally.bufs_new ? used - tally.bufs_new : 0);
-	}
+	hist_add(&key, PT_HIST_OCCUPANCY,
+		 ring.used > tally.bufs_new ? ring.used - tally.bufs_new : 0);
 	if (tally.bufs_new)
 		count_add(c, bufs_new, tally.bufs_new);
 	if (tally.pool_hits)
@@ -218,9 +222,14 @@ int BPF_PROG(tp_eagain, struct pipe_inode_info *pipe, struct file *file,
 	case KPIPE_REASON_EMPTY:
 		count_add(c, eagain_empty, 1);
 		break;
-	case KPIPE_REASON_FULL:
+	case KPIPE_REASON_FULL: {
+		struct ring_seen ring;
+
 		count_add(c, eagain_full, 1);
+		ring_read(&ring, pipe);
+		count_ring(c, &ring, true);
 		break;
+	}
 	case KPIPE_REASON_LOCK:
 		count_add(c, eagain_lock, 1);
 		break;

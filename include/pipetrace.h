@@ -63,6 +63,17 @@ struct pt_counts {
 	__u64 lock_contended;	/* pipe->mutex acquisitions that had to wait */
 	__u64 lock_wait_ns;	/* ... from lock:contention_begin to _end */
 	__u64 read_eof;		/* reads that returned 0: no writer left */
+	__u64 ring_full_writes;	/* writes that found the ring full: waited
+				 * for room or -EAGAIN on a full ring */
+	/*
+	 * Not counts: the ring of the key's pipe as its writes saw it
+	 * (bpf/ring_seen.bpf.h). counts_add() folds them: the smallest ring
+	 * (with its owner), the highest peak. 0 slots: no write seen.
+	 */
+	__u64 ring_slots;	/* pipe->max_usage: usable slots */
+	__u64 ring_peak;	/* the most slots in use a write saw */
+	__u64 ring_owner_uid;	/* pipe->user: who the pipe's pages count to */
+	__u64 ring_owner_pages;	/* ... and its pipe pages (user->pipe_bufs) */
 };
 
 /* Log2 histograms (pipestat --hist), kept only when asked for. */

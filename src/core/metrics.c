@@ -176,6 +176,49 @@ static bool v_eagain(const struct pt_counts *c, const struct pt_env *e,
 			c->eagain_write_nonblock + c->eagain_write_nowait);
 }
 
+/* The ring columns: only for keys that wrote (ring_seen.bpf.h). */
+static bool v_ring_slots(const struct pt_counts *c, const struct pt_env *e,
+			 struct pt_value *v)
+{
+	(void)e;
+	return c->ring_slots && set_u(v, c->ring_slots);
+}
+
+static bool v_ring_peak(const struct pt_counts *c, const struct pt_env *e,
+			struct pt_value *v)
+{
+	(void)e;
+	return c->ring_slots && set_u(v, c->ring_peak);
+}
+
+static bool v_ring_owner_uid(const struct pt_counts *c, const struct pt_env *e,
+			     struct pt_value *v)
+{
+	(void)e;
+	return c->ring_slots && set_u(v, c->ring_owner_uid);
+}
+
+static bool v_ring_owner_pages(const struct pt_counts *c, const struct pt_env *e,
+			       struct pt_value *v)
+{
+	(void)e;
+	return c->ring_slots && set_u(v, c->ring_owner_pages);
+}
+
+/*
+ * A new pipe gets PT_QUOTA_SLOTS instead of PT_DEFAULT_SLOTS when its
+ * default ring would take its owner over the soft limit (alloc_pipe_info()):
+ * a ring of that size whose owner would still be shrunk so is flagged.
+ */
+static bool v_ring_quota_shrunk(const struct pt_counts *c, const struct pt_env *e,
+				struct pt_value *v)
+{
+	if (!c->ring_slots || e->user_pages_soft < 0)
+		return false;
+	return set_u(v, c->ring_slots == PT_QUOTA_SLOTS && e->user_pages_soft &&
+		     c->ring_owner_pages + PT_DEFAULT_SLOTS > (__u64)e->user_pages_soft);
+}
+
 static bool v_untracked(const struct pt_counts *c, const struct pt_env *e,
 			struct pt_value *v)
 {
@@ -298,6 +341,29 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 	[PT_COL_EOF_READS] = { "eof_reads", NULL, 0, "calls",
 		"reads that returned 0: the pipe empty and no writer left",
 		PT_V_U64, ALL_EXACT, RAW(read_eof) },
+	[PT_COL_RING_SLOTS] = { "ring_slots", NULL, 0, "slots",
+		"usable slots of the pipe's ring as its last write saw them "
+		"(pipe->max_usage); of several pipes, the smallest",
+		PT_V_U64, ALL_EXACT, .state = true, .value = v_ring_slots },
+	[PT_COL_RING_PEAK] = { "ring_peak", NULL, 0, "slots",
+		"most ring slots in use a write saw (at its start and end, all "
+		"of them if it waited for room); of several pipes, the highest",
+		PT_V_U64, WAITS(PT_EXACT), .state = true, .value = v_ring_peak },
+	[PT_COL_RING_FULL_WRITES] = { "ring_full_writes", NULL, 0, "calls",
+		"writes that found the ring full (waited for room, or -EAGAIN)",
+		PT_V_U64, WAITS(PT_EXACT), RAW(ring_full_writes) },
+	[PT_COL_RING_OWNER_UID] = { "ring_owner_uid", NULL, 0, "uid",
+		"the user the ring's pages count to (pipe->user, its creator)",
+		PT_V_U64, ALL_EXACT, .state = true, .value = v_ring_owner_uid },
+	[PT_COL_RING_OWNER_PAGES] = { "ring_owner_pages", NULL, 0, "pages",
+		"pipe pages that user holds in all its pipes (user->pipe_bufs)",
+		PT_V_U64, ALL_EXACT, .state = true, .value = v_ring_owner_pages },
+	[PT_COL_RING_QUOTA_SHRUNK] = { "ring_quota_shrunk", NULL, 0, "flag",
+		"1: a ring of 2 slots whose owner's new pipes get 2 slots: its "
+		"pipe pages + 16 are over fs.pipe-user-pages-soft",
+		PT_V_U64, { [TP] = { PT_DERIVED }, [FN] = { PT_DERIVED },
+			    [SC] = { PT_DERIVED } },
+		.state = true, .value = v_ring_quota_shrunk },
 	[PT_COL_WAIT_READ_PCT] = { NULL, "WAIT_R%", 7, "%",
 		"wait_read_ns as a share of the interval (100: one task all of it)",
 		PT_V_PCT, WAITS(PT_DERIVED), .value = v_wait_read_pct,
@@ -503,4 +569,5 @@ void env_read_knobs(struct pt_env *env)
 	env->knob_prealloc_max = read_knob("pipe-prealloc-max");
 	env->knob_prealloc_keep = read_knob("pipe-prealloc-keep");
 	env->knob_read_batch = read_knob("pipe-read-batch");
+	env->user_pages_soft = read_knob("pipe-user-pages-soft");
 }

@@ -31,7 +31,13 @@ struct pt_env {
 	__u64 untracked;	/* events dropped: counter map full */
 	double interval_s;	/* the interval's length, for shares of it */
 	unsigned int lacks;	/* PT_NA_NO_*: events this kernel lacks */
+	long user_pages_soft;	/* fs.pipe-user-pages-soft; -1: unknown */
 };
+
+/* A pipe's slots when its owner was over fs.pipe-user-pages-soft as it
+ * was made (PIPE_MIN_DEF_BUFFERS), and otherwise (PIPE_DEF_BUFFERS) */
+#define PT_QUOTA_SLOTS		2
+#define PT_DEFAULT_SLOTS	16
 
 enum pt_vtype { PT_V_U64, PT_V_RATIO, PT_V_PCT };
 
@@ -82,6 +88,13 @@ enum pt_col {
 	PT_COL_LOCK_CONTENDED,
 	PT_COL_LOCK_WAIT_NS,
 	PT_COL_EOF_READS,
+	/* after the key columns cgroup, writers, readers */
+	PT_COL_RING_SLOTS,
+	PT_COL_RING_PEAK,
+	PT_COL_RING_FULL_WRITES,
+	PT_COL_RING_OWNER_UID,
+	PT_COL_RING_OWNER_PAGES,
+	PT_COL_RING_QUOTA_SHRUNK,
 	/* table only (no CSV name) */
 	PT_COL_WAIT_READ_PCT,
 	PT_COL_WAIT_WRITE_PCT,
@@ -125,6 +138,9 @@ struct pt_metric {
 	size_t sum[2];
 	/* a knob of env: offsetof(struct pt_env, knob) + 1 */
 	size_t knob;
+	/* a state seen in the interval, not a count: no per-second rate,
+	 * no Prometheus counter */
+	bool state;
 	/* otherwise its value from the raw counts; false: no value (0/0) */
 	bool (*value)(const struct pt_counts *c, const struct pt_env *e,
 		      struct pt_value *v);
@@ -156,7 +172,8 @@ void pt_print_tiers(FILE *f);
  */
 int pt_tier_line(char *buf, size_t n, const struct pt_env *env);
 
-/* Reads the pipe knobs under /proc/sys/fs into env (-1 where absent). */
+/* Reads the pipe knobs and fs.pipe-user-pages-soft under /proc/sys/fs into
+ * env (-1 where absent). */
 void env_read_knobs(struct pt_env *env);
 
 #endif

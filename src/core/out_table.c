@@ -103,7 +103,8 @@ struct pt_value out_value(const struct pt_report *r, enum pt_col col,
 {
 	struct pt_value v = pt_get(col, &row->c, r->env);
 
-	if (!r->rate || v.q == PT_NA || v.type != PT_V_U64 || pt_metrics[col].knob)
+	if (!r->rate || v.q == PT_NA || v.type != PT_V_U64 || pt_metrics[col].knob ||
+	    pt_metrics[col].state)
 		return v;
 	v.d = r->interval_s > 0 ? v.u / r->interval_s : 0;
 	if (whole)

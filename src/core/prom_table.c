@@ -74,6 +74,9 @@ const struct prom_series prom_series[PROM_NSERIES] = {
 	  "pipe->mutex acquisitions that had to spin or sleep." },
 	{ S("lock_wait_seconds_total", "", PT_COL_LOCK_WAIT_NS), .kind = PROM_SECONDS,
 	  .help = "Time spent waiting for pipe->mutex." },
+	{ S("ring_full_writes_total", "", PT_COL_RING_FULL_WRITES), .help =
+	  "Writes that found the pipe's ring full (waited for room, or "
+	  "-EAGAIN)." },
 	{ S("knob_prealloc_max_pages", "", PT_COL_KNOB_PREALLOC_MAX), .kind = PROM_GAUGE,
 	  .help = "fs.pipe-prealloc-max at the end of the last interval." },
 	{ S("knob_prealloc_keep_pages", "", PT_COL_KNOB_PREALLOC_KEEP),
@@ -123,6 +126,14 @@ static const struct {
 	  .note = "the CSV leaves io_uring reads out of the divisor" },
 	{ .col = PT_COL_UNTRACKED, .query = "pipetrace_untracked_events_total",
 	  .note = "tier label only: the counter map is one for every key" },
+#define RING_STATE(c) { .col = c, .query = "none", \
+	  .note = "a state of the interval, not a count: CSV and JSON only" }
+	RING_STATE(PT_COL_RING_SLOTS),
+	RING_STATE(PT_COL_RING_PEAK),
+	RING_STATE(PT_COL_RING_OWNER_UID),
+	RING_STATE(PT_COL_RING_OWNER_PAGES),
+	RING_STATE(PT_COL_RING_QUOTA_SHRUNK),
+#undef RING_STATE
 };
 
 const char *prom_column_query(char *buf, size_t n, enum pt_col col,

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include "rows.h"
@@ -166,8 +167,19 @@ void counts_add(struct pt_counts *sum, const struct pt_counts *c)
 	__u64 *d = (__u64 *)sum;
 	const __u64 *s = (const __u64 *)c;
 
-	for (size_t i = 0; i < sizeof(*c) / sizeof(__u64); i++)
+	/* counts up to the ring's state, which is folded, not summed */
+	for (size_t i = 0; i < offsetof(struct pt_counts, ring_slots) / sizeof(__u64); i++)
 		d[i] += s[i];
+	if (c->ring_peak > sum->ring_peak)
+		sum->ring_peak = c->ring_peak;
+	/* the smallest ring, with its owner: the one most likely to limit */
+	if (c->ring_slots && (!sum->ring_slots || c->ring_slots < sum->ring_slots ||
+			      (c->ring_slots == sum->ring_slots &&
+			       c->ring_owner_pages > sum->ring_owner_pages))) {
+		sum->ring_slots = c->ring_slots;
+		sum->ring_owner_uid = c->ring_owner_uid;
+		sum->ring_owner_pages = c->ring_owner_pages;
+	}
 }
 
 /* The slot of folded key f: its row's, or the empty one it would take. */

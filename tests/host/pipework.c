@@ -15,6 +15,11 @@
  *                                one slot per byte); prints "rfd=R wfd=W
  *                                ino=I size=S", then "size=S" (F_GETPIPE_SZ)
  *                                for each line on stdin, until its end
+ *   pipework ring SIZE N [EXTRA] after EXTRA pipes it keeps open, a pipe
+ *                                of SIZE bytes (0: as made) filled with
+ *                                4 KiB nonblocking writes, then N more that
+ *                                find it full (N write EAGAINs); prints its
+ *                                slots
  *   pipework put SIZE N          N writes of SIZE bytes to stdout
  *   pipework get SIZE            reads of SIZE bytes from stdin until EOF
  *
@@ -25,6 +30,7 @@
  * PIPEWORK_COMM=NAME runs it under that command name (any bytes).
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -83,6 +89,32 @@ static long stream(size_t size, long n, const char *fifo)
 	return wl_stream_fds(fds[0], fds[1], &s);
 }
 
+/* A ring filled to the last slot, then n writes that find it full */
+static int ring(long size, long n, long extra)
+{
+	static char page[4096];
+	long slots = 0, full = 0;
+	int p[2];
+
+	for (long i = 0; i < extra; i++)
+		if (pipe(p))	/* kept open: pipe pages its user holds */
+			return 1;
+	if (pipe2(p, O_NONBLOCK) || (size && fcntl(p[1], F_SETPIPE_SZ, size) < 0))
+		return 1;
+	while (full < n) {
+		if (write(p[1], page, sizeof(page)) == sizeof(page))
+			slots++;
+		else if (errno == EAGAIN)
+			full++;
+		else
+			return 1;
+	}
+	while (read(p[0], page, sizeof(page)) > 0)
+		;
+	printf("pid=%d slots=%ld full=%ld\n", getpid(), slots, full);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *w = argc > 1 ? argv[1] : "";
@@ -103,6 +135,8 @@ int main(int argc, char **argv)
 		if (!fgets(line, sizeof(line), stdin))
 			return 1;
 	}
+	if (!strcmp(w, "ring") && argc >= 4)
+		return ring(atol(argv[2]), arg(argv[3]), argc > 4 ? atol(argv[4]) : 0);
 	if (!strcmp(w, "hold"))
 		return hold(argc > 2 ? atol(argv[2]) : 0,
 			    argc > 3 && !strcmp(argv[3], "packet"));

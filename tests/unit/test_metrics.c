@@ -85,6 +85,43 @@ static void values(void)
 	CHECK(pt_get(PT_COL_KNOB_PREALLOC_MAX, &c, &e).q == PT_NA);
 }
 
+/* The ring columns: known only for keys that wrote; quota-shrunk rings */
+static void ring(void)
+{
+	struct pt_counts c = { .reads = 3 };
+	struct pt_env e = env_of(PT_TIER_SYSCALL, -1, -1);
+
+	e.user_pages_soft = 100;
+	CHECK(pt_get(PT_COL_RING_SLOTS, &c, &e).q == PT_NA);	/* a reader */
+	CHECK(pt_get(PT_COL_RING_PEAK, &c, &e).q == PT_NA);
+	CHECK(pt_get(PT_COL_RING_QUOTA_SHRUNK, &c, &e).q == PT_NA);
+	CHECK(pt_get(PT_COL_RING_FULL_WRITES, &c, &e).u == 0);
+	c = (struct pt_counts){ .writes = 9, .ring_full_writes = 4, .ring_slots = 16,
+				.ring_peak = 16, .ring_owner_uid = 1000,
+				.ring_owner_pages = 150 };
+	CHECK(pt_get(PT_COL_RING_SLOTS, &c, &e).u == 16);
+	CHECK(pt_get(PT_COL_RING_PEAK, &c, &e).u == 16);
+	CHECK(pt_get(PT_COL_RING_FULL_WRITES, &c, &e).u == 4);
+	CHECK(pt_get(PT_COL_RING_OWNER_UID, &c, &e).u == 1000);
+	CHECK(pt_get(PT_COL_RING_OWNER_PAGES, &c, &e).u == 150);
+	CHECK(pt_get(PT_COL_RING_QUOTA_SHRUNK, &c, &e).u == 0);	/* 16 slots */
+	c.ring_slots = 2;
+	CHECK(pt_get(PT_COL_RING_QUOTA_SHRUNK, &c, &e).u == 1);
+	CHECK(pt_get(PT_COL_RING_QUOTA_SHRUNK, &c, &e).q == PT_DERIVED);
+	c.ring_owner_pages = 84;	/* + 16 not over the limit */
+	CHECK(pt_get(PT_COL_RING_QUOTA_SHRUNK, &c, &e).u == 0);
+	c.ring_owner_pages = 85;
+	CHECK(pt_get(PT_COL_RING_QUOTA_SHRUNK, &c, &e).u == 1);
+	e.user_pages_soft = 0;		/* no limit */
+	c.ring_owner_pages = 150;
+	CHECK(pt_get(PT_COL_RING_QUOTA_SHRUNK, &c, &e).u == 0);
+	/* peak and full writes need the sleeps seen */
+	e.lacks = PT_NA_NO_WAITS;
+	CHECK(pt_get(PT_COL_RING_PEAK, &c, &e).q == PT_NA);
+	CHECK(pt_get(PT_COL_RING_FULL_WRITES, &c, &e).q == PT_NA);
+	CHECK(pt_get(PT_COL_RING_SLOTS, &c, &e).u == 2);
+}
+
 /* The help text is the table: each column in its tier's quality line. */
 static void help_is_table(void)
 {
@@ -126,7 +163,8 @@ static void tier_line(void)
 	CHECK(strstr(buf, "not known: pool_hits") != NULL);
 	e = env_of(PT_TIER_TRACEPOINT, 8, 0);
 	pt_tier_line(buf, sizeof(buf), &e);
-	CHECK(strstr(buf, "derived: sections_per_read; not known: splice_in") == buf);
+	CHECK(strstr(buf, "derived: sections_per_read, ring_quota_shrunk; not known: "
+		  "splice_in") == buf);
 }
 
 int main(void)
@@ -136,5 +174,6 @@ int main(void)
 	values();
 	help_is_table();
 	tier_line();
+	ring();
 	return unit_summary("test_metrics");
 }

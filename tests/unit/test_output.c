@@ -67,6 +67,9 @@ static void csv_contract(void)
 	/* 'derived' was the last field; later columns come after it, in order */
 	CHECK(strstr(h, ",eagain_splice,untracked,derived,waits_read,wait_read_ns,"
 		      "waits_write,wait_write_ns,lock_contended,lock_wait_ns,eof_reads") != NULL);
+	/* the ring's columns, appended after the later key columns */
+	CHECK(strstr(h, ",writers,readers,ring_slots,ring_peak,ring_full_writes,"
+		      "ring_owner_uid,ring_owner_pages,ring_quota_shrunk\n") != NULL);
 	free(h);
 }
 
@@ -213,7 +216,7 @@ static void json_rows(void)
 	CHECK_STR(json_get(json, "pid"), "null");
 	free(json);
 	json = render(out_csv_report, &r);
-	CHECK(strstr(json, ",id:18446744073709551615,,\n") != NULL);
+	CHECK(strstr(json, ",id:18446744073709551615,,,") != NULL);
 	free(json);
 	rows_free(&rows);
 }

@@ -171,6 +171,31 @@ static void ends(void)
 	rows_free(&pipes);
 }
 
+/* The ring's state is folded, not summed: the smallest ring with its
+ * owner, the highest peak; full writes are counted */
+static void fold_ring(void)
+{
+	struct pt_counts a = { .ring_full_writes = 2, .ring_slots = 16, .ring_peak = 16,
+			       .ring_owner_uid = 1000, .ring_owner_pages = 40 };
+	struct pt_counts b = { .ring_full_writes = 3, .ring_slots = 2, .ring_peak = 1,
+			       .ring_owner_uid = 1001, .ring_owner_pages = 90 };
+	struct pt_counts reader = { .reads = 5 };
+	struct pt_key ka = key(10, "w", 100), kb = key(10, "w", 101);
+	struct pt_rows r;
+
+	rows_init(&r, PT_BY_PID);
+	CHECK(rows_add(&r, &ka, &a) == 0 && rows_add(&r, &kb, &b) == 0);
+	CHECK(rows_add(&r, &ka, &reader) == 0);	/* no ring seen: no change */
+	CHECK(r.n == 1 && r.v[0].c.ring_full_writes == 5);
+	CHECK(r.v[0].c.ring_slots == 2 && r.v[0].c.ring_peak == 16);
+	CHECK(r.v[0].c.ring_owner_uid == 1001 && r.v[0].c.ring_owner_pages == 90);
+	rows_free(&r);
+	rows_init(&r, PT_BY_PIPE);
+	CHECK(rows_add(&r, &kb, &reader) == 0 && rows_add(&r, &kb, &b) == 0);
+	CHECK(r.n == 1 && r.v[0].c.ring_slots == 2 && r.v[0].c.ring_peak == 1);
+	rows_free(&r);
+}
+
 static void names(void)
 {
 	CHECK(by_parse("total") == PT_BY_TOTAL);
@@ -185,6 +210,7 @@ int main(void)
 	fold_by();
 	fold_clears_unused_fields();
 	many_keys_and_sort();
+	fold_ring();
 	names();
 	return unit_summary("test_rows");
 }
