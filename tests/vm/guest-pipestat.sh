@@ -304,15 +304,17 @@ t_jobserver function 0
 knobs 8 1 1
 unset PIPESTAT_NO_FENTRY
 
-# time: waits, pipe->mutex contention, histograms (the host's suite, run
-# here on this kernel's best tier; with the knobs on where it has them)
-t_waits() {
-	local log=$TMP/waits.log
-	TIER=$1 tests/host/test_pipestat_waits.sh >"$log" 2>&1
-	sed -n "s/^\(not \)\{0,1\}ok - /&$1 tier: /p" "$log"
+# host suites run here on this kernel's best tier: time (waits, pipe->mutex
+# contention, histograms; with the knobs on where it has them) and each
+# pipe's ring
+host_suite() { # suite tier
+	local log=$TMP/$1.log
+	TIER=$2 tests/host/test_$1.sh >"$log" 2>&1
+	sed -n "s/^\(not \)\{0,1\}ok - /&$2 tier: /p" "$log"
 	passed=$((passed + $(grep -c '^ok' "$log")))
 	failed=$((failed + $(grep -c '^not ok' "$log")))
-	grep -q '^[0-9]* passed' "$log" || not_ok "$1 tier: waits suite did not finish"
+	grep -q '^[0-9]* passed' "$log" || not_ok "$2 tier: $1 suite did not finish"
 }
-t_waits $BEST
+host_suite pipestat_waits $BEST
+host_suite ring $BEST
 summary
