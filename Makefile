@@ -289,6 +289,9 @@ deb: $(TOOLS)
 	$(Q)gzip -9n $(OUT)/deb/root/usr/share/man/man*/*
 	$(Q)install -d $(DEB_DOC)
 	$(Q)install -m 644 packaging/copyright $(DEB_DOC)/copyright
+	$(Q)install -d $(DEB_DOC)/examples
+	$(Q)install -m 644 packaging/pipetrace-alerts.yml packaging/pipetrace-alerts.test.yml \
+		$(DEB_DOC)/examples
 	$(Q)gzip -9nc packaging/changelog >$(DEB_DOC)/changelog.gz
 	$(Q)cd $(OUT)/deb/root && find usr -type f -exec md5sum {} + | sort -k2 >DEBIAN/md5sums
 	$(Q)printf 'Source: pipetrace\n\nPackage: pipetrace\nArchitecture: any\n' \

@@ -99,6 +99,8 @@ t_policy() {
 		grep -rh 'SPDX-License-Identifier' src bpf include/*.h | grep -vc 'GPL-2.0')" 0
 	expect "deb: changelog" "$(zcat "$doc/changelog.gz" | head -1 | cut -d' ' -f1-2)" \
 		"pipetrace ($VERSION)"
+	expect "deb: example alerting rules and their test" "$(ls "$doc/examples" | tr '\n' ' ')" \
+		"pipetrace-alerts.test.yml pipetrace-alerts.yml "
 	expect "deb: man pages gzipped" "$(ls "$r"/usr/share/man/man*/ | grep -c '\.[18]\.gz$')" 3
 	expect "deb: md5sums" "$(cd "$r" && md5sum --quiet -c "$r/var/lib/dpkg/info/pipetrace.md5sums" 2>&1 | wc -l)" 0
 	# the unit as installed, its binary and man page in the scratch root
