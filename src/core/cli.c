@@ -126,14 +126,24 @@ int cli_common(int c, char **argv, const struct cli_help *help, FILE *out,
 	}
 }
 
+void cli_end_signals(sigset_t *ends)
+{
+	struct sigaction hup;
+
+	sigemptyset(ends);
+	sigaddset(ends, SIGINT);
+	sigaddset(ends, SIGTERM);
+	/* a hang-up ends the run too, unless it was started under nohup */
+	if (sigaction(SIGHUP, NULL, &hup) || hup.sa_handler != SIG_IGN)
+		sigaddset(ends, SIGHUP);
+}
+
 void cli_block_signals(sigset_t *set, const int *extra, size_t nextra)
 {
+	cli_end_signals(set);
 	/* a shell starts background jobs with SIGINT ignored: reset */
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
-	sigemptyset(set);
-	sigaddset(set, SIGINT);
-	sigaddset(set, SIGTERM);
 	for (size_t i = 0; i < nextra; i++)
 		sigaddset(set, extra[i]);
 	sigprocmask(SIG_BLOCK, set, NULL);

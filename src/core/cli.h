@@ -54,8 +54,13 @@ int cli_common(int c, char **argv, const struct cli_help *help, FILE *out,
 /* A warning on stderr for each -p process that does not exist. */
 void cli_warn_pids(const char *prog, const struct pt_load_opts *o);
 /*
- * Termination signals (SIGINT, SIGTERM and extra) blocked into set, to be
- * taken synchronously (sigtimedwait, signalfd); SIGPIPE ignored.
+ * The signals that end a run: SIGINT, SIGTERM and SIGHUP, SIGHUP left out
+ * when it was ignored at start (nohup).
+ */
+void cli_end_signals(sigset_t *ends);
+/*
+ * Those (cli_end_signals) and extra blocked into set, to be taken
+ * synchronously (sigtimedwait, signalfd); SIGPIPE ignored.
  */
 void cli_block_signals(sigset_t *set, const int *extra, size_t nextra);
 

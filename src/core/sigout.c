@@ -2,11 +2,25 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
 #include <stdio.h>
 #include <unistd.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include "clock.h"
 #include "sigout.h"
+
+/* poll()'s timeout: -1 without a deadline, else what is left of it */
+static int wait_ms(const struct sigout *s)
+{
+	double left;
+
+	if (!s->deadline)
+		return -1;
+	left = s->deadline - pt_now(CLOCK_MONOTONIC);
+	return left > 0 ? (int)ceil(left * 1e3) : 0;
+}
 
 static ssize_t sigout_write(void *cookie, const char *buf, size_t size)
 {
@@ -18,7 +32,11 @@ static ssize_t sigout_write(void *cookie, const char *buf, size_t size)
 			{ .fd = s->fd, .events = POLLOUT },
 			{ .fd = s->sigfd, .events = POLLIN },
 		};
-		ssize_t w = write(s->fd, buf + done, size - done);
+		/* a socket cannot be reopened: each send is non-blocking */
+		ssize_t w = s->sock ? send(s->fd, buf + done, size - done,
+					   MSG_DONTWAIT | MSG_NOSIGNAL)
+				    : write(s->fd, buf + done, size - done);
+		int ms;
 
 		if (w > 0) {
 			done += w;
@@ -28,11 +46,13 @@ static ssize_t sigout_write(void *cookie, const char *buf, size_t size)
 			s->err = errno;
 			break;
 		}
-		if (poll(p, 2, -1) < 0 && errno != EINTR) {
+		ms = wait_ms(s);
+		if (ms && poll(p, 2, ms) < 0 && errno != EINTR) {
 			s->err = errno;
 			break;
 		}
-		if (p[1].revents & POLLIN) {
+		/* a signal, or the time given to the last report is up */
+		if ((p[1].revents & POLLIN) || !ms) {
 			s->stopped = true;
 			s->err = EINTR;
 		}
@@ -48,6 +68,7 @@ FILE *sigout_open(struct sigout *s, int fd, int sigfd)
 {
 	static const cookie_io_functions_t io = { .write = sigout_write };
 	struct stat st;
+	bool known = !fstat(fd, &st);
 	FILE *f;
 
 	s->fd = fd;
@@ -55,11 +76,13 @@ FILE *sigout_open(struct sigout *s, int fd, int sigfd)
 	s->sigfd = sigfd;
 	s->err = 0;
 	s->stopped = false;
+	s->deadline = 0;
+	s->sock = known && S_ISSOCK(st.st_mode);
 	/*
 	 * A pipe or terminal can block for ever. A file description of its
 	 * own, non-blocking, leaves the one shared with the shell as it is.
 	 */
-	if (!fstat(fd, &st) && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))) {
+	if (known && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode))) {
 		char path[64];
 
 		snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The fs.pipe-* knobs for --ab: parse, set, and put the value back however
- * pipebench ends (normal exit, error exit, SIGINT/SIGTERM/SIGHUP); and the
- * signal path, which also ends the running workload (its own process
- * group, so a terminal's Ctrl-C does not reach it directly).
+ * pipebench ends (normal exit, error exit, the signals of
+ * cli_end_signals); and the signal path, which also ends the running
+ * workload (its own process group, so a terminal's Ctrl-C does not reach
+ * it directly).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include "core/cli.h"
 #include "pipebench.h"
 
 static const struct pb_knob_info knobs[] = {
@@ -214,12 +216,14 @@ int pb_knob_set(int value)
 
 void pb_signals_init(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
 	struct sigaction sa = { .sa_handler = on_signal };
+	sigset_t ends;
 
+	cli_end_signals(&ends);
 	sigfillset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
+	for (int s = 1; s < NSIG; s++)
+		if (sigismember(&ends, s))
+			sigaction(s, &sa, NULL);
 }
 
 int pb_knob_begin(const char *knob, char *err, size_t n)

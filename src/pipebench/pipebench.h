@@ -105,8 +105,8 @@ const struct pb_knob_info *pb_knob_find(const char *name);
 /* "KNOB=A,B" into ab; -1 with a one-line err */
 int pb_ab_parse(const char *spec, struct pb_ab *ab, char *err, size_t n);
 /*
- * SIGINT, SIGTERM, SIGHUP: kill the running workload, restore the knob if
- * one was taken, then die by the signal.
+ * SIGINT, SIGTERM, SIGHUP (not under nohup): kill the running workload,
+ * restore the knob if one was taken, then die by the signal.
  */
 void pb_signals_init(void);
 /*

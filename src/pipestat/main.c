@@ -33,6 +33,7 @@ struct run {
 	struct command cmd;
 	FILE *out;		/* stdout, given up on a signal (core/sigout.h) */
 	struct sigout so;
+	sigset_t end_sigs;	/* the signals that end the run */
 	bool drain_failed;
 	struct prom_store *prom;	/* --listen, --textfile */
 	struct pt_server *server;
@@ -125,33 +126,47 @@ static int report(struct run *r)
 	return err;
 }
 
+/* One of the signals that end the run is pending. */
+static bool end_pending(const struct run *r)
+{
+	sigset_t pending;
+
+	if (sigpending(&pending))
+		return false;
+	for (int s = 1; s < NSIG; s++)
+		if (sigismember(&r->end_sigs, s) && sigismember(&pending, s))
+			return true;
+	return false;
+}
+
 /*
  * Waits until deadline (monotonic; 0 = none) or a signal that ends the run.
- * Returns 1 at the deadline, 0 when the run should end.
+ * Returns 1 at the deadline, 0 when the run should end. After a signal the
+ * last report gets half a second to go out, whatever stdout does.
  */
 static int wait_until(struct run *r, double deadline, const sigset_t *set)
 {
 	for (;;) {
 		double left = deadline ? deadline - pt_now(CLOCK_MONOTONIC) : 3600;
 		struct timespec ts;
-		sigset_t pending;
 		siginfo_t si;
 		int sig;
 
 		if (left <= 0) {
 			/* a deadline already past must not starve the signals */
 			left = 0;
-			if (sigpending(&pending) || (!sigismember(&pending, SIGINT) &&
-						     !sigismember(&pending, SIGTERM)))
+			if (!end_pending(r))
 				return 1;
 		}
 		ts.tv_sec = (time_t)left;
 		ts.tv_nsec = (long)((left - ts.tv_sec) * 1e9);
 		sig = sigtimedwait(set, &si, &ts);
-		if (sig == SIGINT || sig == SIGTERM) {
+		if (sig > 0 && sigismember(&r->end_sigs, sig)) {
 			/* a command's run ends when it does; a second signal ends it now */
-			if (!r->o->command || r->child_done || r->end_sig)
+			if (!r->o->command || r->child_done || r->end_sig) {
+				r->so.deadline = pt_now(CLOCK_MONOTONIC) + 0.5;
 				return 0;
+			}
 			r->end_sig = sig;
 			/* one sent to pipestat alone is passed on (a terminal's
 			 * went to the command too) */
@@ -162,6 +177,8 @@ static int wait_until(struct run *r, double deadline, const sigset_t *set)
 		if (sig == SIGCHLD && r->child > 0 &&
 		    waitpid(r->child, &r->child_ws, WNOHANG) == r->child) {
 			r->child_done = true;
+			if (r->end_sig)
+				r->so.deadline = pt_now(CLOCK_MONOTONIC) + 0.5;
 			return 0;
 		}
 	}
@@ -250,7 +267,7 @@ int main(int argc, char **argv)
 	struct run r = { .o = &o, .child = -1, .cmd = { .procs_fd = -1 } };
 	struct prom_store prom;
 	char err[256];
-	sigset_t set, ends;
+	sigset_t set;
 	int rc, sigfd;
 
 	rc = pipestat_parse(argc, argv, &o, stdout, err, sizeof(err));
@@ -270,11 +287,9 @@ int main(int argc, char **argv)
 
 	/* signals are taken synchronously in wait_until */
 	cli_block_signals(&set, (const int[]){ SIGCHLD }, 1);
-	sigemptyset(&ends);
-	sigaddset(&ends, SIGINT);
-	sigaddset(&ends, SIGTERM);
+	cli_end_signals(&r.end_sigs);
 	/* only to see a termination signal while output is blocked */
-	sigfd = signalfd(-1, &ends, SFD_CLOEXEC | SFD_NONBLOCK);
+	sigfd = signalfd(-1, &r.end_sigs, SFD_CLOEXEC | SFD_NONBLOCK);
 	r.out = sigout_open(&r.so, STDOUT_FILENO, sigfd);
 	if (!r.out) {
 		fprintf(stderr, "pipestat: standard output: %s\n", strerror(errno));

@@ -310,7 +310,7 @@ int main(int argc, char **argv)
 	cli_warn_pids("pipetop", &o.load);
 
 	/* Ends of the run come as reads on a signalfd, never as handlers. */
-	cli_block_signals(&set, (const int[]){ SIGHUP, SIGQUIT }, 2);
+	cli_block_signals(&set, (const int[]){ SIGQUIT }, 1);
 	sigfd = signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 	if (sigfd < 0) {
 		fprintf(stderr, "pipetop: signalfd: %s\n", strerror(errno));

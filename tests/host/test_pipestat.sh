@@ -381,6 +381,61 @@ t_stalled_output() {
 	kill "$holder"; wait "$holder" 2>/dev/null
 }
 
+# issue 26.2: stdout a socket nobody reads (systemd's journal is a socket):
+# a signal still ends the run within a second, while a write blocks and
+# when the last report is what blocks
+t_socket_output() {
+	cat >"$TMP/sock.py" <<-'EOS'
+		import os, socket, sys
+		a, b = socket.socketpair()  # b held open and never read
+		a.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+		if os.environ.get("FILL"):
+		    a.setblocking(False)
+		    try:
+		        while True:
+		            a.send(b"#" * 512)
+		    except BlockingIOError:
+		        pass
+		    a.setblocking(True)
+		os.dup2(a.fileno(), 1)
+		os.set_inheritable(b.fileno(), True)
+		os.execvp(sys.argv[1], sys.argv[1:])
+	EOS
+	local ps=$PIPESTAT
+	PIPESTAT=python3 start_pipestat "$TMP/sock.py" "$ps" --json -k pid -i 0.1 ||
+		{ not_ok "socket output: attach"; return; }
+	# the output is stuck: in the send (before) or in poll() beside the signals
+	for _ in $(seq 100); do
+		grep -qE 'sock|poll' "/proc/$PS_PID/wchan" 2>/dev/null && break
+		sleep 0.05
+	done
+	expect "socket output: output blocked" "$(grep -cE 'sock|poll' "/proc/$PS_PID/wchan")" 1
+	ends_within "socket output (interval report)" TERM 1
+	FILL=1 PIPESTAT=python3 start_pipestat "$TMP/sock.py" "$ps" --json -k pid ||
+		{ not_ok "socket output: attach"; return; }
+	ends_within "socket output (last report)" TERM 1
+}
+
+# issue 26.3: SIGHUP (a closed ssh session) ends a run as SIGTERM does, with
+# the last report; started under nohup (SIGHUP ignored) it is ignored
+t_sighup() {
+	local out pid ps=$PIPESTAT
+	PIPESTAT=env start_pipestat --default-signal=HUP "$ps" -k pid --csv -n pipework ||
+		{ not_ok "sighup: attach"; return; }
+	out=$(work eagain-read 55); pid=$(pid_of "$out")
+	stop_pipestat HUP
+	expect "sighup: exit status" "$PS_RC" 0
+	expect "sighup: last report printed" "$(csv_get "$TMP/out" eagain_read pid "$pid")" 55
+	PIPESTAT=env start_pipestat --ignore-signal=HUP "$ps" -k pid --csv -n pipework ||
+		{ not_ok "sighup under nohup: attach"; return; }
+	out=$(work eagain-read 66); pid=$(pid_of "$out")
+	kill -HUP "$PS_PID"
+	sleep 0.5
+	expect "sighup under nohup: still running" "$(kill -0 "$PS_PID" && echo yes)" yes
+	stop_pipestat TERM
+	expect "sighup under nohup: counted on" "$(csv_get "$TMP/out" eagain_read pid "$pid")" 66
+}
+
 # hostile N: N reads under a command name with an escape sequence, a bell
 # and a newline (a process may name itself anything)
 hostile() {
@@ -547,6 +602,8 @@ t_closed_stdout
 t_tiny_interval
 t_disk_full
 t_stalled_output
+t_socket_output
+t_sighup
 t_hostile_comm
 t_compat_32bit
 t_pid_namespace
