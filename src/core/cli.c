@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <signal.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
 #include "fmt.h"
 #include "metrics.h"
@@ -149,6 +151,26 @@ void cli_block_signals(sigset_t *set, const int *extra, size_t nextra)
 	sigprocmask(SIG_BLOCK, set, NULL);
 	/* a closed output is seen as EPIPE on write, not as a signal */
 	signal(SIGPIPE, SIG_IGN);
+}
+
+bool cli_std_fds(const char *prog, bool prints)
+{
+	bool out_closed = false;
+
+	for (int fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+			continue;
+		/* the lowest free number: fd itself, as those below are taken */
+		if (open("/dev/null", fd ? O_WRONLY : O_RDONLY) != fd)
+			break;
+		out_closed |= fd == STDOUT_FILENO;
+	}
+	if (out_closed && prints) {
+		fprintf(stderr, "%s: standard output is closed: nowhere to print "
+			"(>/dev/null discards it)\n", prog);
+		return false;
+	}
+	return true;
 }
 
 void cli_warn_pids(const char *prog, const struct pt_load_opts *o)

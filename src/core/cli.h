@@ -51,6 +51,13 @@ struct cli_help {
  */
 int cli_common(int c, char **argv, const struct cli_help *help, FILE *out,
 	       struct pt_load_opts *o, char *err, size_t n);
+/*
+ * Keeps descriptors 0-2 taken (/dev/null in place of a closed one), so no
+ * descriptor made later (a signalfd, a pipe) becomes stdout or stderr.
+ * False, after one line on stderr, when stdout was closed and the front
+ * end prints there. Call before anything opens a descriptor.
+ */
+bool cli_std_fds(const char *prog, bool prints);
 /* A warning on stderr for each -p process that does not exist. */
 void cli_warn_pids(const char *prog, const struct pt_load_opts *o);
 /*

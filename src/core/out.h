@@ -28,6 +28,7 @@ size_t out_nrows(const struct pt_report *r);
 /*
  * One cell: pt_get(), and with --rate a count column (not a knob) per
  * second of the interval (rounded to a whole number for the table).
+ * untracked (events of no key) is on the report's first row, 0 on the rest.
  */
 struct pt_value out_value(const struct pt_report *r, enum pt_col col,
 			  const struct pt_row *row, bool whole);

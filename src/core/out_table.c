@@ -103,6 +103,9 @@ struct pt_value out_value(const struct pt_report *r, enum pt_col col,
 {
 	struct pt_value v = pt_get(col, &row->c, r->env);
 
+	/* events of no key: the interval's first row has them, once */
+	if (col == PT_COL_UNTRACKED && row != r->rows->v)
+		v.u = 0;
 	if (!r->rate || v.q == PT_NA || v.type != PT_V_U64 || pt_metrics[col].knob ||
 	    pt_metrics[col].state)
 		return v;

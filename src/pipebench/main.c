@@ -275,6 +275,8 @@ int main(int argc, char **argv)
 	rc = pb_parse(argc, argv, &o, stdout, err, sizeof(err));
 	if (rc != CLI_RUN)
 		return cli_exit_code(rc, "pipebench", err);
+	if (!cli_std_fds("pipebench", true))
+		return 1;
 	b.o = &o;
 	if (!privs_can_trace("pipebench"))
 		return 1;

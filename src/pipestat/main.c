@@ -273,6 +273,10 @@ int main(int argc, char **argv)
 	rc = pipestat_parse(argc, argv, &o, stdout, err, sizeof(err));
 	if (rc != CLI_RUN)
 		return cli_exit_code(rc, "pipestat", err);
+	/* with --listen, --textfile or --resize alone nothing goes to stdout */
+	if (!cli_std_fds("pipestat", o.csv || o.json ||
+			 !(o.listen || o.textfile || o.resize)))
+		return 1;
 	if (o.resize)
 		return resize(&o);
 	if (!privs_can_trace("pipestat"))

@@ -292,6 +292,8 @@ int main(int argc, char **argv)
 	rc = pipetop_parse(argc, argv, &o, stdout, err, sizeof(err));
 	if (rc != CLI_RUN)
 		return cli_exit_code(rc, "pipetop", err);
+	if (!cli_std_fds("pipetop", true))
+		return 1;
 	if (!isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "pipetop: standard output is not a terminal; for "
 			"reports to a file or pipe use 'pipestat -i %g'\n", o.interval);

@@ -264,6 +264,9 @@ t_map_full() {
 	expect "map full: the other two's 200 reads untracked" \
 		"$(csv_rows "$TMP/out" untracked | head -1)" 200
 	expect "map full: said on stderr" "$(grep -c '200 events not tracked: counter map full' "$TMP/err")" 1
+	# issue 26.5: on the first row only, so the column sums to the interval's
+	expect "map full: untracked summed over the rows" \
+		"$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "untracked") c = i; next } { s += $c } END { print s }' "$TMP/out")" 200
 }
 
 t_intervals() {
@@ -319,6 +322,25 @@ t_closed_stdout() {
 	expect "closed stdout: quiet exit status" "$rc" 0
 	expect "closed stdout: header line" "$(cut -d, -f1-3 "$TMP/head")" "time,interval_s,tier"
 	expect "closed stdout: nothing on stderr but the tier line" "$(grep -vc 'Ctrl-C to end' "$TMP/err")" 0
+}
+
+# issue 26.5: closed descriptors 0-2 stay taken, so none made later (the
+# signalfd, a map) becomes stdout; a closed stdout with output due is said
+t_closed_std_fds() {
+	local rc
+	"$PIPESTAT" -d 0.2 >&- 2>"$TMP/err"; rc=$?
+	expect "stdout closed: exit 1" "$rc" 1
+	expect "stdout closed: says so" "$(cat "$TMP/err")" \
+		"pipestat: standard output is closed: nowhere to print (>/dev/null discards it)"
+	"$PIPESTAT" --csv -d 0.2 <&- >"$TMP/out" 2>"$TMP/err"; rc=$?
+	expect "stdin closed: runs" "$rc/$(grep -c ',syscall,total,' "$TMP/out")" 0/1
+	"$PIPESTAT" --csv -d 0.2 >"$TMP/out" 2>&-; rc=$?
+	expect "stderr closed: runs" "$rc/$(grep -c ',syscall,total,' "$TMP/out")" 0/1
+	"$PIPESTAT" --textfile "$TMP/closed.prom" -d 0.3 >&- 2>"$TMP/err"; rc=$?
+	expect "stdout closed, --textfile only: runs" "$rc/$(grep -c '^pipetrace_build_info{' "$TMP/closed.prom")" 0/1
+	./pipebench -R 1 -N 10 pingpong >&- 2>"$TMP/err"; rc=$?
+	expect "pipebench, stdout closed: says so" "$rc/$(cat "$TMP/err")" \
+		"1/pipebench: standard output is closed: nowhere to print (>/dev/null discards it)"
 }
 
 # issue 13.1: a tiny interval is refused; the floor still ends at a signal
@@ -599,6 +621,7 @@ t_map_full
 t_intervals
 t_no_leftovers
 t_closed_stdout
+t_closed_std_fds
 t_tiny_interval
 t_disk_full
 t_stalled_output
