@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ends.h"
+#include "fmt.h"
 
 bool pt_is_writer(const struct pt_counts *c)
 {
@@ -50,13 +51,11 @@ void ends_sort(struct pt_rows *ends)
 	rows_reindex(ends);
 }
 
-void ends_names(char *buf, size_t n, const struct pt_rows *ends,
-		const struct pt_key *pipe, bool writers)
+size_t ends_list(const struct pt_rows *ends, const struct pt_key *pipe,
+		 bool writers, const struct pt_row **v, size_t cap)
 {
-	size_t lo = 0, hi = ends->n, len = 0;
-	int listed = 0, more = 0;
+	size_t lo = 0, hi = ends->n, total = 0;
 
-	buf[0] = '\0';
 	while (lo < hi) {	/* the pipe's first end */
 		size_t mid = (lo + hi) / 2;
 
@@ -70,15 +69,25 @@ void ends_names(char *buf, size_t n, const struct pt_rows *ends,
 
 		if (!(writers ? pt_is_writer(&e->c) : pt_is_reader(&e->c)))
 			continue;
-		if (listed++ >= ENDS_LISTED) {
-			more++;
-			continue;
-		}
-		if (len < n)
-			len += snprintf(buf + len, n - len, "%s%.*s[%u]", len ? "," : "",
-					(int)strnlen(e->key.comm, PT_COMM_LEN), e->key.comm,
-					e->key.tgid);
+		if (total < cap)
+			v[total] = e;
+		total++;
 	}
-	if (more && len < n)
-		snprintf(buf + len, n - len, ",+%d", more);
+	return total;
+}
+
+void ends_names(char *buf, size_t n, const struct pt_rows *ends,
+		const struct pt_key *pipe, bool writers)
+{
+	const struct pt_row *v[ENDS_LISTED];
+	size_t total = ends_list(ends, pipe, writers, v, ENDS_LISTED), len = 0;
+	char comm[FMT_MARKED_LEN];
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < total && i < ENDS_LISTED && len < n; i++)
+		len += snprintf(buf + len, n - len, "%s%s[%u]", i ? "," : "",
+				fmt_comm_marked(comm, v[i]->key.comm, PT_COMM_LEN),
+				v[i]->key.tgid);
+	if (total > ENDS_LISTED && len < n)
+		snprintf(buf + len, n - len, ",+%zu", total - ENDS_LISTED);
 }

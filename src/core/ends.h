@@ -2,7 +2,8 @@
 /*
  * A pipe's ends: the processes that write into it and read from it, from
  * rows keyed by pipe and process (PT_BY_PIPE_PID). pipestat -k pipe names
- * them as pipetop does: "dd[12]" for command dd, process 12.
+ * them as pipetop does: "dd[12]" for command dd, process 12 (CSV and JSON:
+ * rec_procs()).
  */
 #ifndef ENDS_H
 #define ENDS_H
@@ -22,8 +23,15 @@ int rows_fold(struct pt_rows *dst, const struct pt_rows *src);
 /* Orders ends (PT_BY_PIPE_PID rows) by pipe, then process, for ends_names. */
 void ends_sort(struct pt_rows *ends);
 /*
- * "comm[pid],..." of the writers (or readers) of pipe (its dev and ino)
- * among ends, by pid; after ENDS_LISTED, "+N" for the rest; "" if none.
+ * The writers (or readers) of pipe (its dev and ino) among ends, by pid:
+ * the first cap into v; returns how many there are.
+ */
+size_t ends_list(const struct pt_rows *ends, const struct pt_key *pipe,
+		 bool writers, const struct pt_row **v, size_t cap);
+/*
+ * For a human: "comm[pid],..." of the writers (or readers) of pipe, each
+ * comm as fmt_comm_marked() shows it; after ENDS_LISTED, "+N" for the
+ * rest; "" if none.
  */
 void ends_names(char *buf, size_t n, const struct pt_rows *ends,
 		const struct pt_key *pipe, bool writers);

@@ -82,7 +82,29 @@ const char *fmt_comm(char *buf, const char *comm)
 	return fmt_printable(buf, PT_COMM_LEN + 1, comm, PT_COMM_LEN);
 }
 
-void fmt_csv_field(char *buf, size_t n, const char *s)
+size_t fmt_csv_escape(char *buf, size_t n, const char *s, size_t len,
+		      const char *also)
+{
+	size_t o = 0;
+
+	if (!n)
+		return 0;
+	/* room for the longest piece (\xHH) and the NUL */
+	for (size_t i = 0; i < len && s[i] && o + 5 < n; i++) {
+		unsigned char c = s[i];
+
+		if (is_control(c) || strchr(also, c))
+			o += snprintf(buf + o, n - o, "\\x%02x", c);
+		else if (c == '\\')
+			buf[o++] = c, buf[o++] = c;
+		else
+			buf[o++] = c;
+	}
+	buf[o] = '\0';
+	return o;
+}
+
+void fmt_csv_quote(char *buf, size_t n, const char *s)
 {
 	bool quote = strpbrk(s, ",\"") != NULL;
 	size_t o = 0;
@@ -91,20 +113,42 @@ void fmt_csv_field(char *buf, size_t n, const char *s)
 		return;
 	if (quote && n > 2)
 		buf[o++] = '"';
-	/* room for the longest piece (\xHH) and the closing quote */
-	for (; *s && o + 6 < n; s++) {
-		unsigned char c = *s;
-
-		if (is_control(c))
-			o += snprintf(buf + o, n - o, "\\x%02x", c);
-		else if (c == '\\' || c == '"')
-			buf[o++] = c, buf[o++] = c;	/* \\ and "" */
-		else
-			buf[o++] = c;
+	/* room for a doubled quote and the closing one */
+	for (; *s && o + 3 < n; s++) {
+		if (*s == '"')
+			buf[o++] = '"';
+		buf[o++] = *s;
 	}
 	if (quote && o)
 		buf[o++] = '"';
 	buf[o] = '\0';
+}
+
+void fmt_csv_field(char *buf, size_t n, const char *s)
+{
+	char esc[4 * 256 + 1];
+
+	fmt_csv_escape(esc, sizeof(esc) < n ? sizeof(esc) : n, s, strlen(s), "");
+	fmt_csv_quote(buf, n, esc);
+}
+
+const char *fmt_comm_marked(char *buf, const char *comm, size_t len)
+{
+	char p[PT_COMM_LEN + 1];
+	size_t o = 0;
+
+	fmt_printable(p, sizeof(p), comm, len < PT_COMM_LEN ? len : PT_COMM_LEN);
+	if (!p[strcspn(p, FMT_LIST_CHARS)])
+		return strcpy(buf, p);
+	buf[o++] = '"';
+	for (const char *c = p; *c; c++) {
+		if (*c == '"' || *c == '\\')
+			buf[o++] = '\\';
+		buf[o++] = *c;
+	}
+	buf[o++] = '"';
+	buf[o] = '\0';
+	return buf;
 }
 
 void fmt_key(char *buf, size_t n, enum pt_by by, const struct pt_key *k)

@@ -17,9 +17,30 @@ void fmt_table_value(char *buf, size_t n, const struct pt_value *v, int width);
  * A comm as a CSV field: quoted per RFC 4180 when it holds ',' or '"';
  * a control byte (below 0x20, 0x7f) written as \xHH and a backslash
  * doubled, so a field never breaks a line and reads back unambiguously.
- * Fits in 4 * PT_COMM_LEN + 3 bytes.
+ * Fits in 4 * PT_COMM_LEN + 3 bytes (s of up to 256 bytes).
  */
 void fmt_csv_field(char *buf, size_t n, const char *s);
+/*
+ * fmt_csv_field's two steps. Escape: at most len bytes of s (stopping at
+ * NUL), a control byte or one of also as \xHH, a backslash doubled;
+ * returns the length. Quote: RFC 4180, s in quotes when it holds ',' or
+ * '"', each '"' doubled.
+ */
+size_t fmt_csv_escape(char *buf, size_t n, const char *s, size_t len,
+		      const char *also);
+void fmt_csv_quote(char *buf, size_t n, const char *s);
+
+/* What a list of processes is made of: "comm[pid],comm[pid]", "a -> b". */
+#define FMT_LIST_CHARS	"[],>\"\\"
+#define FMT_MARKED_LEN	(2 * PT_COMM_LEN + 3)
+/*
+ * A comm for a human to read in a list of processes (pipestat's table,
+ * pipetop): fmt_comm's bytes, and in double quotes ('"' and '\\' escaped
+ * by a backslash) when it holds one of FMT_LIST_CHARS, so no name passes
+ * for list syntax: x[1],y shows as "x[1],y". At most len bytes of comm;
+ * buf holds FMT_MARKED_LEN bytes; returns buf.
+ */
+const char *fmt_comm_marked(char *buf, const char *comm, size_t len);
 /*
  * A comm (PT_COMM_LEN bytes at most, NUL-terminated or not) for a human
  * to read, as ps shows it: each byte outside printable ASCII becomes '?'.

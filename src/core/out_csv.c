@@ -4,6 +4,7 @@
  * contract with scripts: never renamed or reordered, only appended.
  * JSON (--json): the same rows as NDJSON, keyed by the CSV column names.
  */
+#include <stdlib.h>
 #include "fmt.h"
 #include "out.h"
 #include "cgroup.h"
@@ -45,6 +46,26 @@ static void key_fields(struct rec *o, enum pt_by by, const struct pt_key *k)
 		rec_null(o, "pipe_ino");
 }
 
+/* A pipe's writers or readers: all in JSON, ENDS_LISTED and "+N" in CSV. */
+static void procs(struct rec *o, const char *name, const struct pt_rows *ends,
+		  const struct pt_key *pipe, bool writers)
+{
+	const struct pt_row *few[ENDS_LISTED], **v = few;
+	size_t total = ends_list(ends, pipe, writers, few, ENDS_LISTED);
+	size_t n = total < ENDS_LISTED ? total : ENDS_LISTED;
+
+	if (o->fmt == REC_JSON && total > ENDS_LISTED) {
+		v = malloc(total * sizeof(*v));
+		if (v)
+			n = ends_list(ends, pipe, writers, v, total);
+		else
+			v = few;
+	}
+	rec_procs(o, name, v, n, total);
+	if (v != few)
+		free(v);
+}
+
 /* The key columns added after the metrics: cgroup, writers, readers. */
 static void later_keys(struct rec *o, const struct pt_report *r,
 		       const struct pt_row *row)
@@ -58,12 +79,8 @@ static void later_keys(struct rec *o, const struct pt_report *r,
 		rec_null(o, "cgroup");
 	}
 	if (r->ends) {
-		char names[1024];
-
-		ends_names(names, sizeof(names), r->ends, &row->key, true);
-		rec_str(o, "writers", names);
-		ends_names(names, sizeof(names), r->ends, &row->key, false);
-		rec_str(o, "readers", names);
+		procs(o, "writers", r->ends, &row->key, true);
+		procs(o, "readers", r->ends, &row->key, false);
 	} else {
 		rec_null(o, "writers");
 		rec_null(o, "readers");

@@ -124,6 +124,52 @@ void rec_derived(struct rec *r, const char *name, const struct pt_counts *c,
 		fputc(']', r->f);
 }
 
+/* A CSV list entry: comm[pid], the comm's ',[]' as \xHH too; quote: '"' doubled */
+static void csv_proc(FILE *f, const struct pt_key *k, bool quote)
+{
+	char esc[4 * PT_COMM_LEN + 1];
+
+	fmt_csv_escape(esc, sizeof(esc), k->comm, PT_COMM_LEN, ",[]");
+	for (const char *c = esc; *c; c++) {
+		if (*c == '"' && quote)
+			fputc('"', f);
+		fputc(*c, f);
+	}
+	fprintf(f, "[%u]", k->tgid);
+}
+
+void rec_procs(struct rec *r, const char *name, const struct pt_row *const *v,
+	       size_t n, size_t total)
+{
+	bool quote = n > 1 || total > n;
+
+	field(r, name);
+	if (r->fmt == REC_JSON) {
+		fputc('[', r->f);
+		for (size_t i = 0; i < n; i++) {
+			fprintf(r->f, "%s{\"pid\":%u,\"comm\":", i ? "," : "",
+				v[i]->key.tgid);
+			json_string(r->f, v[i]->key.comm, PT_COMM_LEN);
+			fputc('}', r->f);
+		}
+		fputc(']', r->f);
+		return;
+	}
+	for (size_t i = 0; i < n; i++)
+		quote = quote || memchr(v[i]->key.comm, '"', PT_COMM_LEN);
+	if (quote)
+		fputc('"', r->f);
+	for (size_t i = 0; i < n; i++) {
+		if (i)
+			fputc(',', r->f);
+		csv_proc(r->f, &v[i]->key, quote);
+	}
+	if (total > n)
+		fprintf(r->f, ",+%zu", total - n);
+	if (quote)
+		fputc('"', r->f);
+}
+
 void rec_hist(struct rec *r, const char *name, const __u64 *slot, int nslots)
 {
 	const char *sep = "";

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "metrics.h"
+#include "rows.h"
 
 enum rec_fmt { REC_CSV, REC_JSON };
 
@@ -37,6 +38,16 @@ void rec_value(struct rec *r, const char *name, const struct pt_value *v);
 /* the columns derived for c: "a;b" in CSV, ["a","b"] in JSON */
 void rec_derived(struct rec *r, const char *name, const struct pt_counts *c,
 		 const struct pt_env *env);
+
+/*
+ * Processes (the first n of total rows' keys): JSON, an array of
+ * {"pid":N,"comm":"..."} objects (pass every one); CSV, "comm[pid],..."
+ * then ",+N" for those left out, each comm escaped as fmt_csv_escape()
+ * does with ',', '[' and ']' as \xHH too, so the list splits back at its
+ * commas and each entry at its last '['.
+ */
+void rec_procs(struct rec *r, const char *name, const struct pt_row *const *v,
+	       size_t n, size_t total);
 
 /*
  * A log2 histogram as an object keyed by each slot's lower bound (slot s:

@@ -276,13 +276,20 @@ void tm_sort(struct tm_model *m, int col, const struct pt_env *env, double secs)
 	qsort(m->items, m->n, sizeof(*m->items), item_cmp);
 }
 
-/* "comm[pid]", the comm cut so the whole fits in at most max characters. */
+/*
+ * "comm[pid]", the comm marked (fmt_comm_marked) and cut so the whole fits
+ * in at most max characters: the name is cut before it is marked, so a
+ * cut one is still well formed.
+ */
 static int end_name(char *buf, size_t n, const struct pt_row *r, int max)
 {
-	char pid[16], comm[PT_COMM_LEN + 1];
+	char pid[16], comm[FMT_MARKED_LEN];
 	int plen = snprintf(pid, sizeof(pid), "[%u]", r->key.tgid);
-	int clen = strlen(fmt_comm(comm, r->key.comm));
+	size_t keep = strnlen(r->key.comm, PT_COMM_LEN);
+	int clen = strlen(fmt_comm_marked(comm, r->key.comm, keep));
 
+	while (max >= 0 && clen + plen > max && keep > 1)
+		clen = strlen(fmt_comm_marked(comm, r->key.comm, --keep));
 	if (max >= 0 && clen + plen > max)
 		clen = max - plen > 1 ? max - plen : 1;
 	return snprintf(buf, n, "%.*s%s", clen, comm, pid);

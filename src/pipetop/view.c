@@ -306,14 +306,14 @@ static void detail(int y0, const struct tv_state *st, const struct tm_model *m,
 	__u64 h[PT_NHIST][PT_HIST_SLOTS];
 	int colw = 40, ncol = COLS / colw > 0 ? COLS / colw : 1, col = 0;
 	int ymax = LINES - 1, y = y0 + 2, ytop;
-	char name[256], line[512], a[32], b[32], c[32];
+	char name[256], line[512], a[32], b[32], c[32], comm[PT_COMM_LEN + 1];
 	struct pt_value v;
 
 	mvhline(y0, 0, ACS_HLINE, COLS);
 	if (m->mode == TM_PER_PIPE)
 		tm_ends_text(name, sizeof(name), m, it, 60);
 	else
-		snprintf(name, sizeof(name), "%.*s[%u]", PT_COMM_LEN, it->key.comm,
+		snprintf(name, sizeof(name), "%s[%u]", fmt_comm(comm, it->key.comm),
 			 it->key.tgid);
 	v = pt_get(PT_COL_WAIT_READ_NS, &it->c, &st->env);
 	tm_format(a, sizeof(a), &v, TM_K_BYTES, 12);

@@ -160,16 +160,16 @@ t_pipe_ends() {
 	work jobserver 3 30 >"$TMP/job"
 	stop_pipestat
 	expect "pipe ends: the stream's writer" \
-		"$(jq -r "select(.writes == $n) | .writers" "$TMP/out")" "pipework[$pid]"
+		"$(jq -c "select(.writes == $n) | .writers" "$TMP/out")" "[{\"pid\":$pid,\"comm\":\"pipework\"}]"
 	expect "pipe ends: its reader, the child" \
-		"$(jq -r "select(.writes == $n) | .readers" "$TMP/out" | grep -cE '^pipework\[[0-9]+\]$')" 1
+		"$(jq -r "select(.writes == $n) | .readers | map(.comm) | join(\",\")" "$TMP/out")" pipework
 	expect "pipe ends: reader is not the writer" \
-		"$(jq -r "select(.writes == $n) | .readers" "$TMP/out" | grep -c "\\[$pid\\]")" 0
+		"$(jq -r "select(.writes == $n) | .readers | map(select(.pid == $pid)) | length" "$TMP/out")" 0
 	# the jobserver: one writer, three readers on one pipe
 	expect "pipe ends: jobserver readers" \
-		"$(jq -r 'select(.writes == 30) | .readers | split(",") | length' "$TMP/out")" 3
+		"$(jq -r 'select(.writes == 30) | .readers | length' "$TMP/out")" 3
 	expect "pipe ends: jobserver readers named" \
-		"$(jq -r 'select(.writes == 30) | .readers | split(",") | map(sub("\\[[0-9]+\\]"; "")) | unique | join(",")' "$TMP/out")" pipework
+		"$(jq -r 'select(.writes == 30) | .readers | map(.comm) | unique | join(",")' "$TMP/out")" pipework
 	start_pipestat -k pid --json -n pipework || { not_ok "pipe ends: attach"; return; }
 	work eagain-read 5 >/dev/null
 	stop_pipestat
@@ -480,6 +480,51 @@ t_hostile_comm() {
 	expect "hostile -n: no control bytes on stderr" "$(tr -d '\n' <<<"$msg" | tr -d '[:print:]' | wc -c)" 0
 }
 
+# issue 26.4: lists of processes split back whatever the names: JSON
+# objects, CSV entries parsed back (RFC 4180, then \\ and \xHH), the table
+# quoting a name that holds list syntax
+t_hostile_lists() {
+	local names=('x[1],y' 'sshd[1] -> ' $'a,b;c"d\\e\x01') i out
+	start_pipestat -k pipe --csv || { not_ok "hostile lists: attach"; return; }
+	for i in 0 1 2; do
+		PIPEWORK_COMM=${names[$i]} work stream 4096 $((i + 5)) >"$TMP/w$i"
+	done
+	stop_pipestat
+	cat >"$TMP/lists.py" <<-'EOS'
+		import csv, re, sys
+		def unescape(s):
+		    return re.sub(r"\\(\\|x[0-9a-f]{2})",
+		                  lambda m: "\\" if m[1] == "\\" else chr(int(m[1][1:], 16)), s)
+		for row in csv.DictReader(open(sys.argv[1], newline="")):
+		    if row["writes"] in ("5", "6", "7"):
+		        for side in ("writers", "readers"):
+		            for e in row[side].split(","):
+		                m = re.fullmatch(r"(.*)\[([0-9]+)\]", e)
+		                print(row["writes"], side, repr(unescape(m[1])), m[2])
+	EOS
+	for i in 0 1 2; do
+		out=$(python3 "$TMP/lists.py" "$TMP/out" | awk -v w=$((i + 5)) '$1 == w')
+		expect "hostile lists (csv): '${names[$i]}' parses back" \
+			"$(awk '{ print $2 }' <<<"$out" | sort | tr '\n' ' ')" "readers writers "
+		expect "hostile lists (csv): writer '${names[$i]}'" \
+			"$(python3 -c 'import sys; print(repr(sys.argv[1]), sys.argv[2])' "${names[$i]}" "$(pid_of "$(cat "$TMP/w$i")")")" \
+			"$(awk '$2 == "writers" { $1 = $2 = ""; print substr($0, 3) }' <<<"$out")"
+	done
+	start_pipestat -k pipe --json || { not_ok "hostile lists json: attach"; return; }
+	PIPEWORK_COMM='x[1],y' work stream 4096 5 >"$TMP/w0"
+	stop_pipestat
+	expect "hostile lists (json): writers [{pid, comm}]" \
+		"$(jq -c 'select(.writes == 5) | .writers' "$TMP/out")" \
+		"[{\"pid\":$(pid_of "$(cat "$TMP/w0")"),\"comm\":\"x[1],y\"}]"
+	expect "hostile lists (json): one reader named so" \
+		"$(jq -r 'select(.writes == 5) | .readers | map(.comm) | join("|")' "$TMP/out")" 'x[1],y'
+	start_pipestat -k pipe || { not_ok "hostile lists table: attach"; return; }
+	PIPEWORK_COMM='x[1],y' work stream 4096 5 >"$TMP/w0"
+	stop_pipestat
+	expect "hostile lists (table): the name in quotes" \
+		"$(grep -cE "  \"x\[1\],y\"\[$(pid_of "$(cat "$TMP/w0")")\] -> \"x\[1\],y\"\[[0-9]+\]$" "$TMP/out")" 1
+}
+
 # issue 13.8: pipe I/O through the 32-bit entry is counted like any other
 t_compat_32bit() {
 	local n=1000 out pid
@@ -628,6 +673,7 @@ t_stalled_output
 t_socket_output
 t_sighup
 t_hostile_comm
+t_hostile_lists
 t_compat_32bit
 t_pid_namespace
 t_messages

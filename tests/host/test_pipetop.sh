@@ -298,10 +298,19 @@ t_hostile_comm() {
 	local w
 	start_top -i 0.3 || { not_ok "hostile comm: pipetop did not start"; return; }
 	PIPEWORK_COMM=$'E\e[2J\e]0;x\a\nZ' "$PIPEWORK" stream 4096 2000000 >/dev/null & w=$!
-	if wait_screen 'E\?\[2J\?\]0;x\?\?Z\[[0-9]+\]' 5; then
+	# in quotes: the name holds '[' and ']' (issue 26.4)
+	if wait_screen '"E\?\[2J\?\]0;x\?\?Z"\[[0-9]+\]' 5; then
 		ok "hostile comm: shown with ? for control bytes, on one row"
 	else
 		not_ok "hostile comm: row not shown escaped"
+	fi
+	kill "$w"; wait "$w" 2>/dev/null
+	# issue 26.4: a name made of list syntax is quoted, not a fake pair
+	PIPEWORK_COMM='sshd[1] -> ' "$PIPEWORK" stream 4096 2000000 >/dev/null & w=$!
+	if wait_screen " \"sshd\[1\] -> \"\[$w\] -> \"sshd\[1\] -> \"\[[0-9]+\] " 5; then
+		ok "hostile comm: a name like 'sshd[1] -> ' shown in quotes"
+	else
+		not_ok "hostile comm: 'sshd[1] -> ' not marked"
 	fi
 	kill "$w"; wait "$w" 2>/dev/null
 	TM send-keys -t pt q

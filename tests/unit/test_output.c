@@ -399,6 +399,99 @@ static void table_columns(void)
 	rows_free(&rows);
 }
 
+/* rec_procs' CSV, split and unescaped back: the bytes of every comm */
+static void parse_back(const char *field, const char *want[], int n)
+{
+	char text[1024], *save, *e;
+	int i = 0;
+
+	/* RFC 4180: the quotes around it, '""' for '"' */
+	if (*field == '"') {
+		size_t o = 0;
+
+		for (const char *p = field + 1; *p && o + 1 < sizeof(text); p++) {
+			if (*p == '"' && *++p != '"')
+				break;
+			text[o++] = *p;
+		}
+		text[o] = '\0';
+	} else {
+		snprintf(text, sizeof(text), "%s", field);
+	}
+	for (e = strtok_r(text, ",", &save); e; e = strtok_r(NULL, ",", &save), i++) {
+		char comm[PT_COMM_LEN + 1], *b = strrchr(e, '[');
+		size_t o = 0;
+
+		CHECK(b && i < n);
+		if (!b || i >= n)
+			return;
+		*b = '\0';
+		for (char *p = e; *p; p++) {
+			unsigned int x;
+
+			if (*p == '\\' && p[1] == '\\')
+				comm[o++] = *++p;
+			else if (*p == '\\' && sscanf(p, "\\x%2x", &x) == 1)
+				comm[o++] = x, p += 3;
+			else
+				comm[o++] = *p;
+		}
+		comm[o] = '\0';
+		CHECK_STR(comm, want[i]);
+	}
+	CHECK(i == n);
+}
+
+/* issue 26.4: lists of processes unambiguous for any comm bytes */
+static void proc_lists(void)
+{
+	static const char *const names[] = {
+		"x[1],y", "sshd[1] -> ", "a,b;c\"d\\e\x01", "plain",
+	};
+	struct pt_row rows[4] = {};
+	const struct pt_row *v[4];
+	char *buf = NULL;
+	size_t len = 0;
+	struct rec r;
+	FILE *f;
+
+	for (int i = 0; i < 4; i++) {
+		strncpy(rows[i].key.comm, names[i], PT_COMM_LEN);
+		rows[i].key.tgid = 100 + i;
+		v[i] = &rows[i];
+	}
+	f = open_memstream(&buf, &len);
+	rec_begin(&r, f, REC_CSV);
+	rec_procs(&r, "writers", v, 4, 4);
+	rec_end(&r);
+	fclose(f);
+	CHECK_STR(buf, "\"x\\x5b1\\x5d\\x2cy[100],sshd\\x5b1\\x5d -> [101],"
+		  "a\\x2cb;c\"\"d\\\\e\\x01[102],plain[103]\"\n");
+	buf[strlen(buf) - 1] = '\0';
+	parse_back(buf, (const char **)names, 4);
+	free(buf);
+	/* one entry, nothing to quote; "+N" for those left out */
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	rec_begin(&r, f, REC_CSV);
+	rec_procs(&r, "writers", v + 3, 1, 1);
+	rec_procs(&r, "readers", v + 3, 1, 40);
+	rec_end(&r);
+	fclose(f);
+	CHECK_STR(buf, "plain[103],\"plain[103],+39\"\n");
+	free(buf);
+	/* JSON: objects; the names as they are */
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	rec_begin(&r, f, REC_JSON);
+	rec_procs(&r, "writers", v, 2, 2);
+	rec_end(&r);
+	fclose(f);
+	CHECK_STR(buf, "{\"writers\":[{\"pid\":100,\"comm\":\"x[1],y\"},"
+		  "{\"pid\":101,\"comm\":\"sshd[1] -> \"}]}\n");
+	free(buf);
+}
+
 static void tiers(void)
 {
 	CHECK(tier_parse("auto") == PT_TIER_AUTO);
@@ -452,6 +545,7 @@ int main(void)
 	operator();
 	values();
 	table_columns();
+	proc_lists();
 	tiers();
 	return unit_summary("test_output");
 }

@@ -320,6 +320,29 @@ static void many_ends(void)
 	rows_free(&raw);
 }
 
+/* issue 26.4: a name made of list syntax cannot draw a fake pair */
+static void hostile_ends(void)
+{
+	struct pt_counts w = { .writes = 1, .write_bytes = 1 };
+	struct pt_counts r = { .reads = 1, .read_bytes = 1 };
+	struct pt_rows raw;
+	struct tm_model m;
+	char buf[256];
+
+	rows_init(&raw, PT_BY_PIPE_PID);
+	add(&raw, 7, "sshd[1] -> ", 9, &w);
+	add(&raw, 8, "x[1],y\"\\", 9, &r);
+	tm_init(&m);
+	CHECK(tm_build(&m, &raw, TM_PER_PIPE, "") == 0);
+	tm_ends_text(buf, sizeof(buf), &m, &m.items[0], 80);
+	CHECK_STR(buf, "\"sshd[1] -> \"[7] -> \"x[1],y\\\"\\\\\"[8]");
+	/* cut to fit: still quoted, closed, the pid whole */
+	tm_ends_text(buf, sizeof(buf), &m, &m.items[0], 24);
+	CHECK_STR(buf, "\"sshd[\"[7] -> \"x[1],\"[8]");
+	tm_free(&m);
+	rows_free(&raw);
+}
+
 static void format(void)
 {
 	struct pt_value v = { .q = PT_EXACT, .type = PT_V_RATIO };
@@ -461,6 +484,7 @@ int main(void)
 	model_pipes();
 	model_procs();
 	many_ends();
+	hostile_ends();
 	format();
 	interval_steps();
 	waits_and_hists();

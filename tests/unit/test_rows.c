@@ -164,6 +164,15 @@ static void ends(void)
 	k.dev = 6;				/* same inode, another device */
 	ends_names(buf, sizeof(buf), &ends, &k, true);
 	CHECK_STR(buf, "");
+	/* issue 26.4: a name that holds list syntax is quoted */
+	k.dev = 5;
+	k.ino = 8;
+	k.tgid = 30;
+	strcpy(k.comm, "x[1],y");
+	rows_add(&ends, &k, &w);
+	ends_sort(&ends);
+	ends_names(buf, sizeof(buf), &ends, &k, true);
+	CHECK_STR(buf, "\"x[1],y\"[30]");
 	for (size_t i = 0; i < pipes.n; i++)
 		if (pipes.v[i].key.ino == 100)
 			CHECK(pipes.v[i].c.writes == 3 && pipes.v[i].c.reads == 2);
