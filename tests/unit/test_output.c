@@ -442,6 +442,24 @@ static void parse_back(const char *field, const char *want[], int n)
 	CHECK(i == n);
 }
 
+/* One record of rec_procs() fields: writers v[0..n) of total, and readers. */
+static char *procs_record(enum rec_fmt fmt, const struct pt_row *const *v,
+			  size_t n, size_t total, bool readers)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct rec r;
+
+	rec_begin(&r, f, fmt);
+	rec_procs(&r, "writers", v, n, n);
+	if (readers)
+		rec_procs(&r, "readers", v, n, total);
+	rec_end(&r);
+	fclose(f);
+	return buf;
+}
+
 /* issue 26.4: lists of processes unambiguous for any comm bytes */
 static void proc_lists(void)
 {
@@ -450,43 +468,25 @@ static void proc_lists(void)
 	};
 	struct pt_row rows[4] = {};
 	const struct pt_row *v[4];
-	char *buf = NULL;
-	size_t len = 0;
-	struct rec r;
-	FILE *f;
+	char *buf;
 
 	for (int i = 0; i < 4; i++) {
 		strncpy(rows[i].key.comm, names[i], PT_COMM_LEN);
 		rows[i].key.tgid = 100 + i;
 		v[i] = &rows[i];
 	}
-	f = open_memstream(&buf, &len);
-	rec_begin(&r, f, REC_CSV);
-	rec_procs(&r, "writers", v, 4, 4);
-	rec_end(&r);
-	fclose(f);
+	buf = procs_record(REC_CSV, v, 4, 4, false);
 	CHECK_STR(buf, "\"x\\x5b1\\x5d\\x2cy[100],sshd\\x5b1\\x5d -> [101],"
 		  "a\\x2cb;c\"\"d\\\\e\\x01[102],plain[103]\"\n");
 	buf[strlen(buf) - 1] = '\0';
 	parse_back(buf, (const char **)names, 4);
 	free(buf);
 	/* one entry, nothing to quote; "+N" for those left out */
-	buf = NULL;
-	f = open_memstream(&buf, &len);
-	rec_begin(&r, f, REC_CSV);
-	rec_procs(&r, "writers", v + 3, 1, 1);
-	rec_procs(&r, "readers", v + 3, 1, 40);
-	rec_end(&r);
-	fclose(f);
+	buf = procs_record(REC_CSV, v + 3, 1, 40, true);
 	CHECK_STR(buf, "plain[103],\"plain[103],+39\"\n");
 	free(buf);
 	/* JSON: objects; the names as they are */
-	buf = NULL;
-	f = open_memstream(&buf, &len);
-	rec_begin(&r, f, REC_JSON);
-	rec_procs(&r, "writers", v, 2, 2);
-	rec_end(&r);
-	fclose(f);
+	buf = procs_record(REC_JSON, v, 2, 2, false);
 	CHECK_STR(buf, "{\"writers\":[{\"pid\":100,\"comm\":\"x[1],y\"},"
 		  "{\"pid\":101,\"comm\":\"sshd[1] -> \"}]}\n");
 	free(buf);
