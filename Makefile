@@ -98,7 +98,7 @@ TEST_WL_SRCS := tests/lib/workload.c src/core/workload.c
 TEST_WL_HDRS := tests/lib/workload.h src/core/workload.h src/core/clock.h
 tests/host/pipework: tests/host/pipework.c $(TEST_WL_SRCS) $(TEST_WL_HDRS)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -Itests $(filter %.c,$^) -o $@
+	$(Q)$(CC) $(CFLAGS) -Itests $(filter %.c,$^) -luring -o $@
 
 # 32-bit callers (gcc-multilib): static, so no 32-bit libraries at run time
 tests/host/pipework32: tests/host/pipework32.c

@@ -321,8 +321,40 @@ int BPF_PROG(sc_sys_enter, struct pt_regs *regs, long nr)
 	return 0;
 }
 
+/* iovecs a readv that returned 0 is searched for a non-zero length */
+#define EOF_IOVS	8
+
+/*
+ * Did a read that returned 0 ask for any bytes? One of 0 bytes returns 0
+ * at once, writer or not; one that asked for some gets 0 only when no
+ * writer is left: an end of file. Looked at only then, from the call's
+ * registers, which the kernel keeps as they were at entry.
+ */
+static __always_inline bool asked_bytes(struct task_struct *task,
+					struct pt_regs *regs)
+{
+	bool compat = in_compat_syscall(task);
+	struct sc_call call;
+
+	call_of(task, &call, regs, regs->orig_ax);
+	if (call.id == NR_read)
+		return call.arg[2];
+	/* readv, preadv2: (fd, iov, iovcnt, ...) */
+	for (int i = 0; i < EOF_IOVS && i < call.arg[2]; i++) {
+		__u64 len = 0;
+
+		if (compat)	/* struct compat_iovec { u32 base, len; } */
+			bpf_probe_read_user(&len, 4, (void *)call.arg[1] + i * 8 + 4);
+		else
+			bpf_probe_read_user(&len, 8, (void *)call.arg[1] + i * 16 + 8);
+		if (len)
+			return true;
+	}
+	return call.arg[2] > EOF_IOVS;
+}
+
 static __always_inline void exit_read(struct task_struct *task, struct call_state *st,
-				      long ret)
+				      struct pt_regs *regs, long ret)
 {
 	struct pt_counts *c = end_counts(&st->src, task);
 	__u32 bufs;
@@ -334,7 +366,7 @@ static __always_inline void exit_read(struct task_struct *task, struct call_stat
 	count_contention(c, &st->w);
 	if (ret == -EAGAIN)
 		count_eagain(c, PT_OP_READ, st->nowait);
-	if (!ret)
+	if (!ret && asked_bytes(task, regs))
 		count_add(c, read_eof, 1);
 	if (ret <= 0)
 		return;
@@ -426,7 +458,7 @@ int BPF_PROG(sc_sys_exit, struct pt_regs *regs, long ret)
 	if (!st)
 		return 0;
 	if (st->op == PT_OP_READ)
-		exit_read(task, st, ret);
+		exit_read(task, st, regs, ret);
 	else if (st->op == PT_OP_WRITE)
 		exit_write(task, st, ret);
 	else
@@ -529,6 +561,23 @@ static __always_inline int uring_op(struct task_struct *task, struct io_kiocb *r
 	return op;
 }
 
+/*
+ * An io_uring read that completed with 0: an end of file if it asked for
+ * bytes (READ: its length; READV: any iovec, its length being their
+ * number) and no writer is left (an iovec of 0 bytes is not looked at).
+ */
+static __always_inline bool uring_eof(struct io_kiocb *req)
+{
+	struct pipe_inode_info *pipe;
+
+	if (bpf_core_type_exists(struct io_rw) &&
+	    !kernel_obj(&req->cmd, struct io_rw)->len)
+		return false;
+	pipe = kernel_obj(kernel_obj(req->file, struct file)->private_data,
+			  struct pipe_inode_info);
+	return !pipe->writers;
+}
+
 SEC("tp_btf/io_uring_complete")
 int BPF_PROG(sc_uring_done, struct io_ring_ctx *ring, void *req_ptr)
 {
@@ -546,7 +595,7 @@ int BPF_PROG(sc_uring_done, struct io_ring_ctx *ring, void *req_ptr)
 		count_add(c, uring_reads, 1);
 		if (res > 0)
 			count_add(c, read_bytes, res);
-		else if (!res)
+		else if (!res && uring_eof(req))
 			count_add(c, read_eof, 1);
 		else if (res == -EAGAIN)
 			count_eagain(c, PT_OP_READ, true);

@@ -175,7 +175,8 @@ int BPF_PROG(tp_copy, struct pipe_inode_info *pipe, struct file *file,
 		count_add(c, read_bytes, bytes);
 		count_add(c, read_bufs, bufs);
 		count_add(c, read_sections, sections);
-		if (!ret)
+		/* 0 for a read that asked for bytes: no writer left */
+		if (!ret && len)
 			count_add(c, read_eof, 1);
 		if (bytes)
 			hist_add(&key, PT_HIST_READ_SIZE, bytes);

@@ -339,7 +339,7 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 		"time spent waiting for pipe->mutex",
 		PT_V_U64, LOCKS, RAW(lock_wait_ns) },
 	[PT_COL_EOF_READS] = { "eof_reads", NULL, 0, "calls",
-		"reads that returned 0: the pipe empty and no writer left",
+		"reads that asked for bytes and got 0: no writer left",
 		PT_V_U64, ALL_EXACT, RAW(read_eof) },
 	[PT_COL_RING_SLOTS] = { "ring_slots", NULL, 0, "slots",
 		"usable slots of the pipe's ring as its last write saw them "

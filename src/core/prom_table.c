@@ -22,7 +22,7 @@ const struct prom_series prom_series[PROM_NSERIES] = {
 	  "Bytes those calls read and wrote." },
 	{ S("bytes_total", "side=\"write\"", PT_COL_WRITE_BYTES) },
 	{ S("eof_reads_total", "", PT_COL_EOF_READS), .help =
-	  "Reads that returned 0: the pipe empty and no writer left." },
+	  "Reads that asked for bytes and got 0: no writer left." },
 	{ S("eagain_total", "side=\"read\",cause=\"nonblock\"", PT_COL_EAGAIN_READ),
 	  .raw = RAWF(eagain_read_nonblock), .help =
 	  "Calls that returned -EAGAIN, by side and cause (nonblock: an "

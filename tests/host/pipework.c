@@ -11,6 +11,8 @@
  *   pipework pingpong N          N one-byte round trips
  *   pipework jobserver R T       R blocked 1-byte readers, T tokens
  *   pipework splice N            N sendfile()s of 4 KiB into a pipe, spliced out
+ *   pipework zero-read N         reads of 0 bytes, writer open or not, and
+ *                                one end of file (wl_zero_reads)
  *   pipework hold BYTES [packet] a pipe holding BYTES bytes (packet: O_DIRECT,
  *                                one slot per byte); prints "rfd=R wfd=W
  *                                ino=I size=S", then "size=S" (F_GETPIPE_SZ)
@@ -152,6 +154,8 @@ int main(int argc, char **argv)
 		r = wl_jobserver(arg(argv[2]), arg(argv[3]), argc > 4 ? arg(argv[4]) : 0);
 	else if (!strcmp(w, "splice"))
 		r = wl_splice(arg(argv[2]));
+	else if (!strcmp(w, "zero-read"))
+		r = wl_zero_reads(arg(argv[2]));
 	else if (!strcmp(w, "slow-reader") && argc >= 4)
 		r = wl_slow_side(arg(argv[2]), arg(argv[3]), 1);
 	else if (!strcmp(w, "slow-writer") && argc >= 4)

@@ -106,6 +106,19 @@ t_jobserver() {
 	expect "jobserver: writer writes" "$(csv_get "$TMP/out" writes pid "$(pid_of "$out")")" $tokens
 }
 
+# issue 26.1: reads of 0 bytes (read, readv, io_uring) of a pipe holding
+# data, its writer open, are no end of file; one read that asks for bytes
+# and gets 0, no writer left, is
+t_zero_read() {
+	local n=300 out pid
+	start_pipestat -k pid --csv -n pipework || { not_ok "zero-read: attach"; return; }
+	out=$(work zero-read $n); pid=$(pid_of "$out")
+	stop_pipestat
+	expect "zero-read: workload" "$out" "pid=$pid zero-read=$((6 * n))"
+	expect "zero-read: eof_reads" "$(csv_get "$TMP/out" eof_reads pid "$pid")" 1
+	expect "zero-read: reads" "$(csv_get "$TMP/out" reads pid "$pid")" $((6 * n + 2))
+}
+
 # --json: one valid JSON object per row, the CSV's numbers, unknown null
 t_json() {
 	local n=1000 out pid
@@ -654,6 +667,7 @@ t_eagain_write
 t_stream
 t_fifo
 t_jobserver
+t_zero_read
 t_json
 t_operator
 t_pipe_ends

@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <liburing.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -339,4 +340,61 @@ long wl_get(int fd, size_t size)
 		total += got;
 	free(buf);
 	return r < 0 ? -1 : total;
+}
+
+/* One io_uring read of fd of 0 bytes (vec: a READV of no iovec): 0, or -1 */
+static int uring_zero(struct io_uring *ring, int fd, bool vec)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+	struct io_uring_cqe *cqe;
+	char c;
+	int ret;
+
+	if (!sqe)
+		return wl_fail("no io_uring sqe");
+	if (vec)
+		io_uring_prep_readv(sqe, fd, NULL, 0, 0);
+	else
+		io_uring_prep_read(sqe, fd, &c, 0, 0);
+	ret = io_uring_submit_and_wait(ring, 1);
+	if (ret < 0 || io_uring_peek_cqe(ring, &cqe))
+		return wl_fail("io_uring read of 0 bytes: %s", strerror(-ret));
+	ret = cqe->res;
+	io_uring_cqe_seen(ring, cqe);
+	return ret ? wl_fail("io_uring read of 0 bytes gave %d", ret) : 0;
+}
+
+long wl_zero_reads(long n)
+{
+	struct iovec empty = { .iov_base = &empty, .iov_len = 0 };
+	struct io_uring ring;
+	long done = 0;
+	int fds[2], ret;
+	char c;
+
+	if (wl_pipe(fds, 0))
+		return -1;
+	if (write(fds[1], "z", 1) != 1)
+		return -1;
+	ret = io_uring_queue_init(8, &ring, 0);
+	if (ret < 0) {
+		errno = -ret;
+		return -1;
+	}
+	for (; done < 5 * n; done += 5)
+		if (read(fds[0], &c, 0) || readv(fds[0], NULL, 0) ||
+		    readv(fds[0], &empty, 1) || uring_zero(&ring, fds[0], false) ||
+		    uring_zero(&ring, fds[0], true))
+			break;
+	io_uring_queue_exit(&ring);
+	close(fds[1]);
+	if (done < 5 * n)
+		return wl_fail("a read of 0 bytes did not return 0 (round %ld)", done / 5);
+	if (read(fds[0], &c, 1) != 1 || c != 'z' || read(fds[0], &c, 1))
+		return wl_fail("not the byte, then end of file");
+	for (; done < 6 * n; done++)
+		if (read(fds[0], &c, 0))
+			return wl_fail("a read of 0 bytes without a writer did not return 0");
+	close(fds[0]);
+	return done;
 }

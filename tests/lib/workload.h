@@ -62,6 +62,15 @@ long wl_lock_writers(int writers, long n);
  * then splice() of them out to /dev/null: returns bytes spliced out
  */
 long wl_splice(long n);
+/*
+ * Reads of 0 bytes of a pipe holding data, its writer open: n each of
+ * read(fd, buf, 0), readv(fd, NULL, 0), readv of one empty iovec, an
+ * io_uring READ of 0 bytes and a READV of no iovec; then the writer
+ * closed, the byte read, one read that gets 0 (the only end of file) and
+ * n read(fd, buf, 0) more. Returns the reads of 0 bytes with the writer
+ * open (5n), plus the n after: 6n.
+ */
+long wl_zero_reads(long n);
 /* n writes of size bytes to fd (a pipeline's stdout): the bytes written */
 long wl_put(int fd, size_t size, long n);
 /* Reads of size bytes from fd until end of file: the bytes read */

@@ -195,6 +195,22 @@ t_uring() { # tier
 	expect "$t uring: eagain_empty" "$(col eagain_empty key_type total)" $n
 }
 
+# reads of 0 bytes are no end of file, writer or not: one EOF (issue 26.1);
+# the pipe tiers never see them (pipe_read() returns at once, untraced)
+t_zero_read() { # tier
+	local t=$1 n=50 out
+	start_pipestat --tier $t -k comm --csv -n ptwork || { not_ok "$t zero-read: attach"; return; }
+	out=$("$PTWORK" zero-read $n) || not_ok "$t zero-read: ptwork"
+	stop_pipestat
+	expect "$t zero-read: workload" "$(tail -1 <<<"$out")" "zero-reads=$((6 * n)) eof=1"
+	expect "$t zero-read: eof_reads" "$(sum eof_reads comm ptwork)" 1
+	if [ $t = syscall ]; then
+		expect "$t zero-read: reads" "$(sum reads comm ptwork)" $((6 * n + 2))
+	else
+		expect "$t zero-read: reads" "$(sum reads comm ptwork)" 2
+	fi
+}
+
 t_pingpong() { # tier batch
 	local t=$1 batch=$2 n=1000 out pid hits misses
 	start_pipestat --tier $t -k pid --csv -n pipework || { not_ok "$t pingpong: attach"; return; }
@@ -254,6 +270,7 @@ suite() { # tier max batch
 	t_pingpong $t "$3"
 	t_jobserver $t "$3"
 	t_fifo $t "$3"
+	t_zero_read $t
 	exact_tier $t && t_uring $t
 }
 

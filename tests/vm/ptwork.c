@@ -21,6 +21,13 @@
  *   ptwork fullread             fill a default pipe (64 KiB), one 64 KiB read
  *   ptwork eagain-read N        N O_NONBLOCK reads of an empty pipe
  *   ptwork uring N              N io_uring reads on N empty pipes, then data
+ *   ptwork zero-read N          reads of 0 bytes of a pipe holding data, its
+ *                               writer open: N each of read(fd, buf, 0),
+ *                               readv(fd, NULL, 0), readv of one empty
+ *                               iovec, io_uring READ of 0 bytes and READV of
+ *                               no iovec; then the writer closed, the byte
+ *                               read, one read that gets 0 (the only end of
+ *                               file) and N read(fd, buf, 0) more
  *   ptwork stress W R RECS BIG  integrity stress (see stress() below)
  *   ptwork faultread            64 KiB read of a full pipe into a buffer
  *                               whose 10th page is unmapped; then the rest
@@ -607,6 +614,14 @@ int main(int argc, char **argv)
 				    argc > 3 ? arg(argv, 3, argc) : 1);
 	if (!strcmp(m, "uring"))
 		return mode_uring(arg(argv, 2, argc));
+	if (!strcmp(m, "zero-read")) {
+		long n = arg(argv, 2, argc);
+
+		if (wl_zero_reads(n) != 6 * n)
+			exit(1);
+		printf("zero-reads=%ld eof=1\n", 6 * n);
+		return 0;
+	}
 	if (!strcmp(m, "faultread"))
 		return mode_faultread();
 	if (!strcmp(m, "wr") && argc == 4)
@@ -618,6 +633,7 @@ int main(int argc, char **argv)
 		"usage: ptwork writes N SIZE [RSIZE] | pingpong N | fullread |\n"
 		"       eagain-read N | eagain-write N [SIZE] | nowait-write N SIZE |\n"
 		"       epipe N SIZE | sigwrite N SIZE | splicedrain | uring N |\n"
+		"       zero-read N |\n"
 		"       stress W R RECS BIG | faultread | wr FILE VALUE\n");
 	return 2;
 }
