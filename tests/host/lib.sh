@@ -17,11 +17,17 @@ expect() {
 }
 
 # start_pipestat ARGS...: runs pipestat in the background, waits until
-# it has attached (its "Ctrl-C to end" line), output in $TMP/out, $TMP/err
+# it has attached, output in $TMP/out, $TMP/err
 start_pipestat() {
 	: >"$TMP/err"	# not the last run's "attached" line
 	"$PIPESTAT" "$@" >"$TMP/out" 2>"$TMP/err" &
 	PS_PID=$!
+	wait_attached
+}
+
+# wait_attached: until pipestat $PS_PID counts, which its "Ctrl-C to end"
+# line in $TMP/err says (pipestat(8), WHEN COUNTING STARTS): no guessed sleep
+wait_attached() {
 	for _ in $(seq 300); do
 		grep -q 'Ctrl-C to end' "$TMP/err" 2>/dev/null && return 0
 		kill -0 "$PS_PID" 2>/dev/null || break

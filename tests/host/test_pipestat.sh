@@ -282,6 +282,20 @@ t_map_full() {
 		"$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "untracked") c = i; next } { s += $c } END { print s }' "$TMP/out")" 200
 }
 
+# issue 26.6: counting starts by the "Ctrl-C to end" line, as pipestat(8)
+# says: a workload started the moment the line is there is counted whole
+t_counting_starts() {
+	local i out pid
+	expect "counting starts: documented" \
+		"$(grep -c '^pipestat: \\fITIER\\fR tier .*Ctrl-C to end\.$' man/pipestat.8)" 1
+	for i in 1 2 3; do
+		start_pipestat -k pid --csv -n pipework || { not_ok "counting starts: attach"; return; }
+		out=$(work eagain-read 100); pid=$(pid_of "$out")
+		stop_pipestat
+		expect "counting starts ($i): all counted" "$(csv_get "$TMP/out" eagain_read pid "$pid")" 100
+	done
+}
+
 t_intervals() {
 	start_pipestat --csv -i 0.2 -c 3 || { not_ok "intervals: attach"; return; }
 	wait "$PS_PID"; PS_RC=$?; PS_PID=
@@ -397,6 +411,16 @@ t_disk_full() {
 	expect "disk full (csv header): exit 1" "$rc" 1
 }
 
+# output_blocked: until pipestat $PS_PID waits on its output: in a send
+# or write (before issue 26.2), or in poll() beside the signals
+output_blocked() {
+	for _ in $(seq 100); do
+		grep -qE 'sock|poll|pipe' "/proc/$PS_PID/wchan" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	return 1
+}
+
 # issue 13.6: a signal ends the run while stdout is stalled (a full FIFO)
 t_stalled_output() {
 	local holder
@@ -406,12 +430,12 @@ t_stalled_output() {
 	: >"$TMP/err"
 	"$PIPESTAT" --csv >"$TMP/stall" 2>"$TMP/err" &
 	PS_PID=$!
-	for _ in $(seq 100); do grep -q 'Ctrl-C' "$TMP/err" && break; sleep 0.1; done
-	sleep 0.3
+	wait_attached && output_blocked
 	ends_within "stalled output (csv header)" TERM 1
+	: >"$TMP/err"
 	"$PIPESTAT" -i 0.1 >"$TMP/stall" 2>"$TMP/err" &
 	PS_PID=$!
-	sleep 2
+	wait_attached && output_blocked
 	ends_within "stalled output (table)" INT 1
 	kill "$holder"; wait "$holder" 2>/dev/null
 }
@@ -439,12 +463,7 @@ t_socket_output() {
 	local ps=$PIPESTAT
 	PIPESTAT=python3 start_pipestat "$TMP/sock.py" "$ps" --json -k pid -i 0.1 ||
 		{ not_ok "socket output: attach"; return; }
-	# the output is stuck: in the send (before) or in poll() beside the signals
-	for _ in $(seq 100); do
-		grep -qE 'sock|poll' "/proc/$PS_PID/wchan" 2>/dev/null && break
-		sleep 0.05
-	done
-	expect "socket output: output blocked" "$(grep -cE 'sock|poll' "/proc/$PS_PID/wchan")" 1
+	expect "socket output: output blocked" "$(output_blocked && echo yes)" yes
 	ends_within "socket output (interval report)" TERM 1
 	FILL=1 PIPESTAT=python3 start_pipestat "$TMP/sock.py" "$ps" --json -k pid ||
 		{ not_ok "socket output: attach"; return; }
@@ -677,6 +696,7 @@ t_uring
 t_pid_filter
 t_sigterm_last_interval
 t_map_full
+t_counting_starts
 t_intervals
 t_no_leftovers
 t_closed_stdout
