@@ -3,12 +3,14 @@
 # figures made up here: all budgets held passes; each broken budget
 # (ping-pong instructions knobs on or off past 1%, too few runs, a write
 # that moves no byte allocating, knobs off != unpatched, an extra mutex
-# acquisition) fails it with its own "not ok" line.
+# acquisition, and each benefit budget: mutex hold, sections, idle
+# footprint, io_uring, a faulting write) fails it with its own "not ok"
+# line.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/host/lib.sh
 
-WL="pingpong w4k w32k w64k slowreader mix eagain nowait epipe sigwrite"
+WL="pingpong w4k w32k w64k slowreader mix eagain nowait epipe sigwrite urstream urbusy idle faultw read64k"
 
 # figures W C: the guest-budget.sh lines of workload W, setting C, with
 # every budget held (overrides in $OV: a "w c metric value" line replaces
@@ -27,6 +29,14 @@ figures() {
 		echo "$w $c trim 0"
 		echo "$w $c writes 200"
 		echo "$w $c ops 200"
+		echo "$w $c held_instr ${HELD[$c]}"
+		echo "$w $c held_windows 400"
+		echo "$w $c alloc_locked ${LOCKED[$c]}"
+		echo "$w $c arms 3"
+		echo "$w $c punts 0"
+		echo "$w $c held_pages 200"
+		echo "$w $c nowait_eagain 0"
+		[ "$c" = unpatched ] || echo "$w $c sections_r ${SECT[$c]}"
 		if [ "$w" = pingpong ]; then
 			for i in 1 2 3 4 5 6 7; do echo "$w $c instr ${PP[$c]}"; done
 		fi
@@ -46,6 +56,9 @@ run() {
 notok() { grep '^not ok' "$TMP/out" | sed 's/ (.*//' | tr '\n' ';'; }
 
 declare -A PP=([unpatched]=6696 [off]=6748 [on]=6749)
+declare -A HELD=([unpatched]=14000000 [off]=14010000 [on]=13600000)
+declare -A LOCKED=([unpatched]=3000 [off]=3000 [on]=1600)
+declare -A SECT=([off]=3200 [on]=200)
 OV=""
 run
 expect "all budgets held: exit status" "$RC" 0
@@ -101,5 +114,41 @@ OV="w4k off lost 3"
 run
 expect "trace events lost: the one failed check" "$(notok)" \
 	"not ok - budget: w4k off: no trace events lost;"
+
+OV="w64k on held_instr 14000000"
+run
+expect "no drop of the instructions with the mutex held: the one failed check" "$(notok)" \
+	"not ok - budget: w64k: instructions with pipe->mutex held per write, knobs on 70000 < unpatched 70000;"
+
+OV="w32k on alloc_locked 3000"
+run
+expect "as many allocations under the mutex: the one failed check" "$(notok)" \
+	"not ok - budget: w32k: pages allocated with pipe->mutex held per write, knobs on 15.00 < unpatched 15.00;"
+
+OV="read64k on sections_r 3200"
+run
+expect "a batched read opens 16 sections: the one failed check" "$(notok)" \
+	"not ok - budget: read64k: user-access sections per 64 KiB read, knobs off;"
+
+OV="idle on held_pages 400"
+run
+expect "an idle pipe holds a page more: the one failed check" "$(notok)" \
+	"not ok - budget: idle: bytes held per idle pipe after a merge burst, knobs on 8192, off 4096 <= unpatched 4096;"
+
+OV=$(printf '%s\n' "urbusy off punts 20" "urbusy off nowait_eagain 20")
+run
+expect "nowait trylock (io-wq punts, RWF_NOWAIT EAGAIN): exit status" "$RC" 1
+expect "nowait trylock: the failed checks" "$(notok)" \
+	"not ok - budget: urbusy knobs off: io_uring poll arms 3, io-wq punts 20 <= unpatched 3, 0;not ok - budget: urbusy: RWF_NOWAIT reads and writes with data or room and pipe->mutex held elsewhere: -EAGAIN knobs off 20, on 0;"
+
+OV="urstream on arms 4"
+run
+expect "one io_uring poll arm more: the one failed check" "$(notok)" \
+	"not ok - budget: urstream knobs on: io_uring poll arms 4, io-wq punts 0 <= unpatched 3, 0;"
+
+OV=$(printf '%s\n' "faultw on alloc 24" "faultw on free 24")
+run
+expect "a faulting write allocates pages it does not use: the one failed check" "$(notok)" \
+	"not ok - budget: faultw: 64 KiB writes faulting after 16 KiB allocate no page they do not use, knobs on 0.12 <= unpatched 0.08 pages per write;"
 
 summary

@@ -11,8 +11,20 @@
 #    acquisitions in pipe_write()/pipe_read() (function tracer on
 #    mutex_lock/mutex_trylock, by caller) and, on the patched kernel, the
 #    series' own events (wait, prefill, trim);
+#    The same run counts pipe pages allocated with pipe->mutex held by
+#    pipe_write() (between its mutex_lock and mutex_unlock), io_uring poll
+#    arms (io_uring:io_uring_poll_arm) and io-wq punts
+#    (io_uring:io_uring_queue_async_work), the series' read user-access
+#    sections (pipe_copy; 6.12 has no event that counts them and
+#    copy_page_to_iter() is notrace), pipe pages held at a "ptwork idle"
+#    trace marker (allocated - freed before it) and ptwork's own
+#    nowait_eagain= figure;
 #  - untraced runs giving instructions per operation (ns_per_op of ptwork
-#    under -icount shift=0), RUNS of them (median taken on the host).
+#    under -icount shift=0), RUNS of them (median taken on the host);
+#  - for 64 KiB and 32 KiB writes, instructions with pipe->mutex held in
+#    pipe_write(): function tracer on mutex_lock/mutex_unlock only (no
+#    events), trace_clock x86-tsc (under -icount shift=0 the TSC counts
+#    guest instructions), summed from each lock to its unlock.
 # Writes "workload config metric value" lines to $PIPETRACE_RESULTS/budget.txt;
 # tests/vm/budget.sh checks and tabulates them on the host.
 set -u
@@ -35,7 +47,12 @@ mix 1 stress 2 2 300 131072
 eagain 200 eagain-write 200 65536
 nowait 200 nowait-write 200 65536
 epipe 200 epipe 200 65536
-sigwrite 5 sigwrite 5 65536"
+sigwrite 5 sigwrite 5 65536
+urstream 64 uring-stream 64
+urbusy 10 uring-busy 10
+idle 256 idle 256
+faultw 32 fault-write 32
+read64k 16 fullread 16"
 
 put() { echo "$*" >> "$OUT"; }
 
@@ -45,10 +62,12 @@ traced() { # name config ops args...
 	echo nop > $T/current_tracer
 	echo 0 > $T/events/enable
 	echo 32768 > $T/buffer_size_kb
-	echo 'mutex_lock mutex_trylock' > $T/set_ftrace_filter
+	echo 'mutex_lock mutex_trylock mutex_unlock' > $T/set_ftrace_filter
 	echo function > $T/current_tracer
 	echo 1 > $T/events/kmem/mm_page_alloc/enable
 	echo 1 > $T/events/kmem/mm_page_free/enable
+	echo 1 > $T/events/io_uring/io_uring_poll_arm/enable
+	echo 1 > $T/events/io_uring/io_uring_queue_async_work/enable
 	[ -d $T/events/pipe ] && echo 1 > $T/events/pipe/enable
 	echo > $T/trace
 	echo 1 > $T/tracing_on
@@ -59,15 +78,26 @@ traced() { # name config ops args...
 	echo > $T/set_ftrace_filter
 	echo 0 > $T/events/enable
 	cp "$tr" "${PIPETRACE_RESULTS:-/tmp}/" 2>/dev/null
-	awk -v w="$name" -v c="$cfg" -v ops="$ops" '
+	awk -v w="$name" -v c="$cfg" -v ops="$ops" -v out="$W/out" '
+		BEGIN {
+			nowait = -1
+			while ((getline l < out) > 0) if (l ~ /^nowait_eagain=/) nowait = substr(l, 15) + 0
+		}
 		/^# entries-in-buffer/ { split($3, e, "/"); lost = e[2] - e[1] }
 		/^#/ { next }
 		/ mm_page_alloc: / && / order=0 / && /__GFP_ACCOUNT/ && /__GFP_HARDWALL|GFP_HIGHUSER[|]/ &&
 		    !/__GFP_ZERO|__GFP_COMP|MOVABLE/ {
 			for (i = 1; i <= NF; i++) if ($i ~ /^pfn=/) pipe[$i] = 1
 			alloc++
+			if ($1 in wlock) alloc_locked++
 		}
 		/ mm_page_free: / { for (i = 1; i <= NF; i++) if ($i in pipe) { free++; delete pipe[$i] } }
+		/ mutex_(try)?lock <-pipe_write/ { wlock[$1] = 1 }
+		/ mutex_unlock <-(pipe_write|pipe_unlock_trim)/ { delete wlock[$1] }
+		/ tracing_mark_write: ptwork idle/ && !marked { marked = 1; held = alloc - free }
+		/ io_uring_poll_arm: / { arms++ }
+		/ io_uring_queue_async_work: / { punts++ }
+		/ pipe_copy: / && / side=read/ { for (i = 1; i <= NF; i++) if ($i ~ /^sections=/) sec += substr($i, 10) }
 		/ mutex_(try)?lock <-pipe_write/ { mw++ }
 		/ mutex_(try)?lock <-pipe_read/ { mr++ }
 		/ pipe_wait_end: / && / side=write/ { ww++ }
@@ -81,8 +111,41 @@ traced() { # name config ops args...
 			printf "%s %s mutex_w %d\n%s %s mutex_r %d\n", w, c, mw, w, c, mr
 			printf "%s %s wait_w %d\n%s %s wait_r %d\n", w, c, ww, w, c, wr
 			printf "%s %s prefill %d\n%s %s trim %d\n%s %s writes %d\n", w, c, pf, w, c, tr, w, c, wc
+			printf "%s %s arms %d\n%s %s punts %d\n", w, c, arms, w, c, punts
+			printf "%s %s alloc_locked %d\n", w, c, alloc_locked
+			if (c != "unpatched") printf "%s %s sections_r %d\n", w, c, sec
+			if (marked) printf "%s %s held_pages %d\n", w, c, held
+			if (nowait >= 0) printf "%s %s nowait_eagain %d\n", w, c, nowait
 			printf "%s %s ops %d\n", w, c, ops
 		}' "$tr" >> "$OUT"
+}
+
+# Instructions with pipe->mutex held in pipe_write(), from each lock taken
+# there (pipe_write_lock() with the series) to its unlock (pipe_write(), or
+# pipe_unlock_trim()), timed with the TSC (= instructions under -icount).
+held() { # name config ops args...
+	local name=$1 cfg=$2 ops=$3 tr=$W/$1-$2.held; shift 3
+	echo 0 > $T/tracing_on
+	echo nop > $T/current_tracer
+	echo 0 > $T/events/enable
+	echo x86-tsc > $T/trace_clock
+	echo 'mutex_lock mutex_trylock mutex_unlock' > $T/set_ftrace_filter
+	echo function > $T/current_tracer
+	echo > $T/trace
+	echo 1 > $T/tracing_on
+	"$PT" "$@" > "$W/out" 2>&1 || { echo "# $name $cfg held: ptwork failed: $(cat "$W/out")"; fails=$((fails + 1)); }
+	echo 0 > $T/tracing_on
+	cat $T/trace > "$tr"
+	echo nop > $T/current_tracer
+	echo > $T/set_ftrace_filter
+	echo local > $T/trace_clock
+	awk -v w="$name" -v c="$cfg" '
+		/^#/ { next }
+		{ ts = -1; for (i = 2; i <= NF; i++) if ($i ~ /^[0-9]+:$/) { ts = substr($i, 1, length($i) - 1); break } }
+		ts < 0 { next }
+		/ mutex_(try)?lock <-pipe_write/ { start[$1] = ts; next }
+		/ mutex_unlock <-(pipe_write|pipe_unlock_trim)/ && ($1 in start) { held += ts - start[$1]; n++; delete start[$1] }
+		END { printf "%s %s held_instr %d\n%s %s held_windows %d\n", w, c, held, w, c, n }' "$tr" >> "$OUT"
 }
 
 timed() { # name config args...
@@ -100,6 +163,9 @@ run_config() { # config
 		traced "$name" "$cfg" "$ops" $args
 		case "$name" in
 		pingpong|w4k|w32k|w64k|slowreader) timed "$name" "$cfg" $args;;
+		esac
+		case "$name" in
+		w32k|w64k) held "$name" "$cfg" "$ops" $args;;
 		esac
 	done <<< "$WORKLOADS"
 }

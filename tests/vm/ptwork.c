@@ -18,7 +18,6 @@
  *                               by a signal (EINTR)
  *   ptwork splicedrain          fill a pipe (64 KiB), splice it all to
  *                               /dev/null, close
- *   ptwork fullread             fill a default pipe (64 KiB), one 64 KiB read
  *   ptwork eagain-read N        N O_NONBLOCK reads of an empty pipe
  *   ptwork uring N              N io_uring reads on N empty pipes, then data
  *   ptwork zero-read N          reads of 0 bytes of a pipe holding data, its
@@ -28,6 +27,20 @@
  *                               no iovec; then the writer closed, the byte
  *                               read, one read that gets 0 (the only end of
  *                               file) and N read(fd, buf, 0) more
+ *   ptwork uring-stream N       N io_uring 4 KiB reads of a pipe a blocking
+ *                               writer thread streams 4 KiB writes into
+ *   ptwork uring-busy N         N rounds of 4 KiB reads and writes (io_uring,
+ *                               then RWF_NOWAIT) while another thread holds
+ *                               pipe->mutex (a splice from an empty socket)
+ *                               and the pipe has data and room; prints
+ *                               nowait_eagain= (RWF_NOWAIT calls that got
+ *                               EAGAIN: 6.12 gives none, it waits for the lock)
+ *   ptwork idle N               N pipes each written 100 B then 8292 B (the
+ *                               merge path) and read empty; then a trace
+ *                               marker "ptwork idle" and the pipes closed
+ *   ptwork fault-write N        N 64 KiB writes whose source faults after
+ *                               16 KiB, each read back
+ *   ptwork fullread [N]         N times: fill a pipe (64 KiB), one 64 KiB read
  *   ptwork stress W R RECS BIG  integrity stress (see stress() below)
  *   ptwork faultread            64 KiB read of a full pipe into a buffer
  *                               whose 10th page is unmapped; then the rest
@@ -55,6 +68,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <time.h>
@@ -115,8 +129,11 @@ static int mode_pingpong(long n)
 	return 0;
 }
 
-/* Fill a default (16 slot) pipe with one 64 KiB write, then one 64 KiB read. */
-static int mode_fullread(void)
+/*
+ * N times: fill a default (16 slot) pipe with one 64 KiB write, then one
+ * 64 KiB read.
+ */
+static int mode_fullread(long n)
 {
 	static char buf[64 * KIB];
 	int fds[2];
@@ -124,12 +141,14 @@ static int mode_fullread(void)
 
 	xpipe(fds, O_NONBLOCK);
 	memset(buf, 'f', sizeof(buf));
-	r = write(fds[1], buf, sizeof(buf));
-	if (r != (ssize_t)sizeof(buf))
-		fail("fill write returned %ld, expected %lu", r, sizeof(buf));
-	r = read(fds[0], buf, sizeof(buf));
-	if (r != (ssize_t)sizeof(buf))
-		fail("read returned %ld, expected %lu", r, sizeof(buf));
+	for (long i = 0; i < n; i++) {
+		r = write(fds[1], buf, sizeof(buf));
+		if (r != (ssize_t)sizeof(buf))
+			fail("fill write returned %ld, expected %lu", r, sizeof(buf));
+		r = read(fds[0], buf, sizeof(buf));
+		if (r != (ssize_t)sizeof(buf))
+			fail("read returned %ld, expected %lu", r, sizeof(buf));
+	}
 	return 0;
 }
 
@@ -504,6 +523,280 @@ static int stress_phase2(int w, long recs, long big)
 	return rc;
 }
 
+static void uring_init(struct io_uring *ring)
+{
+	int ret = io_uring_queue_init(8, ring, 0);
+
+	if (ret < 0) {
+		errno = -ret;
+		die("io_uring_queue_init");
+	}
+}
+
+/* One io_uring read (@write 0) or write of @len at @buf; its result. */
+static long uring_rw(struct io_uring *ring, int fd, char *buf, size_t len,
+		     int write)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+	struct io_uring_cqe *cqe;
+	long res;
+	int ret;
+
+	if (!sqe)
+		fail("no sqe (%lu %lu)", 0, 0);
+	if (write)
+		io_uring_prep_write(sqe, fd, buf, len, 0);
+	else
+		io_uring_prep_read(sqe, fd, buf, len, 0);
+	ret = io_uring_submit(ring);
+	if (ret != 1)
+		fail("submitted %lu of %lu", ret, 1);
+	ret = io_uring_wait_cqe(ring, &cqe);
+	if (ret < 0) {
+		errno = -ret;
+		die("io_uring_wait_cqe");
+	}
+	res = cqe->res;
+	io_uring_cqe_seen(ring, cqe);
+	return res;
+}
+
+struct stream_arg {
+	int fd;
+	long n;
+};
+
+static void *stream_writer(void *p)
+{
+	struct stream_arg *a = p;
+	static char buf[4 * KIB];
+
+	memset(buf, 's', sizeof(buf));
+	for (long i = 0; i < a->n; i++)
+		if (write_all(a->fd, buf, sizeof(buf)) != sizeof(buf))
+			die("stream write");
+	return NULL;
+}
+
+/* N io_uring 4 KiB reads of a pipe a blocking writer thread streams into. */
+static int mode_uring_stream(long n)
+{
+	static char buf[4 * KIB];
+	struct stream_arg a;
+	struct io_uring ring;
+	pthread_t t;
+	int fds[2];
+
+	xpipe(fds, 0);
+	print_ino(fds[0]);
+	uring_init(&ring);
+	a = (struct stream_arg){ fds[1], n };
+	if (pthread_create(&t, NULL, stream_writer, &a))
+		die("pthread_create");
+	for (long i = 0; i < n; i++) {
+		long got = 0;
+
+		while (got < (long)sizeof(buf)) {
+			long r = uring_rw(&ring, fds[0], buf, sizeof(buf) - got, 0);
+
+			if (r <= 0)
+				fail("io_uring read %lu returned %ld", i, r);
+			got += r;
+		}
+	}
+	pthread_join(t, NULL);
+	io_uring_queue_exit(&ring);
+	return 0;
+}
+
+/*
+ * uring-busy: the lock holder splices from an empty socket into the pipe,
+ * which holds pipe->mutex (splice_file_to_pipe()) until the releaser
+ * sends it a byte, a millisecond after it is told to.  It splices into a
+ * file of its own for the pipe (/proc/self/fd), as splice clears
+ * FMODE_NOWAIT on the file it writes to.
+ */
+struct busy {
+	int pipe_w, sock_rd, sock_wr;
+	int go_hold[2], go_release[2];
+};
+
+static void *busy_holder(void *p)
+{
+	struct busy *b = p;
+	char c;
+
+	while (read(b->go_hold[0], &c, 1) == 1 && c == 'h')
+		if (splice(b->sock_rd, NULL, b->pipe_w, NULL, 1, 0) != 1)
+			die("holder splice");
+	return NULL;
+}
+
+static void *busy_releaser(void *p)
+{
+	struct busy *b = p;
+	char c;
+
+	while (read(b->go_release[0], &c, 1) == 1 && c == 'r') {
+		usleep(1000);
+		if (write(b->sock_wr, "x", 1) != 1)
+			die("releaser write");
+	}
+	return NULL;
+}
+
+/* Let the holder take pipe->mutex, then arm the releaser. */
+static void busy_lock(struct busy *b)
+{
+	if (write(b->go_hold[1], "h", 1) != 1)
+		die("go holder");
+	usleep(1000);
+	if (write(b->go_release[1], "r", 1) != 1)
+		die("go releaser");
+}
+
+static int mode_uring_busy(long n)
+{
+	static char buf[8 * KIB + 64], out[4 * KIB];
+	struct iovec rd = { buf, 4 * KIB }, wr = { out, 4 * KIB };
+	struct io_uring ring;
+	pthread_t th, tr;
+	long eagain = 0;
+	char path[64];
+	struct busy b;
+	int fds[2], sv[2];
+	ssize_t r;
+
+	xpipe(fds, 0);
+	print_ino(fds[0]);
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		die("socketpair");
+	b = (struct busy){ .sock_rd = sv[0], .sock_wr = sv[1] };
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", fds[1]);
+	b.pipe_w = open(path, O_WRONLY);
+	if (b.pipe_w < 0)
+		die(path);
+	xpipe(b.go_hold, 0);
+	xpipe(b.go_release, 0);
+	uring_init(&ring);
+	if (pthread_create(&th, NULL, busy_holder, &b) ||
+	    pthread_create(&tr, NULL, busy_releaser, &b))
+		die("pthread_create");
+	memset(out, 'b', sizeof(out));
+	for (long i = 0; i < n; i++) {
+		if (write_all(fds[1], out, sizeof(out)) != sizeof(out) ||
+		    write_all(fds[1], out, sizeof(out)) != sizeof(out))
+			die("write");
+		busy_lock(&b);
+		r = uring_rw(&ring, fds[0], buf, 4 * KIB, 0);
+		if (r != 4 * KIB)
+			fail("io_uring read %lu returned %ld", i, r);
+		busy_lock(&b);
+		r = preadv2(fds[0], &rd, 1, -1, RWF_NOWAIT);
+		if (r < 0 && errno == EAGAIN) {
+			eagain++;
+			r = read(fds[0], buf, 4 * KIB);
+		}
+		if (r != 4 * KIB)
+			fail("RWF_NOWAIT read %lu returned %ld", i, r < 0 ? -errno : r);
+		busy_lock(&b);
+		r = uring_rw(&ring, fds[1], out, sizeof(out), 1);
+		if (r != 4 * KIB)
+			fail("io_uring write %lu returned %ld", i, r);
+		busy_lock(&b);
+		r = pwritev2(fds[1], &wr, 1, -1, RWF_NOWAIT);
+		if (r < 0 && errno == EAGAIN) {
+			eagain++;
+			r = write(fds[1], out, sizeof(out));
+		}
+		if (r != 4 * KIB)
+			fail("RWF_NOWAIT write %lu returned %ld", i, r < 0 ? -errno : r);
+		/* 8 KiB in, 8 KiB out, 8 KiB in again, and the holder's 4 bytes */
+		r = read(fds[0], buf, sizeof(buf));
+		if (r != 8 * KIB + 4)
+			fail("round %lu: drained %ld bytes", i, r);
+	}
+	if (write(b.go_hold[1], "q", 1) != 1 || write(b.go_release[1], "q", 1) != 1)
+		die("stop threads");
+	pthread_join(th, NULL);
+	pthread_join(tr, NULL);
+	io_uring_queue_exit(&ring);
+	printf("nowait_eagain=%ld\n", eagain);
+	return 0;
+}
+
+/*
+ * N pipes, each written 100 B then 8292 B (100 B merge into the first
+ * buffer, two pages) and read empty: what an idle pipe holds after a
+ * burst.  A "ptwork idle" trace marker (if tracefs is there) marks the
+ * point where all N are idle, before they are closed.
+ */
+static int mode_idle(long n)
+{
+	static char buf[16 * KIB];
+	int (*fds)[2] = calloc(n, sizeof(*fds));
+	int mark = open("/sys/kernel/tracing/trace_marker", O_WRONLY);
+
+	if (!fds)
+		die("calloc");
+	memset(buf, 'i', sizeof(buf));
+	for (long i = 0; i < n; i++) {
+		ssize_t r;
+
+		xpipe(fds[i], 0);
+		if (i == 0)
+			print_ino(fds[i][0]);
+		if (write_all(fds[i][1], buf, 100) != 100 ||
+		    write_all(fds[i][1], buf, 8292) != 8292)
+			die("write");
+		r = read(fds[i][0], buf, sizeof(buf));
+		if (r != 8392)
+			fail("pipe %lu: read %ld bytes, expected 8392", i, r);
+	}
+	if (mark >= 0 && write(mark, "ptwork idle", 11) != 11)
+		die("trace_marker");
+	for (long i = 0; i < n; i++) {
+		close(fds[i][0]);
+		close(fds[i][1]);
+	}
+	return 0;
+}
+
+/*
+ * N 64 KiB writes from a buffer whose pages after the first 16 KiB are
+ * not mapped: each write moves 16 KiB and stops at the fault (6.12 uses
+ * five pages: four full, one left empty); each is read back.
+ */
+static int mode_fault_write(long n)
+{
+	static char rbuf[64 * KIB];
+	long pg = sysconf(_SC_PAGESIZE);
+	char *src;
+	int fds[2];
+
+	if (pg != 4096)
+		fail("page size %lu, expected %lu", pg, 4096);
+	src = mmap(NULL, 64 * KIB, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (src == MAP_FAILED)
+		die("mmap");
+	memset(src, 'F', 16 * KIB);
+	if (munmap(src + 16 * KIB, 48 * KIB))
+		die("munmap");
+	xpipe(fds, 0);
+	print_ino(fds[0]);
+	for (long i = 0; i < n; i++) {
+		ssize_t r = write(fds[1], src, 64 * KIB);
+
+		if (r != 16 * KIB)
+			fail("write %lu returned %ld, expected 16384", i, r);
+		r = read(fds[0], rbuf, sizeof(rbuf));
+		if (r != 16 * KIB)
+			fail("read %lu returned %ld, expected 16384", i, r);
+	}
+	return 0;
+}
+
 static int mode_stress(int w, int r, long recs, long big)
 {
 	if (w < 1 || w > 60 || r < 1 || r > 60 || recs < 1 || big < 3)
@@ -606,7 +899,7 @@ int main(int argc, char **argv)
 	if (!strcmp(m, "splicedrain"))
 		return mode_splicedrain();
 	if (!strcmp(m, "fullread"))
-		return mode_fullread();
+		return mode_fullread(argc > 2 ? arg(argv, 2, argc) : 1);
 	if (!strcmp(m, "eagain-read"))
 		return mode_nobytes(WL_EAGAIN_READ, arg(argv, 2, argc), 1);
 	if (!strcmp(m, "eagain-write"))
@@ -622,6 +915,14 @@ int main(int argc, char **argv)
 		printf("zero-reads=%ld eof=1\n", 6 * n);
 		return 0;
 	}
+	if (!strcmp(m, "uring-stream"))
+		return mode_uring_stream(arg(argv, 2, argc));
+	if (!strcmp(m, "uring-busy"))
+		return mode_uring_busy(arg(argv, 2, argc));
+	if (!strcmp(m, "idle"))
+		return mode_idle(arg(argv, 2, argc));
+	if (!strcmp(m, "fault-write"))
+		return mode_fault_write(arg(argv, 2, argc));
 	if (!strcmp(m, "faultread"))
 		return mode_faultread();
 	if (!strcmp(m, "wr") && argc == 4)
@@ -633,7 +934,8 @@ int main(int argc, char **argv)
 		"usage: ptwork writes N SIZE [RSIZE] | pingpong N | fullread |\n"
 		"       eagain-read N | eagain-write N [SIZE] | nowait-write N SIZE |\n"
 		"       epipe N SIZE | sigwrite N SIZE | splicedrain | uring N |\n"
-		"       zero-read N |\n"
+		"       zero-read N | uring-stream N | uring-busy N | idle N |\n"
+		"       fault-write N |\n"
 		"       stress W R RECS BIG | faultread | wr FILE VALUE\n");
 	return 2;
 }
