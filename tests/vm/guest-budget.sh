@@ -175,6 +175,12 @@ run_config() { # config
 echo -1 > /proc/sys/kernel/sched_rt_runtime_us
 export PTWORK_FIFO=1
 echo "# guest-budget on ${PIPETRACE_KERNEL:-?} kernel $(uname -r), $(nproc) CPU(s)"
+# copy_user_generic() copies with rep movsb on FSRM CPUs, and so does
+# rep_movs_alternative() for 64 bytes or more on ERMS CPUs; qemu -icount
+# counts one instruction per byte of it: say which copy the figures have
+echo "# user copy: $(grep -qw fsrm /proc/cpuinfo && echo 'rep movsb (FSRM)' ||
+	{ grep -qw erms /proc/cpuinfo && echo 'rep movsb (ERMS, rep_movs_alternative)'; } ||
+	echo 'movsq loop (rep_movs_alternative)')"
 if [ -f $K/pipe-prealloc-max ]; then
 	echo 0 > $K/pipe-prealloc-max; echo 1 > $K/pipe-prealloc-keep; echo 0 > $K/pipe-read-batch
 	run_config off
