@@ -573,7 +573,7 @@ static void *stream_writer(void *p)
 
 	memset(buf, 's', sizeof(buf));
 	for (long i = 0; i < a->n; i++)
-		if (write_all(a->fd, buf, sizeof(buf)) != sizeof(buf))
+		if (wl_write_all(a->fd, buf, sizeof(buf)))
 			die("stream write");
 	return NULL;
 }
@@ -588,7 +588,6 @@ static int mode_uring_stream(long n)
 	int fds[2];
 
 	xpipe(fds, 0);
-	print_ino(fds[0]);
 	uring_init(&ring);
 	a = (struct stream_arg){ fds[1], n };
 	if (pthread_create(&t, NULL, stream_writer, &a))
@@ -668,7 +667,6 @@ static int mode_uring_busy(long n)
 	ssize_t r;
 
 	xpipe(fds, 0);
-	print_ino(fds[0]);
 	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
 		die("socketpair");
 	b = (struct busy){ .sock_rd = sv[0], .sock_wr = sv[1] };
@@ -684,8 +682,8 @@ static int mode_uring_busy(long n)
 		die("pthread_create");
 	memset(out, 'b', sizeof(out));
 	for (long i = 0; i < n; i++) {
-		if (write_all(fds[1], out, sizeof(out)) != sizeof(out) ||
-		    write_all(fds[1], out, sizeof(out)) != sizeof(out))
+		if (wl_write_all(fds[1], out, sizeof(out)) ||
+		    wl_write_all(fds[1], out, sizeof(out)))
 			die("write");
 		busy_lock(&b);
 		r = uring_rw(&ring, fds[0], buf, 4 * KIB, 0);
@@ -744,10 +742,8 @@ static int mode_idle(long n)
 		ssize_t r;
 
 		xpipe(fds[i], 0);
-		if (i == 0)
-			print_ino(fds[i][0]);
-		if (write_all(fds[i][1], buf, 100) != 100 ||
-		    write_all(fds[i][1], buf, 8292) != 8292)
+		if (wl_write_all(fds[i][1], buf, 100) ||
+		    wl_write_all(fds[i][1], buf, 8292))
 			die("write");
 		r = read(fds[i][0], buf, sizeof(buf));
 		if (r != 8392)
@@ -784,7 +780,6 @@ static int mode_fault_write(long n)
 	if (munmap(src + 16 * KIB, 48 * KIB))
 		die("munmap");
 	xpipe(fds, 0);
-	print_ino(fds[0]);
 	for (long i = 0; i < n; i++) {
 		ssize_t r = write(fds[1], src, 64 * KIB);
 
@@ -931,7 +926,7 @@ int main(int argc, char **argv)
 		return mode_stress(arg(argv, 2, argc), arg(argv, 3, argc),
 				   arg(argv, 4, argc), arg(argv, 5, argc));
 	fprintf(stderr,
-		"usage: ptwork writes N SIZE [RSIZE] | pingpong N | fullread |\n"
+		"usage: ptwork writes N SIZE [RSIZE] | pingpong N | fullread [N] |\n"
 		"       eagain-read N | eagain-write N [SIZE] | nowait-write N SIZE |\n"
 		"       epipe N SIZE | sigwrite N SIZE | splicedrain | uring N |\n"
 		"       zero-read N | uring-stream N | uring-busy N | idle N |\n"
