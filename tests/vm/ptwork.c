@@ -654,10 +654,33 @@ static void busy_lock(struct busy *b)
 		die("go releaser");
 }
 
+/*
+ * One 4 KiB RWF_NOWAIT read (@write 0) or write with pipe->mutex held
+ * elsewhere; on -EAGAIN (counted in @eagain) the same call blocking.
+ */
+static void busy_nowait_rw(struct busy *b, int fd, char *buf, int write,
+			   long *eagain)
+{
+	struct iovec iov = { buf, 4 * KIB };
+	ssize_t r;
+
+	busy_lock(b);
+	r = write ? pwritev2(fd, &iov, 1, -1, RWF_NOWAIT) :
+		    preadv2(fd, &iov, 1, -1, RWF_NOWAIT);
+	if (r < 0 && errno == EAGAIN) {
+		(*eagain)++;
+		r = write ? pwritev2(fd, &iov, 1, -1, 0) :
+			    preadv2(fd, &iov, 1, -1, 0);
+	}
+	if (r != 4 * KIB)
+		fail(write ? "RWF_NOWAIT write returned %ld (%lu)" :
+			     "RWF_NOWAIT read returned %ld (%lu)",
+		     r < 0 ? -errno : r, 0);
+}
+
 static int mode_uring_busy(long n)
 {
 	static char buf[8 * KIB + 64], out[4 * KIB];
-	struct iovec rd = { buf, 4 * KIB }, wr = { out, 4 * KIB };
 	struct io_uring ring;
 	pthread_t th, tr;
 	long eagain = 0;
@@ -689,26 +712,12 @@ static int mode_uring_busy(long n)
 		r = uring_rw(&ring, fds[0], buf, 4 * KIB, 0);
 		if (r != 4 * KIB)
 			fail("io_uring read %lu returned %ld", i, r);
-		busy_lock(&b);
-		r = preadv2(fds[0], &rd, 1, -1, RWF_NOWAIT);
-		if (r < 0 && errno == EAGAIN) {
-			eagain++;
-			r = read(fds[0], buf, 4 * KIB);
-		}
-		if (r != 4 * KIB)
-			fail("RWF_NOWAIT read %lu returned %ld", i, r < 0 ? -errno : r);
+		busy_nowait_rw(&b, fds[0], buf, 0, &eagain);
 		busy_lock(&b);
 		r = uring_rw(&ring, fds[1], out, sizeof(out), 1);
 		if (r != 4 * KIB)
 			fail("io_uring write %lu returned %ld", i, r);
-		busy_lock(&b);
-		r = pwritev2(fds[1], &wr, 1, -1, RWF_NOWAIT);
-		if (r < 0 && errno == EAGAIN) {
-			eagain++;
-			r = write(fds[1], out, sizeof(out));
-		}
-		if (r != 4 * KIB)
-			fail("RWF_NOWAIT write %lu returned %ld", i, r < 0 ? -errno : r);
+		busy_nowait_rw(&b, fds[1], out, 1, &eagain);
 		/* 8 KiB in, 8 KiB out, 8 KiB in again, and the holder's 4 bytes */
 		r = read(fds[0], buf, sizeof(buf));
 		if (r != 8 * KIB + 4)
