@@ -42,9 +42,12 @@ else
 	log "  fs/pipe.o: no W=1 warnings"
 fi
 
-# tracing-off build
+# tracing-off build, in one tree every checkout shares: under its own lock
+# (another check's rm -rf in the middle of a build failed it with no error)
 key=$( { key_patched; echo notrace-1; } | sha)
 nt=$BUILD/notrace
+exec 8>"$BUILD/notrace.lock"
+flock -w "$BUILD_TIMEOUT" 8 || die "notrace build lock busy"
 if [ "$(cat "$nt/.pipetrace-key" 2>/dev/null)" != "$key" ]; then
 	log "tracing-off build (tinyconfig + series, no TRACEPOINTS/FTRACE)"
 	rm -rf "$nt" "$BUILD/unpack-nt"
