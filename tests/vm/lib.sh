@@ -8,7 +8,7 @@
 #   build/patched/                 copy of base + kernel-patch/series applied
 #   kernels/<flavour>-<key>/       bzImage, vmlinux, .config, build.log
 #   initramfs-<key>.cpio           busybox initramfs
-#   bin/                           workload binaries (ptwork)
+#   bin/<checkout hash>/           workload binaries (ptwork), one dir per checkout
 #   runs/                          per-run results dirs (shared over 9p)
 
 VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

@@ -53,21 +53,24 @@ if [ $skip_checks = 0 ]; then
 	log "patch checks done at $(stamp)"
 fi
 
-mkdir -p "$CACHE/bin" "$CACHE/runs"
+# binaries of this checkout: concurrent runs from other checkouts build
+# their own (a shared bin/ptwork was replaced under a running budget step)
+BIN=$CACHE/bin/$(printf '%s' "$REPO" | sha)
+mkdir -p "$BIN" "$CACHE/runs"
 timeout 300 gcc -static -O2 -Wall -Wextra -Werror -I"$REPO/src" -I"$REPO/tests" \
-	-o "$CACHE/bin/ptwork.tmp" "$VM_DIR/ptwork.c" "$REPO/tests/lib/workload.c" \
+	-o "$BIN/ptwork.tmp" "$VM_DIR/ptwork.c" "$REPO/tests/lib/workload.c" \
 	"$REPO/src/core/workload.c" -luring -lpthread
-mv "$CACHE/bin/ptwork.tmp" "$CACHE/bin/ptwork"
+mv "$BIN/ptwork.tmp" "$BIN/ptwork"
 
 # BPF smoke test (tp_btf on pipe:* and fentry), against each kernel's BTF
-timeout 300 gcc -O2 -Wall -Wextra -Werror -o "$CACHE/bin/bpfsmoke" "$VM_DIR/bpfsmoke.c" -lbpf
+timeout 300 gcc -O2 -Wall -Wextra -Werror -o "$BIN/bpfsmoke" "$VM_DIR/bpfsmoke.c" -lbpf
 for k in unpatched patched; do
 	kd=$(kernel_dir $k)
-	mkdir -p "$CACHE/bin/$k"
-	timeout 300 bpftool btf dump file "$kd/vmlinux" format c > "$CACHE/bin/$k/vmlinux.h"
-	timeout 300 clang -target bpf -O2 -g -Wall -Werror -I"$CACHE/bin/$k" \
+	mkdir -p "$BIN/$k"
+	timeout 300 bpftool btf dump file "$kd/vmlinux" format c > "$BIN/$k/vmlinux.h"
+	timeout 300 clang -target bpf -O2 -g -Wall -Werror -I"$BIN/$k" \
 		$([ $k = patched ] && echo -DPATCHED) \
-		-c "$VM_DIR/bpfsmoke.bpf.c" -o "$CACHE/bin/$k/bpfsmoke.bpf.o"
+		-c "$VM_DIR/bpfsmoke.bpf.c" -o "$BIN/$k/bpfsmoke.bpf.o"
 done
 
 guest_tests() { # kernel timeout label [BINDIR]: guest-tests.sh in that kernel
@@ -75,7 +78,7 @@ guest_tests() { # kernel timeout label [BINDIR]: guest-tests.sh in that kernel
 	shift 3
 	res=$(mktemp -d "$CACHE/runs/$(date +%Y%m%d-%H%M%S)-vmtest-$k.XXXX")
 	if "$VM_DIR/run-in-vm.sh" --kernel "$k" --results "$res" --timeout "$tmo" \
-		"$VM_DIR/guest-tests.sh" "$CACHE/bin/ptwork" "$@"; then
+		"$VM_DIR/guest-tests.sh" "$BIN/ptwork" "$@"; then
 		log "$what: PASS ($(grep -c '^ok' "$res/tests.tap") tests) at $(stamp)"
 	else
 		log "$what: FAIL (results and console log in $res)"
@@ -86,7 +89,7 @@ guest_tests() { # kernel timeout label [BINDIR]: guest-tests.sh in that kernel
 
 for k in unpatched patched; do
 	[ -z "$only" ] || [ "$only" = "$k" ] || continue
-	guest_tests "$k" 900 "$k kernel" "$CACHE/bin"
+	guest_tests "$k" 900 "$k kernel" "$BIN"
 done
 # pipebench --ab on the patched kernel (tests/vm/guest-pipebench.sh, needs ./pipebench built)
 [ -n "$only" ] && [ "$only" != patched ] || "$VM_DIR/run-in-vm.sh" --kernel patched --timeout 900 "$VM_DIR/guest-pipebench.sh" || { log "pipebench A/B (patched): FAIL"; fail=1; }
@@ -96,7 +99,7 @@ if [ -x "$REPO/pipestat" ] && [ -x "$REPO/tests/host/pipework" ]; then
 		[ -z "$only" ] || [ "$only" = "$k" ] || continue
 		res=$(mktemp -d "$CACHE/runs/$(date +%Y%m%d-%H%M%S)-pipestat-$k.XXXX")
 		if (cd "$REPO" && "$VM_DIR/run-in-vm.sh" --kernel "$k" --results "$res" \
-			--timeout 900 "$VM_DIR/guest-pipestat.sh" "$CACHE/bin/ptwork"); then
+			--timeout 900 "$VM_DIR/guest-pipestat.sh" "$BIN/ptwork"); then
 			log "$k kernel, pipestat: PASS ($(grep -ac '^ok' "$res/console.log") checks) at $(stamp)"
 		else
 			log "$k kernel, pipestat: FAIL (console log in $res)"
@@ -114,7 +117,7 @@ if [ -z "$only" ]; then
 	for k in unpatched patched; do
 		res=$(mktemp -d "$CACHE/runs/$(date +%Y%m%d-%H%M%S)-budget-$k.XXXX")
 		"$VM_DIR/run-in-vm.sh" --kernel "$k" --icount --results "$res" --timeout 1800 \
-			"$VM_DIR/guest-budget.sh" "$CACHE/bin/ptwork" >/dev/null ||
+			"$VM_DIR/guest-budget.sh" "$BIN/ptwork" >/dev/null ||
 			{ log "$k kernel, budget run: FAIL (results in $res)"; fail=1; }
 		bres+=("$res/budget.txt")
 	done
