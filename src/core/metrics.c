@@ -570,4 +570,5 @@ void env_read_knobs(struct pt_env *env)
 	env->knob_prealloc_keep = read_knob("pipe-prealloc-keep");
 	env->knob_read_batch = read_knob("pipe-read-batch");
 	env->user_pages_soft = read_knob("pipe-user-pages-soft");
+	env->pipe_max_size = read_knob("pipe-max-size");
 }

@@ -32,6 +32,7 @@ struct pt_env {
 	double interval_s;	/* the interval's length, for shares of it */
 	unsigned int lacks;	/* PT_NA_NO_*: events this kernel lacks */
 	long user_pages_soft;	/* fs.pipe-user-pages-soft; -1: unknown */
+	long pipe_max_size;	/* fs.pipe-max-size; -1: unknown */
 };
 
 /* A pipe's slots when its owner was over fs.pipe-user-pages-soft as it

@@ -52,5 +52,7 @@ __u64 hist_range(const __u64 *slot, int *first, int *last);
 /* One JSON object per row, keys = the CSV columns (no header). */
 int out_json_report(FILE *f, const struct pt_report *r);
 int out_table_report(FILE *f, const struct pt_report *r);
+/* --advise: one line per pipe worth a remark (src/core/advise.h's rules) */
+int out_advise_report(FILE *f, const struct pt_report *r);
 
 #endif

@@ -502,3 +502,78 @@ int wl_mix(const struct wl_timed *t, int writers, int readers, size_t pipe_size,
 	free(kids);
 	return wl_finish(sh, r, start, failed);
 }
+
+/* The bursty reader: size at a time, work_us of its own after each read */
+static void bursty_reader(struct wl_shared *sh, int rfd, size_t size, long work_us)
+{
+	struct timespec work = { work_us / 1000000, work_us % 1000000 * 1000 };
+	char *buf = malloc(size);
+	long long total = 0;
+	size_t got;
+	int r;
+
+	if (!buf)
+		_exit(2);
+	__atomic_add_fetch(&sh->ready, 1, __ATOMIC_ACQ_REL);
+	while (!(r = wl_read(rfd, buf, size, &got))) {
+		total += got;
+		if (got)
+			nanosleep(&work, NULL);
+	}
+	__atomic_add_fetch(&sh->read_bytes, total, __ATOMIC_ACQ_REL);
+	_exit(r < 0);
+}
+
+int wl_bursty(struct wl_bursty *b)
+{
+	struct timespec gap = { b->gap_us / 1000000, b->gap_us % 1000000 * 1000 };
+	struct wl_shared *sh;
+	double start, end, t;
+	int p[2], failed = 0;
+	char *buf;
+	pid_t pid;
+
+	if (!b->size || b->burst < b->size || b->seconds <= 0) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (!(sh = wl_shared_new()))
+		return -1;
+	buf = calloc(1, b->size);
+	if (!buf || pipe(p) || (b->ring && fcntl(p[1], F_SETPIPE_SZ, (int)b->ring) < 0)) {
+		free(buf);
+		wl_shared_free(sh);
+		return -1;
+	}
+	b->ring = fcntl(p[1], F_GETPIPE_SZ);
+	pid = wl_fork();
+	if (pid == 0) {
+		close(p[1]);
+		bursty_reader(sh, p[0], b->size, b->work_us);
+	}
+	close(p[0]);
+	b->write_s = 0;
+	b->bytes = 0;
+	wl_wait_ready(sh, 1);
+	start = wl_now();
+	end = start + b->seconds;
+	while (pid > 0 && !failed && wl_now() < end) {
+		for (size_t done = 0; done < b->burst && !failed; done += b->size) {
+			t = wl_now();
+			failed = wl_write_all(p[1], buf, b->size) != 0;
+			b->write_s += wl_now() - t;
+			b->bytes += b->size;
+		}
+		nanosleep(&gap, NULL);
+	}
+	close(p[1]);
+	free(buf);
+	failed |= pid < 0 || wl_wait_child(pid) != 0;
+	b->loop_s = wl_now() - start;
+	if (!failed && sh->read_bytes != b->bytes) {
+		errno = EIO;
+		failed = 1;
+	}
+	wl_shared_free(sh);
+	return failed ? -1 : 0;
+}

@@ -71,4 +71,22 @@ int wl_pingpong_timed(const struct wl_timed *t, struct wl_result *r);
 int wl_mix(const struct wl_timed *t, int writers, int readers, size_t pipe_size,
 	   const int *cpus, int ncpus, struct wl_result *r);
 
+/*
+ * Bursts (pipebench bursty): the writer writes burst bytes in writes of
+ * size, then rests gap_us; a reader child reads size at a time and spends
+ * work_us after each read, so its average rate keeps up while a burst
+ * larger than the ring makes the writer wait for room. For seconds, on a
+ * pipe of ring bytes (0: as made).
+ */
+struct wl_bursty {
+	size_t size, burst;
+	long gap_us, work_us;
+	double seconds;
+	long ring;		/* in: F_SETPIPE_SZ first (0: none); out: the size */
+	long long bytes;	/* out: bytes through the pipe */
+	double loop_s;		/* out: from the first write to the reader's end */
+	double write_s;		/* out: the writer's time inside write(2) */
+};
+int wl_bursty(struct wl_bursty *b);
+
 #endif

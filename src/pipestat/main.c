@@ -116,6 +116,8 @@ static int report(struct run *r)
 		err = out_csv_report(r->out, &rep);
 	else if (r->o->json)
 		err = out_json_report(r->out, &rep);
+	else if (r->o->advise)
+		err = out_advise_report(r->out, &rep);
 	else
 		err = r->prom ? 0 : out_table_report(r->out, &rep);
 	if (!err && r->o->load.hists && !r->o->json && !r->prom)

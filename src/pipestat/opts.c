@@ -16,6 +16,7 @@ static const char usage[] =
 "                [--hist NAME[,NAME]] [--waits]\n"
 "                [--cgroup PATH] [--tier TIER] [--demo] [--max-keys N] [-v]\n"
 "                [-- COMMAND [ARG...]]\n"
+"       pipestat --advise [-i SEC [-c N]] [-d SEC] [-p PID]... [-n COMM] ...\n"
 "       pipestat --resize PIPE=SIZE [-v]\n"
 "Count what happens in Linux pipes (reads, writes, bytes, EAGAIN returns,\n"
 "pipe page allocations, pool hits, user-copy sections), per interval.\n"
@@ -76,6 +77,12 @@ static const char usage[] =
 "      --max-keys N     in-kernel counter slots (default 16384); events\n"
 "                       that find it full are reported as untracked\n"
 "      --demo           run a built-in pipe workload and report on it\n"
+"      --advise         instead of the table, one line per pipe worth a remark,\n"
+"                       with the figures behind it: reader-bound,\n"
+"                       writer-bound, bursty (with a ring size to resize to),\n"
+"                       chatty, quota-shrunk; pipes with fewer than 16 writes\n"
+"                       in the interval (1 MiB for the waits' rules) are not\n"
+"                       judged; implies -k pipe and --waits (see pipestat(8))\n"
 "      --resize PIPE=SIZE  resize a live pipe and exit: PIPE is PID:FD (a\n"
 "                       holder's descriptor) or its inode (pipe_ino), SIZE\n"
 "                       bytes (k, M, G: KiB, MiB, GiB), e.g. 1234:3=1M; the\n"
@@ -98,6 +105,7 @@ static const char usage_tail[] =
 "  pipestat -k pid -- sh -c 'yes | head -c 100M >/dev/null'\n"
 "                                 one pipeline, per process\n"
 "  pipestat --listen 127.0.0.1:9432   Prometheus counters per command\n"
+"  pipestat --advise -d 10        what would help each busy pipe\n"
 "  pipestat --resize 812345=1M    grow pipe 812345 (pipe_ino) to 1 MiB\n"
 "\n"
 "With --listen or --textfile: an interval of 1 s unless -i says, one\n"
@@ -123,7 +131,7 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 {
 	enum { OPT_CSV = 256, OPT_DEMO, OPT_HIST, OPT_WAITS, OPT_JSON, OPT_LISTEN,
 	       OPT_TEXTFILE, OPT_WEB_CONFIG, OPT_MAX_SERIES, OPT_EXPIRE, OPT_CGROUP, OPT_RATE,
-	       OPT_RESIZE };
+	       OPT_RESIZE, OPT_ADVISE };
 	static const struct option longs[] = {
 		{ "interval", required_argument, NULL, 'i' },
 		{ "count", required_argument, NULL, 'c' },
@@ -146,6 +154,7 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		{ "tier", required_argument, NULL, CLI_OPT_TIER },
 		{ "demo", no_argument, NULL, OPT_DEMO },
 		{ "resize", required_argument, NULL, OPT_RESIZE },
+		{ "advise", no_argument, NULL, OPT_ADVISE },
 		{ "hist", required_argument, NULL, OPT_HIST },
 		{ "waits", no_argument, NULL, OPT_WAITS },
 		{ "max-keys", required_argument, NULL, CLI_OPT_MAX_KEYS },
@@ -264,6 +273,9 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		case OPT_DEMO:
 			o->demo = true;
 			break;
+		case OPT_ADVISE:
+			o->advise = true;
+			break;
 		case OPT_RESIZE:
 			if (o->resize)
 				USAGE_ERR("--resize given twice: one pipe per run");
@@ -294,6 +306,14 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		USAGE_ERR("--web-config is for --listen: give both");
 	if (o->csv && o->json)
 		USAGE_ERR("--csv and --json: give one");
+	if (o->advise && (o->csv || o->json || o->listen || o->textfile ||
+			  o->load.hists || (by_given && o->by != PT_BY_PIPE)))
+		USAGE_ERR("--advise prints remarks per pipe: not with --csv, --json, "
+			  "--listen, --textfile, --hist or another -k");
+	if (o->advise) {
+		o->by = PT_BY_PIPE;	/* judged per pipe */
+		o->load.waits = true;	/* the sides' waits are its figures */
+	}
 	if ((o->listen || o->textfile) && !o->interval)
 		o->interval = 1;	/* the counters' freshness */
 	if ((o->listen || o->textfile) && !by_given)

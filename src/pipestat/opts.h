@@ -32,6 +32,7 @@ struct pipestat_opts {
 	bool rate;		/* --rate: per second */
 	struct pt_columns cols;	/* -o: the table's columns */
 	bool demo;
+	bool advise;		/* --advise: remarks per pipe, not the table */
 	bool resize;		/* --resize: resize a pipe and exit */
 	struct pipe_ref resize_pipe;
 	long resize_size;

@@ -22,6 +22,9 @@
  *                                4 KiB nonblocking writes, then N more that
  *                                find it full (N write EAGAINs); prints its
  *                                slots
+ *   pipework bursty SEC [RING]   pipebench's bursts for SEC seconds: 256 KiB
+ *                                in 64 KiB writes every 20 ms, a reader
+ *                                spending 2 ms per 64 KiB; prints bytes
  *   pipework put SIZE N          N writes of SIZE bytes to stdout
  *   pipework get SIZE            reads of SIZE bytes from stdin until EOF
  *
@@ -136,6 +139,16 @@ int main(int argc, char **argv)
 		fflush(stdout);
 		if (!fgets(line, sizeof(line), stdin))
 			return 1;
+	}
+	if (!strcmp(w, "bursty")) {
+		struct wl_bursty b = { .size = 65536, .burst = 262144, .gap_us = 20000,
+				       .work_us = 2000, .seconds = atof(argv[2]),
+				       .ring = argc > 3 ? atol(argv[3]) : 0 };
+
+		if (wl_bursty(&b))
+			return 1;
+		printf("pid=%d bursty=%lld ring=%ld\n", getpid(), b.bytes, b.ring);
+		return 0;
 	}
 	if (!strcmp(w, "ring") && argc >= 4)
 		return ring(atol(argv[2]), arg(argv[3]), argc > 4 ? atol(argv[4]) : 0);

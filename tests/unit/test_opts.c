@@ -213,6 +213,13 @@ static void resize(void)
 	CHECK(parse("--resize 77=1 -k pid", &o, err) == CLI_USAGE);
 	CHECK_STR(err, "--resize resizes a pipe and exits: only -v with it");
 	CHECK(parse("--resize 77=1 2", &o, err) == CLI_USAGE);
+	/* --advise: per pipe, with the waits that are its figures */
+	CHECK(parse("--advise -d 5", &o, err) == CLI_RUN && o.advise);
+	CHECK(o.by == PT_BY_PIPE && o.load.waits);
+	CHECK(parse("--advise -k pipe", &o, err) == CLI_RUN);
+	CHECK(parse("--advise -k comm", &o, err) == CLI_USAGE);
+	CHECK(parse("--advise --csv", &o, err) == CLI_USAGE);
+	CHECK(!strncmp(err, "--advise prints remarks per pipe: not with --csv", 48));
 	CHECK(parse("--resize 77=1 -- true", &o, err) == CLI_USAGE);
 }
 
