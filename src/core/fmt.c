@@ -187,3 +187,9 @@ void fmt_escaped(FILE *f, const char *s, size_t len, const char *byte_fmt)
 			fputc(c, f);
 	}
 }
+
+void fmt_dev(char *buf, size_t n, __u32 dev)
+{
+	/* the kernel's dev_t: 12 bits of major, 20 of minor */
+	snprintf(buf, n, "%u:%u", dev >> 20, dev & 0xfffff);
+}

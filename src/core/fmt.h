@@ -50,6 +50,9 @@ const char *fmt_comm(char *buf, const char *comm);
 /* The same for at most len bytes of any string, cut to fit n; returns buf. */
 const char *fmt_printable(char *buf, size_t n, const char *s, size_t len);
 
+/* A pipe's device (the kernel's dev_t) as major:minor, as in mountinfo. */
+void fmt_dev(char *buf, size_t n, __u32 dev);
+
 /* A row's key for humans: "total", "pid 12 comm dd", "pipe 345", ... */
 void fmt_key(char *buf, size_t n, enum pt_by by, const struct pt_key *k);
 

@@ -108,6 +108,9 @@ enum pt_col {
 /* The key columns cgroup, writers, readers follow this one; metric
  * columns appended later come after them. */
 #define PT_COL_KEYS_AFTER PT_COL_EOF_READS
+/* The key column pipe_dev follows this one (-k pipe: a pipe is its
+ * device and inode); metric columns appended later come after it. */
+#define PT_COL_PIPE_DEV_AFTER PT_COL_RING_QUOTA_SHRUNK
 
 /* Knob states in which a tier cannot know a column it otherwise knows. */
 enum pt_na_when {

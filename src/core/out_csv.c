@@ -21,6 +21,8 @@ int out_csv_header(FILE *f)
 			fputs(",derived", f);
 		if (i == PT_COL_KEYS_AFTER)
 			fputs(",cgroup,writers,readers", f);
+		if (i == PT_COL_PIPE_DEV_AFTER)
+			fputs(",pipe_dev", f);
 	}
 	fputc('\n', f);
 	return fflush(f) ? -1 : 0;
@@ -87,6 +89,19 @@ static void later_keys(struct rec *o, const struct pt_report *r,
 	}
 }
 
+/* -k pipe: the pipe's device, which with pipe_ino names it */
+static void pipe_dev(struct rec *o, enum pt_by by, const struct pt_key *k)
+{
+	char dev[24];
+
+	if (!by_has_pipe(by)) {
+		rec_null(o, "pipe_dev");
+		return;
+	}
+	fmt_dev(dev, sizeof(dev), k->dev);
+	rec_str(o, "pipe_dev", dev);
+}
+
 static void row_record(FILE *f, enum rec_fmt fmt, const struct pt_report *r,
 		       const struct pt_row *row)
 {
@@ -107,6 +122,8 @@ static void row_record(FILE *f, enum rec_fmt fmt, const struct pt_report *r,
 			rec_derived(&o, "derived", &row->c, r->env);
 		if (i == PT_COL_KEYS_AFTER)
 			later_keys(&o, r, row);
+		if (i == PT_COL_PIPE_DEV_AFTER)
+			pipe_dev(&o, r->rows->by, &row->key);
 	}
 	for (int h = 0; h < PT_NHIST && fmt == REC_JSON; h++) {
 		char name[32];

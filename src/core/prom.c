@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cgroup.h"
+#include "fmt.h"
 #include "prom.h"
 
 /* kill(0) finds it, or it is someone else's */
@@ -193,10 +194,13 @@ static void labels(FILE *f, const struct prom_store *p, const struct pt_key *key
 			prom_label_value(f, key->comm, PT_COMM_LEN);
 			fputc('"', f);
 		}
-		/* the kernel's dev_t: 12 bits of major, 20 of minor */
-		if (by_has_pipe(by))
-			fprintf(f, ",pipe_dev=\"%u:%u\",pipe_ino=\"%llu\"", key->dev >> 20,
-				key->dev & 0xfffff, (unsigned long long)key->ino);
+		if (by_has_pipe(by)) {
+			char dev[24];
+
+			fmt_dev(dev, sizeof(dev), key->dev);
+			fprintf(f, ",pipe_dev=\"%s\",pipe_ino=\"%llu\"", dev,
+				(unsigned long long)key->ino);
+		}
 		if (by_has_cgroup(by)) {
 			char cg[4096];
 

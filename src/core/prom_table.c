@@ -190,7 +190,7 @@ static const char doc_head[] =
 "|---|---|---|\n";
 
 static const char doc_keys[] =
-"| `pid`, `comm`, `pipe_ino`, `cgroup` | the labels `pid`, `comm`, `pipe_ino`, `cgroup` | `-k pipe` also `pipe_dev` |\n"
+"| `pid`, `comm`, `pipe_ino`, `pipe_dev`, `cgroup` | the labels `pid`, `comm`, `pipe_ino`, `pipe_dev`, `cgroup` | |\n"
 "| `tier` | the label `tier` | |\n"
 "| `time`, `interval_s`, `key_type`, `derived`, `writers`, `readers` | none | |\n";
 

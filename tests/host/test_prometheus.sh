@@ -265,6 +265,14 @@ t_pipes() {
 		"s/^pipetrace_calls_total{tier=\"syscall\",pipe_dev=\"$da\",pipe_ino=\"$ia\",side=\"write\"} //p" "$f")" 3
 	expect "pipes: the second FIFO's writes" "$(sed -n \
 		"s/^pipetrace_calls_total{tier=\"syscall\",pipe_dev=\"$db\",pipe_ino=\"$ib\",side=\"write\"} //p" "$f")" 5
+	# the CSV names them apart too: pipe_dev beside pipe_ino
+	start_pipestat --csv -k pipe -n pipework || { not_ok "pipes: csv attach"; umount "$a" "$b"; return; }
+	work stream 65536 3 "$a/fifo" >/dev/null
+	work stream 65536 5 "$b/fifo" >/dev/null
+	stop_pipestat
+	expect "pipes: CSV, the first FIFO's writes" "$(csv_get "$TMP/out" writes pipe_dev "$da")" 3
+	expect "pipes: CSV, the second FIFO's writes" "$(csv_get "$TMP/out" writes pipe_dev "$db")" 5
+	expect "pipes: CSV, one pipe_ino" "$(csv_get "$TMP/out" writes pipe_ino "$ia")" 8
 	umount "$a" "$b"
 }
 

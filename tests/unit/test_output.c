@@ -69,7 +69,9 @@ static void csv_contract(void)
 		      "waits_write,wait_write_ns,lock_contended,lock_wait_ns,eof_reads") != NULL);
 	/* the ring's columns, appended after the later key columns */
 	CHECK(strstr(h, ",writers,readers,ring_slots,ring_peak,ring_full_writes,"
-		      "ring_owner_uid,ring_owner_pages,ring_quota_shrunk\n") != NULL);
+		      "ring_owner_uid,ring_owner_pages,ring_quota_shrunk,") != NULL);
+	/* then pipe_dev: with pipe_ino, a pipe's name */
+	CHECK(strstr(h, ",ring_quota_shrunk,pipe_dev\n") != NULL);
 	free(h);
 }
 
