@@ -158,13 +158,19 @@ static __always_inline void *lookup_or_init(void *map, const void *key,
 	return v;
 }
 
-/* The counters of key in the live generation, created on first use. */
-static __always_inline struct pt_counts *counts_of(const struct pt_key *key)
+/* The counters of key in generation gen (0, 1), created on first use. */
+static __always_inline struct pt_counts *counts_in(const struct pt_key *key, __u32 gen)
 {
 	static const struct pt_counts zero;
-	void *map = live_gen(&counts);
+	void *map = bpf_map_lookup_elem(&counts, &gen);
 
 	return map ? lookup_or_init(map, key, &zero) : NULL;
+}
+
+/* The counters of key in the live generation. */
+static __always_inline struct pt_counts *counts_of(const struct pt_key *key)
+{
+	return counts_in(key, pt_gen.epoch & 1);
 }
 
 #define count_add(c, field, n) __sync_fetch_and_add(&(c)->field, (n))

@@ -269,11 +269,12 @@ int BPF_PROG(fn_switch, bool preempt, struct task_struct *prev,
 	struct call_state *st = bpf_map_lookup_elem(&calls, &id);
 	__u64 d;
 
-	if (st)
-		waits_switch_out(&st->w, preempt, prev_state);
+	if (st && waits_is_sleep(preempt, prev_state))
+		waits_sleep_begin(&st->w, id, st->side == PT_OP_READ ? PT_SLEEP_READ :
+				  PT_SLEEP_WRITE, &st->key);
 	id = BPF_CORE_READ(next, pid);
 	st = bpf_map_lookup_elem(&calls, &id);
-	if (st && (d = waits_switch_in(&st->w)))
+	if (st && (d = waits_switch_in(&st->w, id)))
 		hist_add(&st->key, st->side == PT_OP_READ ? PT_HIST_WAIT_READ
 							 : PT_HIST_WAIT_WRITE, d);
 	return 0;
@@ -287,7 +288,7 @@ int BPF_PROG(fn_lock_begin, void *lock, unsigned int flags)
 	struct call_state *st = bpf_map_lookup_elem(&calls, &id);
 
 	if (st && (__u64)lock == st->pipe)
-		waits_lock_begin(&st->w, lock, flags);
+		waits_lock_begin(&st->w, lock, flags, id, &st->key);
 	return 0;
 }
 
@@ -298,7 +299,7 @@ int BPF_PROG(fn_lock_end, void *lock, int ret)
 	struct call_state *st = bpf_map_lookup_elem(&calls, &id);
 
 	if (st)
-		waits_lock_end(&st->w, lock);
+		waits_lock_end(&st->w, lock, id);
 	return 0;
 }
 

@@ -493,10 +493,17 @@ int BPF_PROG(sc_switch, bool preempt, struct task_struct *prev,
 	__u64 d;
 
 	st = call_in_progress(prev);
-	if (st && (st->op == PT_OP_READ || st->op == PT_OP_WRITE))
-		waits_switch_out(&st->w, preempt, prev_state);
+	if (st && (st->op == PT_OP_READ || st->op == PT_OP_WRITE) &&
+	    waits_is_sleep(preempt, prev_state)) {
+		bool rd = st->op == PT_OP_READ;
+		struct pt_key key = {};
+
+		end_key(&key, rd ? &st->src : &st->dst, prev);
+		waits_sleep_begin(&st->w, prev->pid, rd ? PT_SLEEP_READ : PT_SLEEP_WRITE,
+				  &key);
+	}
 	st = call_in_progress(next);
-	if (!st || !(d = waits_switch_in(&st->w)))
+	if (!st || !(d = waits_switch_in(&st->w, next->pid)))
 		return 0;
 	if (hist_wanted(PT_HIST_WAIT_READ) || hist_wanted(PT_HIST_WAIT_WRITE)) {
 		bool rd = st->op == PT_OP_READ;
@@ -513,20 +520,25 @@ int BPF_PROG(sc_switch, bool preempt, struct task_struct *prev,
 SEC("tp_btf/contention_begin")
 int BPF_PROG(sc_lock_begin, void *lock, unsigned int flags)
 {
-	struct call_state *st = call_in_progress(bpf_get_current_task_btf());
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct call_state *st = call_in_progress(task);
+	struct pt_key key = {};
 
-	if (st && (lock == (void *)st->src.pipe || lock == (void *)st->dst.pipe))
-		waits_lock_begin(&st->w, lock, flags);
+	if (!st || (lock != (void *)st->src.pipe && lock != (void *)st->dst.pipe))
+		return 0;
+	end_key(&key, lock == (void *)st->src.pipe ? &st->src : &st->dst, task);
+	waits_lock_begin(&st->w, lock, flags, task->pid, &key);
 	return 0;
 }
 
 SEC("tp_btf/contention_end")
 int BPF_PROG(sc_lock_end, void *lock, int ret)
 {
-	struct call_state *st = call_in_progress(bpf_get_current_task_btf());
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct call_state *st = call_in_progress(task);
 
 	if (st)
-		waits_lock_end(&st->w, lock);
+		waits_lock_end(&st->w, lock, task->pid);
 	return 0;
 }
 

@@ -246,10 +246,17 @@ SEC("tp_btf/pipe_wait_begin")
 int BPF_PROG(tp_wait_begin, struct pipe_inode_info *pipe, struct file *file,
 	     int side)
 {
-	struct call_state *st = call_open(bpf_get_current_task_btf());
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct call_state *st = call_open(task);
+	struct pt_key key = {};
 
-	if (st)
-		st->w.off_ts = bpf_ktime_get_ns();
+	/* keyed now so that a drain can count it while it lasts (a task
+	 * -p/-n leave out is not counted at its pipe_copy either) */
+	if (!st || !pt_task_key(&key))
+		return 0;
+	pipe_id(file, &key.ino, &key.dev);
+	waits_sleep_begin(&st->w, task->pid, side == KPIPE_SIDE_READ ? PT_SLEEP_READ :
+			  PT_SLEEP_WRITE, &key);
 	return 0;
 }
 
@@ -257,7 +264,8 @@ SEC("tp_btf/pipe_wait_end")
 int BPF_PROG(tp_wait_end, struct pipe_inode_info *pipe, struct file *file,
 	     int side)
 {
-	struct call_state *st = call_in_progress(bpf_get_current_task_btf());
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct call_state *st = call_in_progress(task);
 	__u64 d;
 
 	if (!st || !st->w.off_ts)
@@ -268,7 +276,7 @@ int BPF_PROG(tp_wait_end, struct pipe_inode_info *pipe, struct file *file,
 		st->w.waits = 0;
 		st->w.wait_ns = 0;
 	}
-	d = waits_switch_in(&st->w);
+	d = waits_switch_in(&st->w, task->pid);
 	/* --hist wants each wait: the verifier drops this without it */
 	if (hist_wanted(PT_HIST_WAIT_READ) || hist_wanted(PT_HIST_WAIT_WRITE)) {
 		struct pt_key key = {};
@@ -286,11 +294,12 @@ int BPF_PROG(tp_wait_end, struct pipe_inode_info *pipe, struct file *file,
 SEC("tp_btf/contention_begin")
 int BPF_PROG(tp_lock_begin, void *lock, unsigned int flags)
 {
+	struct task_struct *task = bpf_get_current_task_btf();
 	struct call_state *st;
 
 	if (!(flags & LCB_F_MUTEX))
 		return 0;
-	st = call_open(bpf_get_current_task_btf());
+	st = call_open(task);
 	if (!st)
 		return 0;
 	/* another mutex's contention still pending: not this call's pipe */
@@ -298,17 +307,19 @@ int BPF_PROG(tp_lock_begin, void *lock, unsigned int flags)
 		st->w.locks = 0;
 		st->w.lock_ns = 0;
 	}
-	waits_lock_begin(&st->w, lock, flags);
+	/* whose pipe is not known yet: counted at the call's end only */
+	waits_lock_begin(&st->w, lock, flags, task->pid, NULL);
 	return 0;
 }
 
 SEC("tp_btf/contention_end")
 int BPF_PROG(tp_lock_end, void *lock, int ret)
 {
-	struct call_state *st = call_in_progress(bpf_get_current_task_btf());
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct call_state *st = call_in_progress(task);
 
 	if (st)
-		waits_lock_end(&st->w, lock);
+		waits_lock_end(&st->w, lock, task->pid);
 	return 0;
 }
 

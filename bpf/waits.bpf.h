@@ -9,6 +9,10 @@
  * wait_event_interruptible*() (TASK_INTERRUPTIBLE); a mutex or page-fault
  * sleep is uninterruptible and is not a wait. pipe->mutex is the first
  * member of struct pipe_inode_info, so its address is the pipe's.
+ *
+ * A wait in progress is also in the sleeps map (include/pipetrace.h,
+ * struct pt_sleep), where each drain counts it up to the drain: a wait
+ * adds to the call only what no drain took, [from, end).
  */
 #ifndef WAITS_BPF_H
 #define WAITS_BPF_H
@@ -23,46 +27,125 @@ struct call_waits {
 	__u64 lock_ns;
 	__u32 waits;
 	__u32 locks;		/* contended acquisitions */
+	__u8 shown;		/* the wait in progress is in the sleeps map */
 };
 
-/* prev leaves the CPU inside a pipe call: a wait if it sleeps for a wake-up */
-static __always_inline void waits_switch_out(struct call_waits *w, bool preempt,
-					     unsigned int prev_state)
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, PT_SLEEP_SLOTS);
+	__uint(map_flags, BPF_F_MMAPABLE);
+	__type(key, __u32);
+	__type(value, struct pt_sleep);
+} sleeps SEC(".maps");
+
+/* A wait of thread tid starts at now: shown in the sleeps map if its entry
+ * is free (the key is what the wait is counted under). */
+static __always_inline void sleep_show(struct call_waits *w, __u32 tid, __u64 now,
+				       enum pt_sleep_kind kind, const struct pt_key *key)
 {
-	if (!preempt && (prev_state & TASK_INTERRUPTIBLE))
-		w->off_ts = bpf_ktime_get_ns();
+	__u32 i = tid & (PT_SLEEP_SLOTS - 1);
+	struct pt_sleep *e = bpf_map_lookup_elem(&sleeps, &i);
+
+	if (!e || __sync_val_compare_and_swap(&e->tid, 0, tid) != 0)
+		return;
+	e->kind = kind;
+	e->key = *key;
+	/* an atomic with a fetch is a full barrier: the key is there first */
+	__sync_lock_test_and_set(&e->from, now);
+	w->shown = 1;
 }
 
-/* next runs again: the length of the wait that ends, 0 if none */
-static __always_inline __u64 waits_switch_in(struct call_waits *w)
+/* The wait ends at now: the start of what no drain counted, its entry freed. */
+static __always_inline __u64 sleep_unshow(struct call_waits *w, __u32 tid,
+					  __u64 start, __u64 now)
 {
-	__u64 d;
+	__u32 i = tid & (PT_SLEEP_SLOTS - 1);
+	struct pt_sleep *e;
+	__u64 from, flip;
+
+	if (!w->shown)
+		return start;
+	w->shown = 0;
+	e = bpf_map_lookup_elem(&sleeps, &i);
+	if (!e)
+		return start;
+	from = __sync_lock_test_and_set(&e->from, 0);
+	/* read after the exchange: a drain that had not reached this wait
+	 * (from before its time) will not count [from, flip): that part goes
+	 * into the generation the drain reads (it waits for this program) */
+	flip = *(volatile __u64 *)&pt_gen.flip;
+	if (from && from < (flip & ~1ULL)) {
+		struct pt_counts *c = counts_in(&e->key, (flip & 1) ^ 1);
+
+		if (c && e->kind == PT_SLEEP_READ)
+			count_add(c, wait_read_ns, (flip & ~1ULL) - from);
+		else if (c && e->kind == PT_SLEEP_WRITE)
+			count_add(c, wait_write_ns, (flip & ~1ULL) - from);
+		else if (c)
+			count_add(c, lock_wait_ns, (flip & ~1ULL) - from);
+		from = flip & ~1ULL;
+	}
+	__sync_lock_test_and_set(&e->tid, 0);
+	return from && from < now ? from : now;
+}
+
+/*
+ * Task tid leaves the CPU inside a pipe call: a wait if it sleeps for a
+ * wake-up; kind and key say how a drain counts it meanwhile.
+ */
+static __always_inline void waits_sleep_begin(struct call_waits *w, __u32 tid,
+					      enum pt_sleep_kind kind,
+					      const struct pt_key *key)
+{
+	w->off_ts = bpf_ktime_get_ns();
+	sleep_show(w, tid, w->off_ts, kind, key);
+}
+
+/* prev leaves the CPU: whether that is a wait (it sleeps for a wake-up) */
+static __always_inline bool waits_is_sleep(bool preempt, unsigned int prev_state)
+{
+	return !preempt && (prev_state & TASK_INTERRUPTIBLE);
+}
+
+/* next runs again: the length of the wait that ends, 0 if none; the call
+ * counts what the drains did not */
+static __always_inline __u64 waits_switch_in(struct call_waits *w, __u32 tid)
+{
+	__u64 now, d;
 
 	if (!w->off_ts)
 		return 0;
-	d = bpf_ktime_get_ns() - w->off_ts;
+	now = bpf_ktime_get_ns();
+	d = now - w->off_ts;
+	w->wait_ns += now - sleep_unshow(w, tid, w->off_ts, now);
 	w->off_ts = 0;
 	w->waits++;
-	w->wait_ns += d;
 	return d;
 }
 
 /* a mutex acquisition of lock must wait (the first begin counts: a mutex
- * reports its optimistic spin and then its sleep) */
+ * reports its optimistic spin and then its sleep); key: NULL when whose
+ * pipe it is is not known yet (a drain cannot count it meanwhile) */
 static __always_inline void waits_lock_begin(struct call_waits *w, void *lock,
-					     unsigned int flags)
+					     unsigned int flags, __u32 tid,
+					     const struct pt_key *key)
 {
 	if ((flags & LCB_F_MUTEX) && !w->lock_ts) {
 		w->lock = (__u64)lock;
 		w->lock_ts = bpf_ktime_get_ns();
+		if (key)
+			sleep_show(w, tid, w->lock_ts, PT_SLEEP_LOCK, key);
 	}
 }
 
-static __always_inline void waits_lock_end(struct call_waits *w, void *lock)
+static __always_inline void waits_lock_end(struct call_waits *w, void *lock, __u32 tid)
 {
+	__u64 now;
+
 	if (!w->lock_ts || w->lock != (__u64)lock)
 		return;
-	w->lock_ns += bpf_ktime_get_ns() - w->lock_ts;
+	now = bpf_ktime_get_ns();
+	w->lock_ns += now - sleep_unshow(w, tid, w->lock_ts, now);
 	w->locks++;
 	w->lock_ts = 0;
 }

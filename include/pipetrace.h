@@ -76,6 +76,30 @@ struct pt_counts {
 	__u64 ring_owner_pages;	/* ... and its pipe pages (user->pipe_bufs) */
 };
 
+/*
+ * A sleep or pipe->mutex wait in progress, where user space sees it: the
+ * sleeps map's entry of its thread (tid % PT_SLEEP_SLOTS, taken with a
+ * compare-and-swap; a thread that finds its entry taken is counted when
+ * its wait ends). Each drain credits [from, drain) to key and moves from
+ * to the drain with a compare-and-swap; the wait's end counts [from, end),
+ * the part before a drain that had not reached it yet into the generation
+ * that drain reads. So a wait is split at interval boundaries and seen
+ * while it lasts.
+ */
+#define PT_SLEEP_SLOTS	16384
+enum pt_sleep_kind {
+	PT_SLEEP_READ = 1,	/* a reader waiting for data */
+	PT_SLEEP_WRITE,		/* a writer waiting for room */
+	PT_SLEEP_LOCK,		/* a call waiting for its pipe's mutex */
+};
+
+struct pt_sleep {
+	__u32 tid;		/* its thread; 0: free */
+	__u32 kind;		/* enum pt_sleep_kind */
+	__u64 from;		/* counted up to here (CLOCK_MONOTONIC ns); 0: none */
+	struct pt_key key;
+};
+
 /* Log2 histograms (pipestat --hist), kept only when asked for. */
 enum pt_hist {
 	PT_HIST_WRITE_SIZE,	/* bytes per write */
@@ -131,6 +155,9 @@ struct pt_gen {
 	__u32 epoch;		/* programs add into counts[epoch & 1] */
 	__u32 unused;
 	__u64 keys_dropped;	/* events lost: the counter map was full */
+	/* the last drain's time (CLOCK_MONOTONIC ns; waits in progress were
+	 * counted up to it), its lowest bit the epoch it started */
+	__u64 flip;
 };
 
 #endif /* PIPETRACE_H */

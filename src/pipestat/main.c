@@ -73,11 +73,10 @@ static int export_prom(struct run *r, const struct pt_env *env)
 static int report(struct run *r)
 {
 	struct pt_env env = {};
-	double t = pt_now(CLOCK_MONOTONIC);
 	struct pt_report rep = {
-		.rows = &r->rows, .env = &env,
-		.time = pt_now(CLOCK_REALTIME), .interval_s = t - r->last,
+		.rows = &r->rows, .env = &env, .time = pt_now(CLOCK_REALTIME),
 	};
+	double t;
 	int err;
 
 	rows_clear(&r->rows);
@@ -94,6 +93,10 @@ static int report(struct run *r)
 		ends_sort(&r->ends);
 		rep.ends = &r->ends;
 	}
+	/* the interval ends where the drain switched generations: waits in
+	 * progress were counted up to there (a busy machine can delay it) */
+	t = r->s.switched_ns / 1e9;
+	rep.interval_s = t - r->last;
 	r->last = t;
 	if (r->rows.by == PT_BY_TOTAL && !r->rows.n) {
 		static const struct pt_key none;

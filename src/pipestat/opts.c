@@ -13,7 +13,7 @@ static const char usage[] =
 "                [-r N] [-s COLUMN] [-o LIST] [--rate] [interval [count]]\n"
 "                [--csv|--json] [--listen ADDR:PORT [--web-config FILE]]\n"
 "                [--textfile PATH] [--max-series N] [--expire SEC]\n"
-"                [--hist NAME[,NAME]] [--waits]\n"
+"                [--hist NAME[,NAME]] [--waits|--no-waits]\n"
 "                [--cgroup PATH] [--tier TIER] [--demo] [--max-keys N] [-v]\n"
 "                [-- COMMAND [ARG...]]\n"
 "       pipestat --advise [-i SEC [-c N]] [-d SEC] [-p PID]... [-n COMM] ...\n"
@@ -65,14 +65,16 @@ static const char usage[] =
 "      --hist NAME[,NAME]  log2 histograms per key after each report:\n"
 "                       write_size, read_size, occupancy (ring slots in\n"
 "                       use when a write starts), wait_read, wait_write\n"
-"                       (ns per sleep; implies --waits), or all; not with\n"
+"                       (ns per sleep; not with --no-waits), or all; not with\n"
 "                       --csv; with --json as keys hist_NAME of each object;\n"
 "                       with --listen, --textfile Prometheus histograms\n"
-"      --waits          time the sleeps of readers and writers (waits_* and\n"
-"                       wait_*_ns columns, WAIT_R%, WAIT_W%) in the syscall\n"
-"                       and function tiers: a program on every context\n"
-"                       switch (see pipestat(8), OVERHEAD); the tracepoint\n"
-"                       tier times them always, from the kernel's events\n"
+"      --no-waits       do not time the sleeps of readers and writers in the\n"
+"                       syscall and function tiers (waits_*, wait_*_ns,\n"
+"                       WAIT_R%, WAIT_W% then unknown): no program on every\n"
+"                       context switch (see pipestat(8), OVERHEAD). Timed by\n"
+"                       default (--waits); the tracepoint tier times them\n"
+"                       always, from the kernel's events\n"
+"      --waits          time them (the default)\n"
 "      --tier TIER      auto (default), tracepoint, function or syscall\n"
 "      --max-keys N     in-kernel counter slots (default 16384); events\n"
 "                       that find it full are reported as untracked\n"
@@ -129,7 +131,7 @@ static bool set_interval(struct pipestat_opts *o, const char *arg, char *err,
 int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		   char *err, size_t n)
 {
-	enum { OPT_CSV = 256, OPT_DEMO, OPT_HIST, OPT_WAITS, OPT_JSON, OPT_LISTEN,
+	enum { OPT_CSV = 256, OPT_DEMO, OPT_HIST, OPT_WAITS, OPT_NO_WAITS, OPT_JSON, OPT_LISTEN,
 	       OPT_TEXTFILE, OPT_WEB_CONFIG, OPT_MAX_SERIES, OPT_EXPIRE, OPT_CGROUP, OPT_RATE,
 	       OPT_RESIZE, OPT_ADVISE };
 	static const struct option longs[] = {
@@ -157,6 +159,7 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		{ "advise", no_argument, NULL, OPT_ADVISE },
 		{ "hist", required_argument, NULL, OPT_HIST },
 		{ "waits", no_argument, NULL, OPT_WAITS },
+		{ "no-waits", no_argument, NULL, OPT_NO_WAITS },
 		{ "max-keys", required_argument, NULL, CLI_OPT_MAX_KEYS },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -166,7 +169,7 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 	static const struct cli_help help = { "pipestat", usage, usage_tail, NULL };
 	char host[LISTEN_HOST_MAX];
 	unsigned int port;
-	bool by_given = false;
+	bool by_given = false, no_waits = false;
 	long mask;
 	int c, v, tracing = 0;
 
@@ -219,7 +222,10 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 			o->load.hists |= mask;
 			break;
 		case OPT_WAITS:
-			o->load.waits = true;
+			no_waits = false;
+			break;
+		case OPT_NO_WAITS:
+			no_waits = true;
 			break;
 		case OPT_JSON:
 			o->json = true;
@@ -323,9 +329,11 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		USAGE_ERR("-c needs -i");
 	if (o->csv && o->load.hists)
 		USAGE_ERR("--hist prints histograms as text: not with --csv");
-	/* sleep lengths need the sleeps */
-	if (o->load.hists & (1u << PT_HIST_WAIT_READ | 1u << PT_HIST_WAIT_WRITE))
-		o->load.waits = true;
+	/* who is blocked is the operator's first question: on unless refused
+	 * (the cost: pipestat(8), OVERHEAD); sleep lengths need the sleeps */
+	o->load.waits = !no_waits;
+	if (no_waits && o->load.hists & (1u << PT_HIST_WAIT_READ | 1u << PT_HIST_WAIT_WRITE))
+		USAGE_ERR("--hist wait_read/wait_write need the waits: not with --no-waits");
 	if (o->command && !o->command[0])
 		USAGE_ERR("'--' needs a command after it");
 	if (o->command && (o->demo || o->load.npids || o->load.cgroup))

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/membarrier.h>
 #include <sys/resource.h>
@@ -143,6 +144,7 @@ static int bind_maps(struct pt_session *s, const struct pt_load_opts *o)
 
 	err = bind_gen_map(s->o.obj, &s->counts);
 	err = err ?: bind_gen_map(s->o.obj, &s->hists);
+	err = err ?: sleeps_bind(&s->sleeps, s->o.obj);
 	if (err)
 		return err;
 	if (o->cgroup) {
@@ -356,9 +358,18 @@ int pt_session_drain(struct pt_session *s, struct pt_rows *rows, __u64 *untracke
 {
 	struct pt_gen *gen = s->o.gen;
 	__u32 old = __atomic_load_n(&gen->epoch, __ATOMIC_RELAXED);
-	__u64 dropped;
+	__u64 dropped, now;
+	struct timespec ts;
 
+	/* waits in progress are counted up to the switch (sleeps.h), the
+	 * switch's time published with its epoch in one word */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (ts.tv_sec * 1000000000ULL + ts.tv_nsec) & ~1ULL;
 	__atomic_store_n(&gen->epoch, old + 1, __ATOMIC_SEQ_CST);
+	__atomic_store_n(&gen->flip, now | ((old + 1) & 1), __ATOMIC_SEQ_CST);
+	s->switched_ns = now;
+	if (sleeps_credit(&s->sleeps, rows, now))
+		return -1;
 	wait_for_writers();
 	dropped = __atomic_load_n(&gen->keys_dropped, __ATOMIC_RELAXED);
 	*untracked = dropped - s->dropped_seen;
@@ -369,6 +380,7 @@ int pt_session_drain(struct pt_session *s, struct pt_rows *rows, __u64 *untracke
 
 void pt_session_close(struct pt_session *s)
 {
+	sleeps_unbind(&s->sleeps);
 	if (s->o.skel)
 		s->ops->destroy(&s->o);
 	free(s->counts.keys);

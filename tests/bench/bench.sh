@@ -73,7 +73,7 @@ attach() {
 	step*) start attached build/bpfattach "build/ladder${1#step}.bpf.o" ;;
 	bt_empty) start ready bpftrace -B none -e "BEGIN { printf(\"ready\n\"); } $BT_EMPTY" ;;
 	bt_count) start ready bpftrace -B none -e "BEGIN { printf(\"ready\n\"); } $BT_COUNT" ;;
-	pipestat) start 'Ctrl-C to end' ./pipestat -v -k pid ;;
+	pipestat) start 'Ctrl-C to end' ./pipestat -v -k pid --no-waits ;;
 	waits) start 'Ctrl-C to end' ./pipestat -v -k pid --waits ;;
 	pipestat_b) start 'Ctrl-C to end' "$PIPESTAT_B" -v -k pid ;;
 	esac
@@ -117,8 +117,8 @@ name() {
 	step4p) echo "alt. 4p: step 4 in a per-CPU hash" ;;
 	bt_empty) echo "bpftrace, empty raw_syscalls probes" ;;
 	bt_count) echo "bpftrace, counting bytes/EAGAINs/pages" ;;
-	pipestat) echo "pipestat (syscall tier)" ;;
-	waits) echo "pipestat --waits" ;;
+	pipestat) echo "pipestat --no-waits (syscall tier)" ;;
+	waits) echo "pipestat (waits timed: the default)" ;;
 	pipestat_b) echo "pipestat B ($PIPESTAT_B)" ;;
 	esac
 }

@@ -33,7 +33,7 @@ function med(k,   n, i, j, t, a) {
 }
 function name(t, s) {
 	if (s == "floor") return t == "tracepoint" ? "floor: empty tp_btf on its events" : "floor: empty tp_btf sys_enter/exit"
-	if (s == "waits") return "pipestat --tier " t " --waits"
+	if (s == "waits") return "pipestat --tier " t " (waits timed: the default)"
 	if (s == "step1") return "step 1: + syscall number test"
 	if (s == "step2") return "step 2: + fd -> pipe test"
 	if (s == "step3") return "step 3: + call state (slot by thread id)"
@@ -41,7 +41,7 @@ function name(t, s) {
 	if (s == "step1g") return "alt. 1g: step 1 + empty mm_page_alloc"
 	if (s == "step3t") return "alt. 3t: step 3 in task storage"
 	if (s == "step4p") return "alt. 4p: step 4 in a per-CPU hash"
-	return "pipestat --tier " t
+	return "pipestat --tier " t (t == "tracepoint" ? "" : " --no-waits")
 }
 /^# kernel / { kern[$3] = $0; sub(/^# kernel [a-z]* /, "", kern[$3]); next }
 /^#/ { next }

@@ -26,6 +26,15 @@ within() {
 	fi
 }
 
+# near NAME GOT WANT POINTS: |GOT - WANT| <= POINTS (percentages)
+near() {
+	if awk -v g="$2" -v w="$3" -v p="$4" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(g != "" && d <= p) }'; then
+		ok "$1 ($2 vs $3, within $4 points)"
+	else
+		not_ok "$1: got '$2', want $3 within $4 points"
+	fi
+}
+
 # below NAME GOT LIMIT: GOT < LIMIT
 below() {
 	if awk -v g="$2" -v l="$3" 'BEGIN { exit !(g != "" && g < l) }'; then
@@ -151,18 +160,91 @@ t_jobserver_waits() {
 	done < <(grep '^reader ' <<<"$out")
 }
 
-# without --waits the syscall tier has no program on sched_switch: the
-# wait columns are unknown (empty), never 0; contention is still counted
-t_default_no_waits() {
+# cols FILE NAME...: those CSV columns of every row, comma-separated (no
+# process substitution: the test VMs have no /dev/fd)
+cols() {
+	local f=$1
+	shift
+	awk -F, -v want="$*" '
+		NR == 1 { for (i = 1; i <= NF; i++) idx[$i] = i; n = split(want, w, " "); next }
+		{ l = ""; for (k = 1; k <= n; k++) l = l (k > 1 ? "," : "") $idx[w[k]]; print l }' "$f"
+}
+
+# pct_per_interval FILE COMM: COMM's wait_read_ns as a % of each interval
+pct_per_interval() {
+	cols "$1" comm interval_s wait_read_ns |
+		awk -F, -v c="$2" '$1 == c { printf "%s%.1f", (n++ ? " " : ""), $3 / ($2 * 1e7) }'
+}
+
+# A read blocked 3.5 s, watched every second: counted in each interval for
+# the part inside it, and while it lasts (100, 100, 100, 50), not 350 at
+# its end; the intervals add up to the whole wait.
+t_split_blocked_read() {
+	local pct total i want
+	cp /bin/cat "$TMP/pt-cat"
+	# -- COMMAND makes a cgroup: the test VMs mount no cgroup2 of their own
+	[ -z "${PIPETRACE_IN_VM:-}" ] || grep -q ' cgroup2 ' /proc/mounts ||
+		mount -t cgroup2 cgroup2 /sys/fs/cgroup
+	"$PIPESTAT" --waits ${TIER:+--tier "$TIER"} -i 1 -k comm -n pt-cat --csv -- \
+		sh -c "(sleep 3.5; echo x) | $TMP/pt-cat >/dev/null; sleep 0.5" \
+		>"$TMP/out" 2>"$TMP/err"
+	expect "blocked read: exit status" $? 0
+	pct=$(pct_per_interval "$TMP/out" pt-cat)
+	echo "# WAIT_R% per interval: $pct"
+	# the pipeline starts a few ms after the first interval does: what
+	# the first misses, the last has
+	near "blocked read: interval 1's WAIT_R%" "$(cut -d' ' -f1 <<<"$pct")" 100 3
+	near "blocked read: interval 2's WAIT_R%" "$(cut -d' ' -f2 <<<"$pct")" 100 2
+	near "blocked read: interval 3's WAIT_R%" "$(cut -d' ' -f3 <<<"$pct")" 100 2
+	near "blocked read: interval 4's WAIT_R%" "$(cut -d' ' -f4 <<<"$pct")" 50 3
+	near "blocked read: intervals 1 and 4 together" \
+		"$(awk '{ print $1 + $4 }' <<<"$pct")" 150 2
+	expect "blocked read: four intervals" "$(wc -w <<<"$pct")" 4
+	total=$(csv_get "$TMP/out" wait_read_ns comm pt-cat)
+	within "blocked read: the intervals add up to 3.5 s" "$total" 3500000000 2
+	expect "blocked read: one sleep, counted where it ended" \
+		"$(csv_rows "$TMP/out" waits_read comm=pt-cat | paste -sd' ')" "0 0 0 1"
+}
+
+# No interval over 100% for a single-threaded process: the waits of the
+# jobserver's readers and of the slow reader's writer, every 0.3 s (0.5%
+# for interval_s's three decimals)
+t_never_over_interval() {
+	attach -i 0.3 -k pid -n pipework --csv || { not_ok "<= 100%: attach"; return; }
+	work jobserver 4 100 20000 >/dev/null	# a token every 20 ms: 2 s
+	work slow-reader 2 100 >/dev/null
+	stop_pipestat
+	expect "<= 100%: rows of 0.3 s intervals with waits" \
+		"$(cols "$TMP/out" wait_read_ns wait_write_ns | awk -F, '$1 + $2 > 0' | wc -l |
+			awk '{ print $1 > 10 }')" 1
+	expect "<= 100%: no pid's wait_read_ns or wait_write_ns over its interval" \
+		"$(cols "$TMP/out" interval_s wait_read_ns wait_write_ns |
+			awk -F, '$2 > $1 * 1e9 * 1.005 || $3 > $1 * 1e9 * 1.005' | head -3)" ""
+}
+
+# --no-waits: the syscall tier has no program on sched_switch; the wait
+# columns are unknown (empty), never 0; contention is still counted
+t_no_waits() {
 	local out pid
-	start_pipestat -k pid --csv ${TIER:+--tier "$TIER"} ||
-		{ not_ok "no --waits: attach"; return; }
+	start_pipestat --no-waits -k pid --csv ${TIER:+--tier "$TIER"} ||
+		{ not_ok "--no-waits: attach"; return; }
 	out=$(work slow-reader 1 50); pid=$(field pid "$(grep '^writer ' <<<"$out")")
 	stop_pipestat
-	expect "no --waits: the writer's wait_write_ns is empty, not 0" \
+	expect "--no-waits: the writer's wait_write_ns is empty, not 0" \
 		"[$(csv_rows "$TMP/out" wait_write_ns pid="$pid")]" "[]"
-	expect "no --waits: the tier line says so" \
+	expect "--no-waits: the tier line says so" \
 		"$(grep -c 'not known: .*waits_read' "$TMP/err")" 1
+}
+
+# waits are timed by default: the writer of a slow reader waits
+t_default_waits() {
+	local out pid
+	start_pipestat -k pid --csv ${TIER:+--tier "$TIER"} ||
+		{ not_ok "default waits: attach"; return; }
+	out=$(work slow-reader 1 50); pid=$(field pid "$(grep '^writer ' <<<"$out")")
+	stop_pipestat
+	below "default waits: the writer of a slow reader waited (wait_write_ns > 0)" 0 \
+		"$(csv_get "$TMP/out" wait_write_ns pid "$pid" | sed 's/^$/0/')"
 }
 
 t_bad_hist() {
@@ -178,6 +260,30 @@ t_slow_writer
 t_lock
 t_hist_sizes
 t_jobserver_waits
-[ "${TIER:-syscall}" = tracepoint ] || t_default_no_waits
+# The same 3.5 s read watched by a pipestat already running: its
+# intervals do not start with the pipeline, so the first and the last are
+# partial; none over 100%, the ones between 100, the sum 3.5 s.
+t_split_attached() {
+	local pct total
+	cp /bin/cat "$TMP/pt-cat"
+	attach -i 1 -k comm -n pt-cat --csv || { not_ok "attached: attach"; return; }
+	sh -c "(sleep 3.5; echo x) | $TMP/pt-cat >/dev/null"
+	sleep 1.2
+	stop_pipestat
+	pct=$(pct_per_interval "$TMP/out" pt-cat)
+	echo "# WAIT_R% per interval: $pct"
+	expect "attached: 4 or 5 intervals" "$(wc -w <<<"$pct" | awk '{ print $1 == 4 || $1 == 5 }')" 1
+	expect "attached: none over 100%" "$(tr ' ' '\n' <<<"$pct" | awk '$1 > 101' | head -1)" ""
+	expect "attached: those between the first and the last 100%" \
+		"$(tr ' ' '\n' <<<"$pct" | sed '1d;$d' | awk '$1 < 98 || $1 > 101' | head -1)" ""
+	total=$(csv_get "$TMP/out" wait_read_ns comm pt-cat)
+	within "attached: the intervals add up to 3.5 s" "$total" 3500000000 2
+}
+
+t_split_blocked_read
+t_split_attached
+t_never_over_interval
+t_default_waits
+[ "${TIER:-syscall}" = tracepoint ] || t_no_waits
 t_bad_hist
 summary

@@ -32,6 +32,11 @@ static void defaults(void)
 	CHECK(o.interval == 0 && o.count == 0 && o.duration == 0);
 	CHECK(o.by == PT_BY_TOTAL && !o.csv && !o.demo);
 	CHECK(o.load.tier == PT_TIER_AUTO && o.load.npids == 0 && !o.load.comm[0]);
+	CHECK(o.load.waits);	/* who is blocked: timed unless refused */
+	CHECK(parse("--no-waits", &o, err) == CLI_RUN && !o.load.waits);
+	CHECK(parse("--no-waits --waits", &o, err) == CLI_RUN && o.load.waits);
+	CHECK(parse("--no-waits --hist wait_read", &o, err) == CLI_USAGE);
+	CHECK_STR(err, "--hist wait_read/wait_write need the waits: not with --no-waits");
 }
 
 static void values(void)

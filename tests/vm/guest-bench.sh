@@ -10,10 +10,10 @@
 # function, syscall; unpatched: function, syscall; or TIERS, quoted) the
 # tier's floor where there is one (empty programs on the hooks the tier
 # needs, held by build/bpfattach: build/tpfloor.bpf.o on the pipe:* events,
-# build/floor.bpf.o on sys_enter/sys_exit), `./pipestat --tier T` as users
-# run it (no other option: one report at Ctrl-C, nothing in user space
-# while it counts) and, on the tiers where it changes what is attached,
-# `./pipestat --tier T --waits`. On the unpatched kernel the syscall tier
+# build/floor.bpf.o on sys_enter/sys_exit), `./pipestat --tier T
+# --no-waits` (one report at Ctrl-C, nothing in user space while it
+# counts) and, on the tiers where it changes what is attached,
+# `./pipestat --tier T --waits` (the default). On the unpatched kernel the syscall tier
 # also gets the steps from its floor up (build/ladder*.bpf.o, see
 # tests/bench/ladder.bpf.c: setups step1..step4, step3t, step4p), when
 # built. In each setup two workloads
@@ -83,7 +83,7 @@ setup() { # tier setup
 	case $s in
 	floor) start attached build/bpfattach "$(floor_of "$t")" ;;
 	step*) start attached build/bpfattach "build/ladder${s#step}.bpf.o" ;;
-	pipestat) start 'Ctrl-C to end' ./pipestat --tier "$t" ;;
+	pipestat) start 'Ctrl-C to end' ./pipestat --tier "$t" --no-waits ;;
 	waits) start 'Ctrl-C to end' ./pipestat --tier "$t" --waits ;;
 	esac || { fails=$((fails + 1)); return; }
 	measure "$t" "$s"

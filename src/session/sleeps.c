@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <sys/mman.h>
+#include <bpf/libbpf.h>
+#include "sleeps.h"
+
+int sleeps_bind(struct pt_sleeps *z, struct bpf_object *obj)
+{
+	struct bpf_map *m = bpf_object__find_map_by_name(obj, "sleeps");
+	void *p;
+
+	if (!m)
+		return -ENOENT;
+	z->len = (size_t)bpf_map__max_entries(m) * sizeof(struct pt_sleep);
+	p = mmap(NULL, z->len, PROT_READ | PROT_WRITE, MAP_SHARED, bpf_map__fd(m), 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	z->e = p;
+	return 0;
+}
+
+/* What a wait of kind adds to a key's counters, ns long. */
+static void wait_counts(struct pt_counts *c, __u32 kind, __u64 ns)
+{
+	if (kind == PT_SLEEP_READ)
+		c->wait_read_ns = ns;
+	else if (kind == PT_SLEEP_WRITE)
+		c->wait_write_ns = ns;
+	else
+		c->lock_wait_ns = ns;
+}
+
+int sleeps_credit(struct pt_sleeps *z, struct pt_rows *rows, __u64 until)
+{
+	size_t n = z->len / sizeof(struct pt_sleep);
+
+	for (size_t i = 0; z->e && i < n; i++) {
+		struct pt_sleep *e = &z->e[i];
+		__u64 from = __atomic_load_n(&e->from, __ATOMIC_ACQUIRE);
+		struct pt_counts c = {};
+		struct pt_key key;
+		__u32 kind;
+
+		if (!from || from >= until)
+			continue;
+		key = e->key;
+		kind = e->kind;
+		/* the wait's end (BPF) takes from with an exchange: whoever
+		 * moves it first counts [from, until) */
+		if (!__atomic_compare_exchange_n(&e->from, &from, until, false,
+						 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
+			continue;
+		wait_counts(&c, kind, until - from);
+		if (rows_add(rows, &key, &c))
+			return -1;
+	}
+	return 0;
+}
+
+void sleeps_unbind(struct pt_sleeps *z)
+{
+	if (z->e)
+		munmap(z->e, z->len);
+	z->e = NULL;
+}

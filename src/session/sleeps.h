@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Waits in progress at a drain (the sleeps map, include/pipetrace.h):
+ * each is counted up to the drain in the interval it ends, and its start
+ * moved there, so a long wait is split at interval boundaries and a
+ * reader blocked now shows as blocked now.
+ */
+#ifndef SLEEPS_H
+#define SLEEPS_H
+
+#include <linux/types.h>
+#include "core/rows.h"
+
+struct bpf_object;
+
+struct pt_sleeps {
+	struct pt_sleep *e;	/* the map, mmap()ed; NULL: none */
+	size_t len;
+};
+
+/* Maps the object's sleeps map; 0, or -errno. */
+int sleeps_bind(struct pt_sleeps *z, struct bpf_object *obj);
+/*
+ * Adds every wait in progress, from its start or the last drain to until
+ * (CLOCK_MONOTONIC ns), to rows, and moves its start to until. -1 on out
+ * of memory.
+ */
+int sleeps_credit(struct pt_sleeps *z, struct pt_rows *rows, __u64 until);
+void sleeps_unbind(struct pt_sleeps *z);
+
+#endif
