@@ -191,11 +191,15 @@ t_split_blocked_read() {
 	expect "blocked read: exit status" $? 0
 	pct=$(pct_per_interval "$TMP/out" pt-cat)
 	echo "# WAIT_R% per interval: $pct"
+	expect "blocked read: none over 100%" "$(tr ' ' '\n' <<<"$pct" | awk '$1 > 101' | head -1)" ""
+	near "blocked read: interval 2's WAIT_R%" "$(cut -d' ' -f2 <<<"$pct")" 100 2
+	near "blocked read: interval 3's WAIT_R%" "$(cut -d' ' -f3 <<<"$pct")" 100 2
+	# under qemu's TCG the pipeline takes a few hundred ms to start: the
+	# figures that need a prompt start are the host's
+	[ -n "${PIPETRACE_IN_VM:-}" ] && return
 	# the pipeline starts a few ms after the first interval does: what
 	# the first misses, the last has
 	near "blocked read: interval 1's WAIT_R%" "$(cut -d' ' -f1 <<<"$pct")" 100 3
-	near "blocked read: interval 2's WAIT_R%" "$(cut -d' ' -f2 <<<"$pct")" 100 2
-	near "blocked read: interval 3's WAIT_R%" "$(cut -d' ' -f3 <<<"$pct")" 100 2
 	near "blocked read: interval 4's WAIT_R%" "$(cut -d' ' -f4 <<<"$pct")" 50 3
 	near "blocked read: intervals 1 and 4 together" \
 		"$(awk '{ print $1 + $4 }' <<<"$pct")" 150 2
@@ -216,7 +220,7 @@ t_never_over_interval() {
 	stop_pipestat
 	expect "<= 100%: rows of 0.3 s intervals with waits" \
 		"$(cols "$TMP/out" wait_read_ns wait_write_ns | awk -F, '$1 + $2 > 0' | wc -l |
-			awk '{ print $1 > 10 }')" 1
+			awk '{ print ($1 > 10) }')" 1
 	expect "<= 100%: no pid's wait_read_ns or wait_write_ns over its interval" \
 		"$(cols "$TMP/out" interval_s wait_read_ns wait_write_ns |
 			awk -F, '$2 > $1 * 1e9 * 1.005 || $3 > $1 * 1e9 * 1.005' | head -3)" ""
@@ -264,20 +268,26 @@ t_jobserver_waits
 # intervals do not start with the pipeline, so the first and the last are
 # partial; none over 100%, the ones between 100, the sum 3.5 s.
 t_split_attached() {
-	local pct total
+	local pct once
 	cp /bin/cat "$TMP/pt-cat"
 	attach -i 1 -k comm -n pt-cat --csv || { not_ok "attached: attach"; return; }
+	# and a one-shot pipestat alongside: the intervals must add up to it
+	"$PIPESTAT" ${TIER:+--tier "$TIER"} -k comm -n pt-cat --csv >"$TMP/once" 2>"$TMP/once.err" &
+	once=$!
+	for _ in $(seq 300); do grep -q 'Ctrl-C to end' "$TMP/once.err" && break; sleep 0.1; done
 	sh -c "(sleep 3.5; echo x) | $TMP/pt-cat >/dev/null"
 	sleep 1.2
 	stop_pipestat
+	kill -INT "$once"; wait "$once"
 	pct=$(pct_per_interval "$TMP/out" pt-cat)
 	echo "# WAIT_R% per interval: $pct"
-	expect "attached: 4 or 5 intervals" "$(wc -w <<<"$pct" | awk '{ print $1 == 4 || $1 == 5 }')" 1
+	expect "attached: 4 or 5 intervals" "$(wc -w <<<"$pct" | awk '{ print ($1 == 4 || $1 == 5) }')" 1
 	expect "attached: none over 100%" "$(tr ' ' '\n' <<<"$pct" | awk '$1 > 101' | head -1)" ""
 	expect "attached: those between the first and the last 100%" \
 		"$(tr ' ' '\n' <<<"$pct" | sed '1d;$d' | awk '$1 < 98 || $1 > 101' | head -1)" ""
-	total=$(csv_get "$TMP/out" wait_read_ns comm pt-cat)
-	within "attached: the intervals add up to 3.5 s" "$total" 3500000000 2
+	within "attached: the intervals add up to the one-shot total" \
+		"$(csv_get "$TMP/out" wait_read_ns comm pt-cat)" \
+		"$(csv_get "$TMP/once" wait_read_ns comm pt-cat)" 1
 }
 
 t_split_blocked_read
