@@ -61,12 +61,15 @@ static int rebuild(struct top *t)
 static int refresh_data(struct top *t)
 {
 	struct pt_rows *into = t->st.paused ? &t->discard : &t->raw;
-	double n = now(), cpu;
+	double n, cpu;
 	__u64 untracked;
 
 	rows_clear(into);
 	if (pt_session_drain(&t->s, into, &untracked))
 		return -1;
+	/* the interval ends at the drain's switch: waits in progress are
+	 * counted up to it */
+	n = t->s.switched_ns / 1e9;
 	cpu = own_cpu();
 	if (t->st.paused) {
 		t->last = n;
