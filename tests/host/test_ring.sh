@@ -62,10 +62,10 @@ t_quota_shrunk() {
 }
 
 # A reader wrote nothing: its ring columns are unknown (empty, null); the
-# pipe's row has its writer's; without --waits peak and full are unknown
+# pipe's row has its writer's; with --no-waits peak and full are unknown
 t_unknown() {
 	local out pid line
-	attach -k pid --json || { not_ok "unknown: attach"; return; }
+	attach -k pid --json --no-waits || { not_ok "unknown: attach"; return; }
 	out=$(work stream 65536 4); pid=$(pid_of "$out")
 	stop_pipestat
 	line=$(jq -c "select(.pid != $pid and .comm == \"pipework\" and .reads > 0)" "$TMP/out")
@@ -77,8 +77,8 @@ t_unknown() {
 	expect "writer: ring_slots" "$(jq -r .ring_slots <<<"$line")" 16
 	# the tracepoint tier sees sleeps always
 	if [ "${TIER:-syscall}" != tracepoint ]; then
-		expect "writer without --waits: ring_peak null" "$(jq -r .ring_peak <<<"$line")" null
-		expect "writer without --waits: ring_full_writes null" \
+		expect "writer with --no-waits: ring_peak null" "$(jq -r .ring_peak <<<"$line")" null
+		expect "writer with --no-waits: ring_full_writes null" \
 			"$(jq -r .ring_full_writes <<<"$line")" null
 	fi
 	attach -k pipe --csv --waits || { not_ok "by pipe: attach"; return; }
