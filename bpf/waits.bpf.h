@@ -11,8 +11,9 @@
  * member of struct pipe_inode_info, so its address is the pipe's.
  *
  * A wait in progress is also in the sleeps map (include/pipetrace.h,
- * struct pt_sleep), where each drain counts it up to the drain: a wait
- * adds to the call only what no drain took, [from, end).
+ * struct pt_sleep), where each drain counts it up to the drain; at its
+ * end the rest goes to its key at once (the call counts its sleeps and
+ * the waits the map could not show).
  */
 #ifndef WAITS_BPF_H
 #define WAITS_BPF_H
@@ -55,13 +56,30 @@ static __always_inline void sleep_show(struct call_waits *w, __u32 tid, __u64 no
 	w->shown = 1;
 }
 
-/* The wait ends at now: the start of what no drain counted, its entry freed. */
+/* ns of a wait of kind into c */
+static __always_inline void wait_add(struct pt_counts *c, __u32 kind, __u64 ns)
+{
+	if (kind == PT_SLEEP_READ)
+		count_add(c, wait_read_ns, ns);
+	else if (kind == PT_SLEEP_WRITE)
+		count_add(c, wait_write_ns, ns);
+	else
+		count_add(c, lock_wait_ns, ns);
+}
+
+/*
+ * The wait ends at now, its entry freed: what no drain counted goes to
+ * its key here, in the generation of each part (the call's end can come
+ * after the next switch). Returns where the call must count from: now,
+ * or start when the wait was not shown (or its key had no counters).
+ */
 static __always_inline __u64 sleep_unshow(struct call_waits *w, __u32 tid,
 					  __u64 start, __u64 now)
 {
 	__u32 i = tid & (PT_SLEEP_SLOTS - 1);
+	struct pt_counts *c;
 	struct pt_sleep *e;
-	__u64 from, flip;
+	__u64 from, flip, at;
 
 	if (!w->shown)
 		return start;
@@ -71,22 +89,26 @@ static __always_inline __u64 sleep_unshow(struct call_waits *w, __u32 tid,
 		return start;
 	from = __sync_lock_test_and_set(&e->from, 0);
 	/* read after the exchange: a drain that had not reached this wait
-	 * (from before its time) will not count [from, flip): that part goes
-	 * into the generation the drain reads (it waits for this program) */
+	 * (from before its switch) will not count [from, switch): that part
+	 * goes into the generation that drain reads (it waits for this
+	 * program), the rest into the live one */
 	flip = *(volatile __u64 *)&pt_gen.flip;
-	if (from && from < (flip & ~1ULL)) {
-		struct pt_counts *c = counts_in(&e->key, (flip & 1) ^ 1);
-
-		if (c && e->kind == PT_SLEEP_READ)
-			count_add(c, wait_read_ns, (flip & ~1ULL) - from);
-		else if (c && e->kind == PT_SLEEP_WRITE)
-			count_add(c, wait_write_ns, (flip & ~1ULL) - from);
-		else if (c)
-			count_add(c, lock_wait_ns, (flip & ~1ULL) - from);
-		from = flip & ~1ULL;
+	at = flip & ~1ULL;
+	if (from && from < at) {
+		c = counts_in(&e->key, (flip & 1) ^ 1);
+		if (c)
+			wait_add(c, e->kind, at - from);
+		from = at;
+	}
+	if (from && from < now) {
+		c = counts_in(&e->key, flip & 1);
+		if (c)
+			wait_add(c, e->kind, now - from);
+		else
+			now = from;	/* the call counts it, as it can */
 	}
 	__sync_lock_test_and_set(&e->tid, 0);
-	return from && from < now ? from : now;
+	return now;
 }
 
 /*
