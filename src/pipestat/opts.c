@@ -316,10 +316,10 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 			  o->load.hists || (by_given && o->by != PT_BY_PIPE)))
 		USAGE_ERR("--advise prints remarks per pipe: not with --csv, --json, "
 			  "--listen, --textfile, --hist or another -k");
-	if (o->advise) {
+	if (o->advise && no_waits)
+		USAGE_ERR("--advise judges the sides' waits: not with --no-waits");
+	if (o->advise)
 		o->by = PT_BY_PIPE;	/* judged per pipe */
-		o->load.waits = true;	/* the sides' waits are its figures */
-	}
 	if ((o->listen || o->textfile) && !o->interval)
 		o->interval = 1;	/* the counters' freshness */
 	if ((o->listen || o->textfile) && !by_given)
