@@ -2,12 +2,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # /init of the pipetrace test initramfs (busybox-static only).
 #
-# Mounts the host root (virtio-9p tag "hostroot", read-only) at /newroot,
+# Mounts the host root (virtio-9p or virtiofs, pipetrace.fs=, tag
+# "hostroot", read-only) at /newroot,
 # gives it fresh proc, sysfs, devtmpfs, tracefs, bpffs, a tmpfs /tmp and
 # /run, mounts the results share (tag "results", read-write) at the same
 # path it has on the host (pipetrace.results= on the kernel command line),
 # runs $results/job.sh chrooted in the host root, prints its exit status
-# as a marker line on the console and powers the VM off.
+# as a marker line on the console and powers the VM off. A modular kernel's
+# initramfs lists the modules its shares need in /modules (insmod order).
 /bin/busybox mkdir -p /proc /sys /dev /newroot /bin /sbin
 /bin/busybox --install -s /bin
 export PATH=/bin:/sbin
@@ -18,10 +20,12 @@ mount -t devtmpfs devtmpfs /dev
 
 res=
 cwd=
+fs=9p
 for a in $(cat /proc/cmdline); do
 	case "$a" in
 	pipetrace.results=*) res=${a#pipetrace.results=} ;;
 	pipetrace.cwd=*) cwd=${a#pipetrace.cwd=} ;;
+	pipetrace.fs=*) fs=${a#pipetrace.fs=} ;;
 	esac
 done
 
@@ -34,8 +38,21 @@ finish() {
 	echo o > /proc/sysrq-trigger
 }
 
-if ! mount -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose,msize=524288 \
-	hostroot /newroot; then
+# share TAG DIR [ro]
+share() {
+	if [ "$fs" = virtiofs ]; then
+		mount -t virtiofs ${3:+-o $3} "$1" "$2"
+	else
+		mount -t 9p -o trans=virtio,version=9p2000.L,msize=524288${3:+,$3,cache=loose} "$1" "$2"
+	fi
+}
+
+if [ -f /modules ]; then
+	while read -r mod; do
+		insmod "$mod" || echo "PIPETRACE-VM-ERROR: insmod $mod"
+	done < /modules
+fi
+if ! share hostroot /newroot ro; then
 	echo "PIPETRACE-VM-ERROR: cannot mount host root"
 	finish 125
 fi
@@ -50,11 +67,11 @@ m -t bpf bpf /newroot/sys/fs/bpf
 [ -d /newroot/dev/shm ] || mkdir -p /newroot/dev/shm
 m -t tmpfs -o mode=1777 tmpfs /newroot/dev/shm
 [ -n "$res" ] || { echo "PIPETRACE-VM-ERROR: no pipetrace.results="; finish 125; }
-m -t 9p -o trans=virtio,version=9p2000.L,msize=524288 results "/newroot$res"
+share results "/newroot$res" || { echo "PIPETRACE-VM-ERROR: mount results"; finish 125; }
 # the caller's working directory under /tmp, hidden by the tmpfs above
 if [ -n "$cwd" ]; then
 	mkdir -p "/newroot$cwd"
-	m -t 9p -o trans=virtio,version=9p2000.L,ro,cache=loose,msize=524288 cwd "/newroot$cwd"
+	share cwd "/newroot$cwd" ro || { echo "PIPETRACE-VM-ERROR: mount cwd"; finish 125; }
 fi
 
 echo "PIPETRACE-VM-START"

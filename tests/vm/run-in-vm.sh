@@ -3,10 +3,14 @@
 # Boot a cached test kernel under qemu (TCG) and run one host script in it.
 #
 # usage: tests/vm/run-in-vm.sh [options] SCRIPT [ARGS...]
-#   --kernel patched|unpatched|debug
+#   --kernel patched|unpatched|debug|debian-cloud|debian-rt
 #                               which kernel (default: patched; debug = patched
 #                               with KASAN + lockdep); built and cached first
-#                               if missing (tests/vm/build-kernel.sh)
+#                               if missing (tests/vm/build-kernel.sh);
+#                               debian-*: Debian 12's own image, fetched
+#                               (tests/vm/debian-kernel.sh), its virtio and
+#                               virtiofs modules in the initramfs, shares
+#                               over virtiofs (the cloud image has no 9p)
 #   --bzimage PATH              boot this bzImage instead (debugging)
 #   --results DIR               results dir shared read-write with the guest
 #                               at the same path (default: a new dir under
@@ -55,15 +59,36 @@ script=$(readlink -f "$1"); shift
 [ -f "$script" ] || die "no such script: $script"
 
 need_pkgs qemu-system-x86 busybox-static cpio
-if [ -z "$bzimage" ]; then
-	kdir=$(kernel_dir "$flavour")
-	[ -f "$kdir/bzImage" ] || "$VM_DIR/build-kernel.sh" "$flavour" >&2
-	bzimage=$kdir/bzImage
-fi
+kdir= fs=9p
+case "$flavour" in
+debian-*)
+	kdir=$("$VM_DIR/debian-kernel.sh" "${flavour#debian-}")
+	[ -n "$bzimage" ] || bzimage=$(echo "$kdir"/boot/vmlinuz-*)
+	fs=virtiofs
+	;;
+*)
+	if [ -z "$bzimage" ]; then
+		kd=$(kernel_dir "$flavour")
+		[ -f "$kd/bzImage" ] || "$VM_DIR/build-kernel.sh" "$flavour" >&2
+		bzimage=$kd/bzImage
+	fi
+	;;
+esac
 [ -f "$bzimage" ] || die "no bzImage: $bzimage"
 
-# initramfs: busybox + guest-init.sh, cached by content
-ikey=$({ cat "$VM_DIR/guest-init.sh"; stat -c %s /bin/busybox; } | sha)
+# the modules a modular kernel needs to reach its shares, in insmod order
+share_modules() { # kernel tree
+	local kver m
+	kver=$(ls "$1/lib/modules")
+	for m in virtio_pci virtiofs; do
+		modprobe -d "$1" -S "$kver" --show-depends "$m" ||
+			die "$m: not in $1/lib/modules/$kver"
+	done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }'
+}
+
+# initramfs: busybox + guest-init.sh (+ the kernel's share modules), cached
+# by content
+ikey=$({ cat "$VM_DIR/guest-init.sh"; stat -c %s /bin/busybox; echo "$kdir"; } | sha)
 initrd=$CACHE/initramfs-$ikey.cpio
 if [ ! -f "$initrd" ]; then
 	stage=$(mktemp -d "$CACHE/initramfs.XXXXXX")
@@ -73,6 +98,14 @@ if [ ! -f "$initrd" ]; then
 	chmod 755 "$stage/init"
 	mknod -m 600 "$stage/dev/console" c 5 1
 	mknod -m 666 "$stage/dev/null" c 1 3
+	if [ -n "$kdir" ]; then
+		mods=$(share_modules "$kdir")
+		for m in $mods; do
+			mkdir -p "$stage/$(dirname "${m#"$kdir"/}")"
+			cp "$m" "$stage/${m#"$kdir"/}"
+			echo "/${m#"$kdir"/}"
+		done > "$stage/modules"
+	fi
 	(cd "$stage" && find . | cpio -o -H newc --quiet) > "$initrd.tmp"
 	mv "$initrd.tmp" "$initrd"
 	rm -rf "$stage"
@@ -89,23 +122,27 @@ logf=${logf:-$results/console.log}
 rm -f "$results/exit-status"
 
 
+# shares: tag:host dir:ro|rw (the guest mounts them, see guest-init.sh)
+shares=(hostroot:/:ro "results:$results:rw")
 # A caller working under /tmp (a CI clone, say) would find its cwd gone
 # in the guest: share it, read-only, at the same path.
-cwd_share=()
+cwd_shared=0
 case "$PWD" in
 /tmp/*)
 	case "$PWD" in *[[:space:]]*) die "working directory must not contain spaces";; esac
-	cwd_share=(-virtfs "local,path=$PWD,mount_tag=cwd,security_model=none,readonly=on,multidevs=remap")
+	shares+=("cwd:$PWD:ro")
+	cwd_shared=1
 	extra="$extra pipetrace.cwd=$PWD"
 	;;
 esac
+extra="$extra pipetrace.fs=$fs"
 
 # The guest's /tmp is its own tmpfs: a script under the host's /tmp and
 # outside the shared working directory runs as a copy in the results dir.
 script=$(readlink -f "$script")
 visible=1
 case "$script" in /tmp/*) visible=0;; esac
-if [ ${#cwd_share[@]} -gt 0 ]; then
+if [ $cwd_shared = 1 ]; then
 	case "$script" in "$PWD"/*) visible=1;; esac
 fi
 if [ $visible = 0 ]; then
@@ -145,20 +182,65 @@ boot_splat_only() {
 		END { exit !(early && !late && !task) }' "$1"
 }
 
+# qemu's arguments for the shares in qshare; over virtiofs, starts one
+# virtiofsd per share (each serves one VM and exits with it; the guest
+# mounts read-only what is marked ro, virtiofsd itself has no such mode)
+vfsd_pids=()
+share_args() {
+	local s tag dir mode ro
+	qshare=(-machine q35)
+	if [ $fs = virtiofs ]; then
+		qshare=(-object "memory-backend-memfd,id=mem,size=${mem}M,share=on"
+			-machine q35,memory-backend=mem)
+	fi
+	for s in "${shares[@]}"; do
+		IFS=: read -r tag dir mode <<<"$s"
+		if [ $fs = 9p ]; then
+			ro=; [ "$mode" = rw ] || ro=,readonly=on
+			qshare+=(-virtfs "local,path=$dir,mount_tag=$tag,security_model=none,multidevs=remap$ro")
+			continue
+		fi
+		rm -f "$sockdir/$tag"
+		"$VIRTIOFSD" --socket-path="$sockdir/$tag" -o source="$dir" \
+			-o cache=auto -o sandbox=chroot >>"$results/virtiofsd.log" 2>&1 &
+		vfsd_pids+=($!)
+		for _ in $(seq 50); do [ -S "$sockdir/$tag" ] && break; sleep 0.1; done
+		[ -S "$sockdir/$tag" ] || die "virtiofsd for $dir did not start ($results/virtiofsd.log)"
+		qshare+=(-chardev "socket,id=$tag,path=$sockdir/$tag"
+			-device "vhost-user-fs-pci,chardev=$tag,tag=$tag")
+	done
+}
+stop_virtiofsd() {
+	[ ${#vfsd_pids[@]} -gt 0 ] || return 0
+	kill "${vfsd_pids[@]}" 2>/dev/null || true
+	wait "${vfsd_pids[@]}" 2>/dev/null || true
+	vfsd_pids=()
+}
+if [ $fs = virtiofs ]; then
+	VIRTIOFSD=
+	for v in /usr/lib/qemu/virtiofsd /usr/libexec/virtiofsd; do
+		[ -x "$v" ] && VIRTIOFSD=$v && break
+	done
+	[ -n "$VIRTIOFSD" ] || need_pkgs virtiofsd
+	VIRTIOFSD=${VIRTIOFSD:-/usr/libexec/virtiofsd}
+	sockdir=$(mktemp -d "$CACHE/runs/virtiofsd.XXXXXX")
+	trap 'stop_virtiofsd; rm -rf "$sockdir"' EXIT
+fi
+
 for attempt in 1 2 3; do
 	log "boot $flavour kernel ($bzimage), script $script, results $results"
+	share_args
 	t0=$(date +%s)
 	set +e
 	timeout -k 10 "$tmo" qemu-system-x86_64 \
-		-machine q35 -cpu max "${accel[@]}" -m "$mem" \
+		"${qshare[@]}" -cpu max "${accel[@]}" -m "$mem" \
 		-nographic -no-reboot -nodefaults -serial stdio \
 		-kernel "$bzimage" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 oops=panic loglevel=5 nokaslr pipetrace.results=$results $extra" \
-		-virtfs local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap \
-		-virtfs local,path="$results",mount_tag=results,security_model=none,multidevs=remap \
-		"${cwd_share[@]}" </dev/null >"$logf" 2>&1
+		</dev/null >"$logf" 2>&1
 	qrc=$?
 	set -e
+	stop_virtiofsd
 	t1=$(date +%s)
 	log "VM ran $((t1 - t0)) s (qemu status $qrc), console log: $logf"
 	[ $attempt -lt 3 ] && boot_splat_only "$logf" || break
