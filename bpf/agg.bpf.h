@@ -255,7 +255,9 @@ static __always_inline void hist_add(const struct pt_key *key, enum pt_hist h, _
 /* sched_switch's prev_state for a sleep that waits for a wake-up (a pipe's
  * wait_event_interruptible); a mutex or I/O sleep is uninterruptible */
 #define TASK_INTERRUPTIBLE	0x1
-/* lock:contention_begin flags: a mutex (include/trace/events/lock.h) */
+/* lock:contention_begin flags (include/trace/events/lock.h): a mutex; an
+ * rt_mutex (PREEMPT_RT's mutexes, and its sleeping spinlocks) */
 #define LCB_F_MUTEX		(1U << 5)
+#define LCB_F_RT		(1U << 3)
 
 #endif /* AGG_BPF_H */

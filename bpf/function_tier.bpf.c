@@ -45,6 +45,7 @@ char LICENSE[] SEC("license") = "GPL";
 #define IOCB_NOWAIT	0x8	/* = RWF_NOWAIT (include/linux/fs.h) */
 #define PAGE_SIZE	4096
 #define MUTEX_FLAGS	0x07
+#define RT_MUTEX_HAS_WAITERS	0x01
 #define PIPE_BUF_FLAG_CAN_MERGE	0x10
 
 struct call_state {
@@ -229,16 +230,25 @@ static __always_inline void on_buf_release(struct pipe_inode_info *pipe)
 	st->left = BPF_CORE_READ(iter, count);
 }
 
+/* PREEMPT_RT: a mutex is an rt_mutex, its owner a task pointer */
+struct mutex___rt {
+	struct rt_mutex_base rtmutex;
+} __attribute__((preserve_access_index));
+
 /* Does the current task hold pipe->mutex? (true if it cannot tell) */
 static __always_inline bool mutex_held(struct call_state *st)
 {
 	struct pipe_inode_info *pipe = (struct pipe_inode_info *)st->pipe;
+	struct mutex___rt *rt = (void *)&pipe->mutex;
 	long owner;
 
-	if (!bpf_core_field_exists(pipe->mutex.owner))
+	if (bpf_core_field_exists(pipe->mutex.owner))
+		owner = BPF_CORE_READ(pipe, mutex.owner.counter) & ~(long)MUTEX_FLAGS;
+	else if (bpf_core_field_exists(rt->rtmutex))
+		owner = (long)BPF_CORE_READ(rt, rtmutex.owner) & ~(long)RT_MUTEX_HAS_WAITERS;
+	else
 		return true;
-	owner = BPF_CORE_READ(pipe, mutex.owner.counter);
-	return (owner & ~(long)MUTEX_FLAGS) == (long)bpf_get_current_task();
+	return owner == (long)bpf_get_current_task();
 }
 
 SEC("tp_btf/mm_page_alloc")

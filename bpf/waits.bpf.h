@@ -145,14 +145,19 @@ static __always_inline __u64 waits_switch_in(struct call_waits *w, __u32 tid)
 	return d;
 }
 
-/* a mutex acquisition of lock must wait (the first begin counts: a mutex
+/*
+ * A mutex acquisition of lock must wait (the first begin counts: a mutex
  * reports its optimistic spin and then its sleep); key: NULL when whose
- * pipe it is is not known yet (a drain cannot count it meanwhile) */
+ * pipe it is is not known yet (a drain cannot count it meanwhile). On
+ * PREEMPT_RT a mutex is an rt_mutex and says LCB_F_RT, as its sleeping
+ * spinlocks do: callers that pass the pipe's address tell them apart
+ * (pipe->mutex is at 0).
+ */
 static __always_inline void waits_lock_begin(struct call_waits *w, void *lock,
 					     unsigned int flags, __u32 tid,
 					     const struct pt_key *key)
 {
-	if ((flags & LCB_F_MUTEX) && !w->lock_ts) {
+	if ((flags & (LCB_F_MUTEX | LCB_F_RT)) && !w->lock_ts) {
 		w->lock = (__u64)lock;
 		w->lock_ts = bpf_ktime_get_ns();
 		if (key)

@@ -23,6 +23,7 @@ static bool kprobes_available(void)
 
 static int probe(struct pt_plan *plan, char *why, size_t n)
 {
+	bool rt;
 	int err;
 
 	if (!btf_has_vmlinux()) {
@@ -49,8 +50,14 @@ static int probe(struct pt_plan *plan, char *why, size_t n)
 		snprintf(why, n, "kernel BTF lacks the kmem:mm_page_alloc tracepoint");
 		return -1;
 	}
-	/* PIPESTAT_NO_FENTRY=1: take the kprobe path (tests of the fallback) */
-	if (getenv("PIPESTAT_NO_FENTRY"))
+	/*
+	 * PIPESTAT_NO_FENTRY=1: take the kprobe path (tests of the fallback).
+	 * PREEMPT_RT runs trampoline programs preemptible: one preempted
+	 * holds its per-CPU recursion guard and the next run there is
+	 * skipped, a call lost; kprobe handlers run with preemption off.
+	 */
+	rt = btf_mutex_is_rt();
+	if (getenv("PIPESTAT_NO_FENTRY") || rt)
 		err = EPERM;
 	else
 		err = btf_fentry_attach_errno(plan->read_fn);
@@ -62,9 +69,9 @@ static int probe(struct pt_plan *plan, char *why, size_t n)
 	}
 	plan->pipe_page_gfp = btf_pipe_page_gfp();
 	plan->lacks = btf_lacks_lock_events();
-	snprintf(plan->via, sizeof(plan->via), "%s on %s/%s",
+	snprintf(plan->via, sizeof(plan->via), "%s on %s/%s%s",
 		 plan->kprobes ? "kprobes" : "fentry/fexit", plan->read_fn,
-		 plan->write_fn);
+		 plan->write_fn, rt ? " (PREEMPT_RT: fentry could miss calls)" : "");
 	return 0;
 }
 
