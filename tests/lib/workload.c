@@ -118,7 +118,8 @@ long wl_nobytes(enum wl_nobytes kind, long n, size_t size)
 		else
 			r = write(fds[1], buf, size);
 		if (r != -1 || errno != want) {
-			wl_fail("call %ld did not fail as wanted (returned %ld)", done, (long)r);
+			wl_fail("call %ld did not fail as wanted (returned %ld, %s)", done,
+				(long)r, r == -1 ? strerror(errno) : "no error");
 			break;
 		}
 	}

@@ -11,6 +11,9 @@
 #  6. boots each kernel again and runs tests/vm/guest-pipestat.sh: the
 #     host-built ./pipestat (make all) on its known-answer workloads, tier
 #     chosen (patched: tracepoint, unpatched: function) and --tier syscall;
+#     the same in Debian 12's own 6.1 cloud and PREEMPT_RT images (fetched
+#     with apt-get download by tests/vm/debian-kernel.sh, not built):
+#     function tier via fentry and via kprobes, syscall tier refused;
 #  7. cost budgets: boots each kernel on one vCPU with -icount (guest ns =
 #     instructions), runs tests/vm/guest-budget.sh and checks the figures
 #     with tests/vm/budget.sh (table in $PIPETRACE_CACHE/budget-table.md);
@@ -18,7 +21,8 @@
 #     integrity stress in it with the knobs flipped while it runs.
 # Exit status 0 only if everything passed.
 #
-# Options: --skip-checks (skip step 3), --kernel patched|unpatched (only one).
+# Options: --skip-checks (skip step 3), --kernel patched|unpatched|debug|
+# debian-cloud|debian-rt (only that kernel's tests).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -27,7 +31,7 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--skip-checks) skip_checks=1; shift;;
 	--kernel) only=$2; shift 2;;
-	*) die "usage: $0 [--skip-checks] [--kernel patched|unpatched|debug]";;
+	*) die "usage: $0 [--skip-checks] [--kernel patched|unpatched|debug|debian-cloud|debian-rt]";;
 	esac
 done
 
@@ -95,12 +99,14 @@ done
 [ -n "$only" ] && [ "$only" != patched ] || "$VM_DIR/run-in-vm.sh" --kernel patched --timeout 900 "$VM_DIR/guest-pipebench.sh" || { log "pipebench A/B (patched): FAIL"; fail=1; }
 # pipestat itself (built on the host, run from the host root over 9p)
 if [ -x "$REPO/pipestat" ] && [ -x "$REPO/tests/host/pipework" ]; then
-	for k in unpatched patched; do
+	for k in unpatched patched debian-cloud debian-rt; do
 		[ -z "$only" ] || [ "$only" = "$k" ] || continue
 		res=$(mktemp -d "$CACHE/runs/$(date +%Y%m%d-%H%M%S)-pipestat-$k.XXXX")
+		t0=$(date +%s)
+		# Debian's images run the suites twice (fentry, kprobes) or on RT
 		if (cd "$REPO" && "$VM_DIR/run-in-vm.sh" --kernel "$k" --results "$res" \
-			--timeout 900 "$VM_DIR/guest-pipestat.sh" "$BIN/ptwork"); then
-			log "$k kernel, pipestat: PASS ($(grep -ac '^ok' "$res/console.log") checks) at $(stamp)"
+			--timeout 1800 "$VM_DIR/guest-pipestat.sh" "$BIN/ptwork"); then
+			log "$k kernel, pipestat: PASS ($(grep -ac '^ok' "$res/console.log") checks, $(( $(date +%s) - t0 )) s) at $(stamp)"
 		else
 			log "$k kernel, pipestat: FAIL (console log in $res)"
 			grep -a '^not ok' "$res/console.log" >&2 || true
