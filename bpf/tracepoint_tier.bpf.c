@@ -43,8 +43,6 @@ char LICENSE[] SEC("license") = "GPL";
 #define KPIPE_CAUSE_NOWAIT	1
 #define KPIPE_REASON_EMPTY	0
 #define KPIPE_REASON_FULL	1
-#define KPIPE_REASON_LOCK	2
-#define KPIPE_REASON_NOPAGE	3
 
 /* The page events of a pipe_write() (pipe_page_get, pipe_prefill). */
 struct page_tally {
@@ -231,12 +229,6 @@ int BPF_PROG(tp_eagain, struct pipe_inode_info *pipe, struct file *file,
 		count_ring(c, &ring, true);
 		break;
 	}
-	case KPIPE_REASON_LOCK:
-		count_add(c, eagain_lock, 1);
-		break;
-	case KPIPE_REASON_NOPAGE:
-		count_add(c, eagain_nopage, 1);
-		break;
 	}
 	return 0;
 }

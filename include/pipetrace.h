@@ -36,8 +36,6 @@ struct pt_counts {
 	__u64 eagain_write_nowait;
 	__u64 eagain_empty;	/* tracepoint: pipe_eagain's reason */
 	__u64 eagain_full;
-	__u64 eagain_lock;
-	__u64 eagain_nopage;
 	__u64 bufs_new;		/* ring slots writes filled with a new page
 				 * (tracepoint: pipe_page_get; function: from
 				 * the byte count; syscall: ring head moves) */

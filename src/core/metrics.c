@@ -37,6 +37,16 @@
 /* the function tier infers the reason from the side (6.12 returns
  * -EAGAIN only on an empty read or a full write) */
 #define REASON { [TP] = { PT_EXACT }, [FN] = { PT_DERIVED }, [SC] = { PT_NA } }
+/* no kernel gives it: v4 of the series has no nowait trylock, so nothing
+ * returns -EAGAIN for a busy mutex or a page; the column stays, empty */
+#define NO_TIER { [TP] = { PT_NA }, [FN] = { PT_NA }, [SC] = { PT_NA } }
+
+static bool v_none(const struct pt_counts *c, const struct pt_env *e,
+		   struct pt_value *v)
+{
+	(void)c, (void)e, (void)v;
+	return false;
+}
 
 static __u64 sub0(__u64 a, __u64 b)
 {
@@ -290,11 +300,12 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 		"-EAGAIN because the pipe was full", PT_V_U64, REASON,
 		.value = v_eagain_full },
 	[PT_COL_EAGAIN_LOCK] = { "eagain_lock", NULL, 0, "calls",
-		"-EAGAIN because pipe->mutex was contended (nowait)",
-		PT_V_U64, REASON, RAW(eagain_lock) },
+		"-EAGAIN because pipe->mutex was contended (nowait; no kernel since "
+		"v4 of the series: always unknown)", PT_V_U64, NO_TIER, .value = v_none },
 	[PT_COL_EAGAIN_NOPAGE] = { "eagain_nopage", NULL, 0, "calls",
-		"-EAGAIN because no page could be had without sleeping (nowait)",
-		PT_V_U64, REASON, RAW(eagain_nopage) },
+		"-EAGAIN because no page could be had without sleeping (nowait; no "
+		"kernel since v4 of the series: always unknown)", PT_V_U64, NO_TIER,
+		.value = v_none },
 	[PT_COL_KNOB_PREALLOC_MAX] = { "knob_prealloc_max", NULL, 0, "pages",
 		"fs.pipe-prealloc-max at the end of the interval",
 		PT_V_U64, ALL_EXACT, KNOB(knob_prealloc_max) },

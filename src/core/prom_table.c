@@ -34,11 +34,8 @@ const struct prom_series prom_series[PROM_NSERIES] = {
 	{ S("eagain_total", "side=\"write\",cause=\"nowait\"", PT_COL_EAGAIN_WRITE),
 	  .raw = RAWF(eagain_write_nowait) },
 	{ S("eagain_reason_total", "reason=\"empty\"", PT_COL_EAGAIN_EMPTY), .help =
-	  "The same -EAGAIN returns by reason: the pipe empty or full, "
-	  "pipe->mutex contended, no page without sleeping." },
+	  "The same -EAGAIN returns by reason: the pipe empty or full." },
 	{ S("eagain_reason_total", "reason=\"full\"", PT_COL_EAGAIN_FULL) },
-	{ S("eagain_reason_total", "reason=\"lock\"", PT_COL_EAGAIN_LOCK) },
-	{ S("eagain_reason_total", "reason=\"nopage\"", PT_COL_EAGAIN_NOPAGE) },
 	{ S("pool_hits_total", "", PT_COL_POOL_HITS), .help =
 	  "New pipe buffers whose page came from the pipe's cache or pool." },
 	{ S("pool_misses_total", "", PT_COL_POOL_MISSES), .help =
@@ -126,6 +123,11 @@ static const struct {
 	  .note = "the CSV leaves io_uring reads out of the divisor" },
 	{ .col = PT_COL_UNTRACKED, .query = "pipetrace_untracked_events_total",
 	  .note = "tier label only: the counter map is one for every key" },
+#define NO_KERNEL(c) { .col = c, .query = "none", \
+	  .note = "always empty: v4 of the series removed the nowait trylock" }
+	NO_KERNEL(PT_COL_EAGAIN_LOCK),
+	NO_KERNEL(PT_COL_EAGAIN_NOPAGE),
+#undef NO_KERNEL
 #define RING_STATE(c) { .col = c, .query = "none", \
 	  .note = "a state of the interval, not a count: CSV and JSON only" }
 	RING_STATE(PT_COL_RING_SLOTS),

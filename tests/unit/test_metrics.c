@@ -164,7 +164,7 @@ static void tier_line(void)
 	e = env_of(PT_TIER_TRACEPOINT, 8, 0);
 	pt_tier_line(buf, sizeof(buf), &e);
 	CHECK(strstr(buf, "derived: sections_per_read, ring_quota_shrunk; not known: "
-		  "splice_in") == buf);
+		  "eagain_lock, eagain_nopage, splice_in") == buf);
 }
 
 int main(void)

@@ -500,6 +500,14 @@ static void textfile(void)
 	prom_free(&p);
 }
 
+/* PROM_NSERIES is the table's length: no entry left zero (a C array
+ * longer than its initialisers would be, silently) */
+static void table_full(void)
+{
+	for (size_t i = 0; i < PROM_NSERIES; i++)
+		CHECK(prom_series[i].name != NULL);
+}
+
 int main(int argc, char **argv)
 {
 	/* make metrics-doc */
@@ -507,6 +515,7 @@ int main(int argc, char **argv)
 		prom_doc(stdout);
 		return fflush(stdout) ? 1 : 0;
 	}
+	table_full();
 	counters();
 	cap();
 	escaping();
