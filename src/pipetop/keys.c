@@ -19,6 +19,8 @@ const struct tk_key tk_keys[] = {
 	  { { KEY_HOME, TK_FIRST }, { KEY_END, TK_LAST } } },
 	{ "Enter", "the selected row's waits and histograms", "Enter detail",
 	  { { '\n', TK_DETAIL }, { '\r', TK_DETAIL }, { KEY_ENTER, TK_DETAIL } } },
+	{ "a", "advice on the pipes in view (pipestat --advise's rules)",
+	  "a advice", { { 'a', TK_ADVICE } } },
 	{ "p", "one row per pipe / per process", "p pipe/process",
 	  { { 'p', TK_MODE } } },
 	{ "f", "filter by command name (Enter applies, Esc cancels)", "f filter",

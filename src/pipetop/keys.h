@@ -22,6 +22,7 @@ enum tk_action {
 	TK_FIRST,
 	TK_LAST,
 	TK_DETAIL,
+	TK_ADVICE,
 	TK_MODE,
 	TK_FILTER,
 	TK_PAUSE,

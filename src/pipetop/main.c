@@ -192,6 +192,11 @@ static int key(struct tv_state *st, int ch)
 		return ACT_DRAW;
 	case TK_DETAIL:
 		st->detail = !st->detail;
+		st->advice = false;	/* one pane at a time */
+		return ACT_DRAW;
+	case TK_ADVICE:
+		st->advice = !st->advice;
+		st->detail = false;
 		return ACT_DRAW;
 	case TK_FILTER:
 		st->editing = true;

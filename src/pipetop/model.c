@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "core/fmt.h"
 #include "model.h"
 
@@ -414,4 +415,30 @@ bool tm_item_hist(const struct tm_model *m, const struct tm_item *it,
 				out[h][s] += r->hist[h][s];
 	}
 	return any;
+}
+
+int tm_advice(char *buf, size_t n, const struct tm_model *m,
+	      const struct tm_item *it, const struct pt_env *env, struct advice *a)
+{
+	struct pt_row row = { .key = it->key, .c = it->c };
+
+	a->resize = 0;
+	if (n)
+		buf[0] = '\0';
+	if (m->mode != TM_PER_PIPE)
+		return 0;
+	return advise_pipe(buf, n, &row, env, a);
+}
+
+long tm_resize_offer(const struct tm_model *m, const struct tm_item *it,
+		     const struct pt_env *env)
+{
+	struct advice a;
+	char text[1024];
+
+	if (m->mode != TM_PER_PIPE)
+		return 0;
+	if (tm_advice(text, sizeof(text), m, it, env, &a) && a.resize)
+		return a.resize;
+	return it->c.ring_slots * sysconf(_SC_PAGESIZE);
 }

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "core/advise.h"
 #include "core/metrics.h"
 #include "core/ends.h"
 #include "core/rows.h"
@@ -98,6 +99,20 @@ void tm_ends_text(char *buf, size_t n, const struct tm_model *m,
  */
 bool tm_item_hist(const struct tm_model *m, const struct tm_item *it,
 		  __u64 out[PT_NHIST][PT_HIST_SLOTS]);
+
+/*
+ * The advice pane's line for a pipe (per pipe only: advice is per pipe):
+ * advise_pipe() over the pipe's counts, its processes summed. Returns the
+ * remarks' count, 0 for a process row or a pipe with nothing to say.
+ */
+int tm_advice(char *buf, size_t n, const struct tm_model *m,
+	      const struct tm_item *it, const struct pt_env *env, struct advice *a);
+/*
+ * The size the resize prompt offers for a pipe: advice's when it has one,
+ * else the ring the pipe's writes saw (bytes); 0 when neither is known.
+ */
+long tm_resize_offer(const struct tm_model *m, const struct tm_item *it,
+		     const struct pt_env *env);
 
 /* The next refresh interval up (dir > 0) or down from cur. */
 double tm_interval_step(double cur, int dir);

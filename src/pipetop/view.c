@@ -345,6 +345,47 @@ static void detail(int y0, const struct tv_state *st, const struct tm_model *m,
 	}
 }
 
+/* Wraps text over lines y.. below ymax; returns the next free line. */
+static int wrapped(int y, int ymax, const char *text, int attr)
+{
+	char line[512];
+	int len = strlen(text), w = COLS < (int)sizeof(line) ? COLS : (int)sizeof(line) - 1;
+
+	for (int o = 0; o < len && y < ymax && w > 0; o += w) {
+		snprintf(line, sizeof(line), "%.*s", w, text + o);
+		put(y++, 0, line, attr);
+	}
+	return y;
+}
+
+/* The advice pane: advise's remarks on the pipes in the table, from y0. */
+static void advice(int y0, const struct tv_state *st, const struct tm_model *m)
+{
+	char text[2048], ends[256], line[2400];
+	int ymax = LINES - 1, y = y0 + 2, said = 0;
+	struct advice a;
+
+	mvhline(y0, 0, ACS_HLINE, COLS);
+	snprintf(line, sizeof(line), "advice per pipe (%s)  (a closes)",
+		 advise_threshold());
+	put(y0 + 1, 0, line, A_BOLD);
+	if (m->mode != TM_PER_PIPE) {
+		put(y, 0, "(advice is per pipe: p shows pipes)", A_DIM);
+		return;
+	}
+	for (size_t i = 0; i < m->n && y < ymax; i++) {
+		if (!tm_advice(text, sizeof(text), m, &m->items[i], &st->env, &a))
+			continue;
+		said++;
+		tm_ends_text(ends, sizeof(ends), m, &m->items[i], 60);
+		snprintf(line, sizeof(line), "pipe %llu %s: %s",
+			 (unsigned long long)m->items[i].key.ino, ends, text);
+		y = wrapped(y, ymax, line, 0);
+	}
+	if (!said)
+		put(y, 0, "(no pipe worth a remark this interval)", A_DIM);
+}
+
 static void status(const struct tv_state *st)
 {
 	char line[256];
@@ -420,7 +461,7 @@ void tv_draw(const struct tv_state *st, const struct tm_model *m)
 	nrows = LINES - HEAD_LINES - 1;
 	if (st->max_rows && st->max_rows < nrows)
 		nrows = st->max_rows;
-	if (st->detail && m->n)
+	if ((st->detail && m->n) || st->advice)
 		nrows = nrows / 3 > 1 ? nrows / 3 : 1;
 	lay_out(&l, st, name_want(st, m, nrows));
 	heading(st, &l);
@@ -433,6 +474,8 @@ void tv_draw(const struct tv_state *st, const struct tm_model *m)
 			    top + i == st->sel);
 		if (st->detail && (size_t)st->sel < m->n)
 			detail(HEAD_LINES + nrows, st, m, &m->items[st->sel]);
+		if (st->advice)
+			advice(HEAD_LINES + nrows, st, m);
 		if (!m->n)
 			put(HEAD_LINES, 0, st->filter[0] ? "(no pipe activity matches "
 			    "the filter)" : "(no pipe activity)", A_DIM);

@@ -22,6 +22,7 @@ struct tv_state {
 	int max_rows;			/* -r; 0 = what fits */
 	int sel;			/* selected row (arrows, PgUp/PgDn) */
 	bool detail;			/* Enter: the selected row's histograms */
+	bool advice;			/* a: advice on the pipes in view */
 	char kernel[65];
 	struct pt_env env;
 };

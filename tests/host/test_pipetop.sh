@@ -364,6 +364,26 @@ t_waits() {
 	wait "$w" 2>/dev/null
 }
 
+# a: the advice pane says what pipestat --advise says of pipebench's bursts
+t_advice() {
+	local w
+	start_top -n pipework -i 1 || { not_ok "advice: pipetop did not start"; return; }
+	"$PIPEWORK" bursty 8 >/dev/null &
+	w=$!
+	wait_screen 'pipework\[[0-9]+\] -> pipework' >/dev/null
+	TM send-keys -t pt a
+	expect "advice: a opens the pane with the threshold" \
+		"$(wait_screen '^advice per pipe \(a pipe is judged from 16 writes' >/dev/null && echo yes)" yes
+	expect "advice: the bursty pipe named, with the ring to grow to" \
+		"$(wait_screen '^pipe [0-9]+ pipework\[[0-9]+\] -> pipework\[[0-9]+\]: bursty: writers waited' >/dev/null &&
+		   tr -d '\n' <"$TMP/screen" | grep -qE 'grow it to [0-9]+ \([0-9]+ slots\)' && echo yes)" yes
+	TM send-keys -t pt a
+	expect "advice: a again closes it" "$(wait_gone '^advice per pipe' >/dev/null && echo yes)" yes
+	TM send-keys -t pt q
+	kill "$w" 2>/dev/null
+	wait "$w" 2>/dev/null
+}
+
 t_not_a_terminal() {
 	local rc
 	"$PIPETOP" >"$TMP/out" 2>"$TMP/err"; rc=$?
@@ -400,6 +420,7 @@ t_stopped_terminal
 t_hostile_comm
 t_rows
 t_waits
+t_advice
 t_not_a_terminal
 t_bad_input
 summary

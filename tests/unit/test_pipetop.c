@@ -4,6 +4,8 @@
 #include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include "pipetop/keys.h"
 #include "pipetop/model.h"
 #include "pipetop/opts.h"
@@ -463,6 +465,7 @@ static void keys(void)
 	CHECK(tk_action_of(KEY_HOME) == TK_FIRST);
 	CHECK(tk_action_of('\n') == TK_DETAIL);
 	CHECK(tk_action_of('j') == TK_DOWN);
+	CHECK(tk_action_of('a') == TK_ADVICE);
 	CHECK(tk_action_of('x') == TK_NONE);
 
 	CHECK(parse("--help", &o, err, text) == CLI_EXIT_OK);
@@ -474,7 +477,78 @@ static void keys(void)
 	CHECK(strstr(text, "PgUp, PgDn      the selection half a screen up / down") != NULL);
 	tk_status(line, sizeof(line));
 	CHECK_STR(line, "q quit  s/<-/-> sort  up/down select  Enter detail  "
-		  "p pipe/process  f filter  space pause  +/- interval  h help");
+		  "a advice  p pipe/process  f filter  space pause  +/- interval  h help");
+}
+
+/*
+ * The advice pane and the resize prompt's offer, from given rows over 1 s:
+ * pipe 400 bursty (4 MiB in 64 writes, 4 reader waits: 1 MiB bursts
+ * against 16 slots), pipe 500 reader-bound, pipe 100 too quiet to judge.
+ */
+static void advice(void)
+{
+	struct pt_env env = { .tier = PT_TIER_SYSCALL, .knob_prealloc_max = -1,
+			      .knob_prealloc_keep = -1, .knob_read_batch = -1,
+			      .interval_s = 1, .user_pages_soft = 16384,
+			      .pipe_max_size = 1 << 20 };
+	long page = sysconf(_SC_PAGESIZE);
+	struct pt_counts bw = { .writes = 64, .write_bytes = 64 * 65536,
+				.wait_write_ns = 400000000, .ring_full_writes = 32,
+				.ring_slots = 16, .ring_peak = 16 };
+	struct pt_counts br = { .reads = 64, .read_bytes = 64 * 65536,
+				.wait_read_ns = 300000000, .waits_read = 4 };
+	struct pt_counts rw = { .writes = 32, .write_bytes = 32 * 65536,
+				.wait_write_ns = 800000000, .ring_full_writes = 30,
+				.ring_slots = 16 };
+	struct pt_counts rr = { .reads = 32, .read_bytes = 32 * 65536 };
+	struct pt_rows raw;
+	struct tm_model m;
+	const struct tm_item *it;
+	struct advice a;
+	char text[2048];
+
+	fill(&raw);
+	add(&raw, 20, "dd", 400, &bw);
+	add(&raw, 21, "cat", 400, &br);
+	add(&raw, 30, "gen", 500, &rw);
+	add(&raw, 31, "slow", 500, &rr);
+	tm_init(&m);
+	CHECK(tm_build(&m, &raw, TM_PER_PIPE, "") == 0);
+
+	it = find_pipe(&m, 400);
+	CHECK(it && tm_advice(text, sizeof(text), &m, it, &env, &a) == 2);
+	CHECK(!strncmp(text, "bursty: writers waited 40% for room (the ring full "
+		       "in 32 of 64 writes), readers 30% for data; 1048576 bytes "
+		       "written per reader wait", 104));
+	CHECK(strstr(text, "; grow it to 1048576 (") != NULL);
+	CHECK(a.resize == 1 << 20);
+	CHECK(tm_resize_offer(&m, it, &env) == 1 << 20);
+	/* within fs.pipe-max-size: at it already, nothing to offer but the ring */
+	env.pipe_max_size = 16 * page;
+	CHECK(tm_advice(text, sizeof(text), &m, it, &env, &a) == 2 && !a.resize);
+	CHECK(strstr(text, "at fs.pipe-max-size") != NULL);
+	CHECK(tm_resize_offer(&m, it, &env) == 16 * page);
+	env.pipe_max_size = 1 << 20;
+
+	it = find_pipe(&m, 500);
+	CHECK(it && tm_advice(text, sizeof(text), &m, it, &env, &a) == 1);
+	CHECK(!strncmp(text, "reader-bound: writers waited 80%", 32) && !a.resize);
+	CHECK(tm_resize_offer(&m, it, &env) == 16 * page);
+
+	/* 10 writes: under the threshold; no ring seen, nothing to offer */
+	it = find_pipe(&m, 100);
+	CHECK(it && tm_advice(text, sizeof(text), &m, it, &env, &a) == 0);
+	CHECK_STR(text, "");
+	CHECK(tm_resize_offer(&m, it, &env) == 0);
+
+	/* per process: advice is per pipe */
+	CHECK(tm_build(&m, &raw, TM_PER_PROC, "") == 0);
+	for (size_t i = 0; i < m.n; i++) {
+		CHECK(tm_advice(text, sizeof(text), &m, &m.items[i], &env, &a) == 0);
+		CHECK(tm_resize_offer(&m, &m.items[i], &env) == 0);
+	}
+	tm_free(&m);
+	rows_free(&raw);
 }
 
 int main(void)
@@ -488,5 +562,6 @@ int main(void)
 	format();
 	interval_steps();
 	waits_and_hists();
+	advice();
 	return unit_summary("test_pipetop");
 }
