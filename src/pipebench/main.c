@@ -24,11 +24,6 @@ static const long default_sizes[] = { 4096, 32768, 65536, 131072 };
 static const long default_writers[] = { 1, 2, 5 };
 static const long default_readers[] = { 1, 5, 10 };
 
-static int cpu_at(const struct pb_opts *o, int i)
-{
-	return o->ncpus ? o->cpus[i % o->ncpus] : -1;
-}
-
 /* Runs in the workload child. */
 static int run_workload(const struct pb_opts *o, const struct pb_point *p,
 			struct wl_result *res)
@@ -37,8 +32,8 @@ static int run_workload(const struct pb_opts *o, const struct pb_point *p,
 		.size = p->size,
 		.seconds = o->ops ? 0 : o->duration,
 		.max_ops = o->ops,
-		.cpu_a = cpu_at(o, 0),
-		.cpu_b = cpu_at(o, 1),
+		.cpu_a = pb_cpu_at(o, 0),
+		.cpu_b = pb_cpu_at(o, 1),
 	};
 
 	switch (p->wl) {

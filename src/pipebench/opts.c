@@ -24,7 +24,7 @@ static const char usage[] =
 "kernel knob on one boot. Needs root (BPF; --ab writes /proc/sys/fs).\n"
 "\n"
 "Workloads (default: all of them):\n"
-"  stream    1 writer + 1 reader on different CPUs, writes and reads of SIZE\n"
+"  stream    1 writer + 1 reader process, writes and reads of SIZE\n"
 "  mix       WRITERS x READERS processes on one 1 MiB pipe, 64 KiB I/O\n"
 "  pingpong  SIZE-byte round trips between two processes (default 1 byte)\n"
 "  uring     128 pipes x 256 rounds of 4 KiB io_uring reads, on empty\n"
@@ -40,8 +40,8 @@ static const char usage[] =
 "                       and max are reported\n"
 "  -N, --ops N          end a repetition after N writes (round trips for\n"
 "                       pingpong; per writer for mix) instead of a duration\n"
-"  -C, --cpus LIST      CPUs to pin to, e.g. 0,1 or 2-3 (default: the first\n"
-"                       two this process may use)\n"
+"  -C, --cpus LIST      CPUs to pin to, e.g. 0,1 (two CPUs) or 0 (one CPU);\n"
+"                       default: not pinned, as perf bench sched pipe\n"
 "      --quick          short runs for tests: 3 reps of 0.1 s\n"
 "      --ab KNOB=A,B    run every point with fs.KNOB=A (baseline) and =B\n"
 "                       (patched), alternating, and print both, the delta\n"
@@ -117,16 +117,26 @@ static int parse_cpus(const char *s, int *cpus, int cap)
 	return n;
 }
 
-static void default_cpus(struct pb_opts *o)
+int pb_cpu_at(const struct pb_opts *o, int i)
 {
-	cpu_set_t allowed;
+	return o->ncpus ? o->cpus[i % o->ncpus] : -1;
+}
 
-	o->ncpus = 0;
-	if (sched_getaffinity(0, sizeof(allowed), &allowed))
-		return;
-	for (int c = 0; c < CPU_SETSIZE && o->ncpus < 2; c++)
-		if (CPU_ISSET(c, &allowed))
-			o->cpus[o->ncpus++] = c;
+const char *pb_placement(const struct pb_opts *o, const struct pb_point *p,
+			 char *buf, size_t n)
+{
+	int a = pb_cpu_at(o, 0), b = pb_cpu_at(o, 1);
+
+	/* bw is lmbench's unpinned run; uring is one process, never pinned */
+	if (p->wl == PB_BW || p->wl == PB_URING || !o->ncpus)
+		snprintf(buf, n, "unpinned");
+	else if (p->wl == PB_MIX && o->ncpus > 2)
+		snprintf(buf, n, "round-robin over %d CPUs", o->ncpus);
+	else if (a == b)
+		snprintf(buf, n, "same CPU %d", a);
+	else
+		snprintf(buf, n, "CPUs %d and %d", a, b);
+	return buf;
 }
 
 #define USAGE_ERR(...) do { snprintf(err, n, __VA_ARGS__); return CLI_USAGE; } while (0)
@@ -258,8 +268,6 @@ int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
 		o->reps = o->quick ? 3 : 5;
 	if (!o->duration && !o->ops)
 		o->duration = o->quick ? 0.1 : 1;
-	if (!o->ncpus)
-		default_cpus(o);
 	snprintf(o->load.comm, sizeof(o->load.comm), PB_COMM_FMT, (int)getpid());
 	return CLI_RUN;
 }

@@ -40,16 +40,16 @@ double pb_delta_pct(double a, double b)
 	return a ? (b - a) / a * 100 : 0;
 }
 
-static double spread_pct(const struct pb_stats *s)
+double pb_spread_pct(const struct pb_stats *s)
 {
-	return s->median ? (s->max - s->min) / 2 / s->median * 100 : 0;
+	return s->median ? (s->max - s->min) / s->median * 100 : 0;
 }
 
 double pb_noise_pct(const struct pb_stats *a, const struct pb_stats *b)
 {
-	double x = spread_pct(a), y = b ? spread_pct(b) : 0;
+	double x = pb_spread_pct(a), y = b ? pb_spread_pct(b) : 0;
 
-	return x > y ? x : y;
+	return (x > y ? x : y) / 2;
 }
 
 bool pb_per_op(enum pb_wl wl)
@@ -109,7 +109,8 @@ static const char csv_head[] =
 	"variant,moved_bytes,ops,seconds,us_per_op_median,us_per_op_min,"
 	"us_per_op_max,alloc_locked_per_mb,sections_per_read,copy_buffers,"
 	"knob_prealloc_max,knob_prealloc_keep,knob_read_batch,"
-	"ab_knob,ab_value,ab_side,delta_pct,noise_pct,derived\n";
+	"ab_knob,ab_value,ab_side,delta_pct,noise_pct,derived,"
+	"placement,spread_pct\n";
 
 void pb_out_begin(FILE *f, const struct pb_opts *o, enum pt_tier tier)
 {
@@ -129,11 +130,13 @@ void pb_out_begin(FILE *f, const struct pb_opts *o, enum pt_tier tier)
 		fprintf(f, "%ld ops", o->ops);
 	else
 		fprintf(f, "%.2f s", o->duration);
-	fprintf(f, "  CPUs:");
-	for (int i = 0; i < o->ncpus; i++)
-		fprintf(f, "%s%d", i ? "," : " ", o->cpus[i]);
-	if (!o->ncpus)
-		fprintf(f, " any");
+	if (o->ncpus) {
+		fprintf(f, "  pinned to CPUs:");
+		for (int i = 0; i < o->ncpus; i++)
+			fprintf(f, "%s%d", i ? "," : " ", o->cpus[i]);
+	} else {
+		fprintf(f, "  not pinned (as perf bench sched pipe)");
+	}
 	fprintf(f, "\nknobs: pipe-prealloc-max=%s pipe-prealloc-keep=%s "
 		"pipe-read-batch=%s\n",
 		knob_text(env.knob_prealloc_max, a, sizeof(a)),
@@ -142,14 +145,15 @@ void pb_out_begin(FILE *f, const struct pb_opts *o, enum pt_tier tier)
 	if (o->ab.on) {
 		fprintf(f, "A/B over fs.%s: baseline %d, patched %d, alternating\n",
 			o->ab.knob, o->ab.value[0], o->ab.value[1]);
-		fprintf(f, "%-14s %7s %3s %3s %-5s %9s %9s %7s %6s  %-13s %-13s %-11s %s\n",
+		fprintf(f, "%-14s %7s %3s %3s %-5s %9s %9s %7s %6s  %-13s %-13s %-11s %-11s %s\n",
 			"WORKLOAD", "SIZE", "W", "R", "UNIT", "BASELINE", "PATCHED",
 			"DELTA%", "NOISE%", "HIT% A/B", "ALLOC_LK/MB", "SEC/RD A/B",
-			"EAGAIN A/B");
+			"EAGAIN A/B", "PLACEMENT");
 	} else {
-		fprintf(f, "%-14s %7s %3s %3s %-5s %9s %9s %9s %6s %11s %6s %8s %8s\n",
+		fprintf(f, "%-14s %7s %3s %3s %-5s %9s %9s %9s %6s %11s %6s %8s %8s %s\n",
 			"WORKLOAD", "SIZE", "W", "R", "UNIT", "MEDIAN", "MIN", "MAX",
-			"HIT%", "ALLOC_LK/MB", "SEC/RD", "EAGAIN_R", "EAGAIN_W");
+			"HIT%", "ALLOC_LK/MB", "SEC/RD", "EAGAIN_R", "EAGAIN_W",
+			"PLACEMENT");
 	}
 	fflush(f);
 }
@@ -169,23 +173,43 @@ static struct pt_value eagains(const struct pb_side *s)
 	return r;
 }
 
+/* One line per side whose repetitions disagree too much to trust the median. */
+static void spread_warning(FILE *f, const char *prefix, const struct pb_point *p,
+			   const struct pb_side *sides, int nsides)
+{
+	for (int i = 0; i < nsides; i++) {
+		struct pb_stats st = side_stats(p, &sides[i]);
+		double spread = pb_spread_pct(&st);
+
+		if (spread <= PB_SPREAD_WARN_PCT)
+			continue;
+		fprintf(f, "%s! %sspread %.0f%%: (max - min) / median over %d%%, "
+			"the median is not to be trusted\n", prefix,
+			nsides > 1 ? (i ? "patched " : "baseline ") : "",
+			spread, PB_SPREAD_WARN_PCT);
+	}
+}
+
 static void table_point(FILE *f, const struct pb_opts *o, const struct pb_point *p,
 			const struct pb_side *sides, int nsides)
 {
 	const char *unit = pb_per_op(p->wl) ? "us/op" : "MB/s";
 	struct pb_stats a = side_stats(p, &sides[0]);
-	char name[32], v[5][24];
+	char name[32], v[5][24], place[32];
 
+	pb_placement(o, p, place, sizeof(place));
 	fprintf(f, "%-14s %7ld %3d %3d %-5s ", point_name(p, name, sizeof(name)),
 		p->size, p->writers, p->readers, unit);
 	if (nsides == 1) {
-		fprintf(f, "%9.2f %9.2f %9.2f %6s %11s %6s %8s %8s\n",
+		fprintf(f, "%9.2f %9.2f %9.2f %6s %11s %6s %8s %8s %s\n",
 			a.median, a.min, a.max,
 			table_value(v[0], 24, metric(&sides[0], PT_COL_POOL_HIT_PCT), 6),
 			table_value(v[1], 24, alloc_per_mb(&sides[0]), 11),
 			table_value(v[2], 24, metric(&sides[0], PT_COL_SECTIONS_PER_READ), 6),
 			table_value(v[3], 24, metric(&sides[0], PT_COL_EAGAIN_READ), 8),
-			table_value(v[4], 24, metric(&sides[0], PT_COL_EAGAIN_WRITE), 8));
+			table_value(v[4], 24, metric(&sides[0], PT_COL_EAGAIN_WRITE), 8),
+			place);
+		spread_warning(f, "  ", p, sides, nsides);
 		return;
 	}
 	{
@@ -207,11 +231,11 @@ static void table_point(FILE *f, const struct pb_opts *o, const struct pb_point 
 			 table_value(y, 24, metric(&sides[1], PT_COL_SECTIONS_PER_READ), 5));
 		snprintf(pair[3], 40, "%s/%s", table_value(x, 24, eagains(&sides[0]), 6),
 			 table_value(y, 24, eagains(&sides[1]), 6));
-		fprintf(f, "%9.2f %9.2f %+6.1f%s %6.1f  %-13s %-13s %-11s %s\n",
+		fprintf(f, "%9.2f %9.2f %+6.1f%s %6.1f  %-13s %-13s %-11s %-11s %s\n",
 			a.median, b.median, d, fabs(d) <= noise ? "~" : " ", noise,
-			pair[0], pair[1], pair[2], pair[3]);
+			pair[0], pair[1], pair[2], pair[3], place);
 	}
-	(void)o;
+	spread_warning(f, "  ", p, sides, nsides);
 }
 
 /* One row of the CSV, or one JSON object keyed by the CSV's column names. */
@@ -229,6 +253,7 @@ static void point_side(FILE *f, const struct pb_opts *o, const struct pb_point *
 		PT_COL_KNOB_PREALLOC_KEEP, PT_COL_KNOB_READ_BATCH,
 	};
 	struct pt_value v;
+	char place[32];
 	struct rec r;
 
 	rec_begin(&r, f, o->json ? REC_JSON : REC_CSV);
@@ -273,6 +298,8 @@ static void point_side(FILE *f, const struct pb_opts *o, const struct pb_point *
 			rec_null(&r, ab[i]);
 	}
 	rec_derived(&r, "derived", &s->c, &s->env);
+	rec_str(&r, "placement", pb_placement(o, p, place, sizeof(place)));
+	rec_fixed(&r, "spread_pct", pb_spread_pct(&mb), 2);
 	rec_end(&r);
 }
 
@@ -282,10 +309,15 @@ void pb_out_point(FILE *f, const struct pb_opts *o, const struct pb_point *p,
 	double delta = 0, noise;
 	struct pb_stats a, b;
 
+	char name[32], prefix[48];
+
 	if (!o->csv && !o->json) {
 		table_point(f, o, p, sides, nsides);
 		return;
 	}
+	snprintf(prefix, sizeof(prefix), "pipebench: %s %ld: ",
+		 point_name(p, name, sizeof(name)), p->size);
+	spread_warning(stderr, prefix, p, sides, nsides);
 	/* the CSV's delta and noise are on MB/s for every workload */
 	a = pb_stats_of(sides[0].mbps, sides[0].n);
 	b = nsides > 1 ? pb_stats_of(sides[1].mbps, sides[1].n) : a;
@@ -304,7 +336,9 @@ void pb_out_end(FILE *f, const struct pb_opts *o)
 	      "per read (uring)\n"
 	      "ALLOC_LK/MB: pages allocated with pipe->mutex held per MB written; "
 	      "SEC/RD: user-access sections per read\n"
-	      "* derived, not measured directly; - not known on this tier\n", f);
+	      "* derived, not measured directly; - not known on this tier\n"
+	      "PLACEMENT: where the two ends ran (unpinned: the scheduler's choice); "
+	      "!: a noisy point\n", f);
 	if (o->ab.on)
 		fputs("DELTA%: patched vs baseline throughput, + = faster; NOISE%: half "
 		      "the larger min..max spread of the two sides; ~: within noise\n", f);

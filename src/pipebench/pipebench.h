@@ -67,6 +67,12 @@ struct pb_point {
 	const char *variant;	/* uring: "empty" or "data"; else "" */
 };
 
+/* the CPU the i-th end is pinned to (round-robin over --cpus), -1: none */
+int pb_cpu_at(const struct pb_opts *o, int i);
+/* where the point's ends run: "unpinned", "same CPU 0", "CPUs 0 and 1", ... */
+const char *pb_placement(const struct pb_opts *o, const struct pb_point *p,
+			 char *buf, size_t n);
+
 /* What one side (or the only side) of a point measured over its reps. */
 struct pb_side {
 	int knob_value;		/* --ab value, -1 without --ab */
@@ -86,6 +92,10 @@ struct pb_stats {
 struct pb_stats pb_stats_of(const double *v, int n);
 /* (b - a) / a in %; 0 when a is 0 */
 double pb_delta_pct(double a, double b);
+/* above this (max - min) / median, in %, a point is flagged as noisy */
+#define PB_SPREAD_WARN_PCT	25
+/* (max - min) / median in %; 0 when the median is 0 */
+double pb_spread_pct(const struct pb_stats *s);
 /* half the larger relative min..max spread of the two sides, in % */
 double pb_noise_pct(const struct pb_stats *a, const struct pb_stats *b);
 /* pingpong and uring read best as us per op, the rest as MB/s */

@@ -149,6 +149,33 @@ t_table() {
 	grep -q 'tier: syscall' "$TMP/table" && ok "table: says the tier" || not_ok "table: no tier"
 }
 
+# where the ends run is said: unpinned by default (as perf bench sched
+# pipe), one CPU or two with -C; placement in CSV
+t_placement() {
+	"$PIPEBENCH" --quick -N 50 pingpong >"$TMP/place" 2>"$TMP/place.err"
+	expect "placement: exit status" "$?" 0
+	grep -q 'not pinned (as perf bench sched pipe)' "$TMP/place" &&
+		ok "placement: the header says not pinned" || not_ok "placement: header silent"
+	grep -q '^pingpong  *1  *1  *1 us/op .* unpinned$' "$TMP/place" &&
+		ok "placement: the pingpong row says unpinned" || not_ok "placement: row lacks unpinned"
+	grep -q '^PLACEMENT: ' "$TMP/place" && ok "placement: explained in the footer" ||
+		not_ok "placement: no footer line"
+	bench place1 -C 0 -N 50 -R 2 pingpong
+	expect "placement: -C 0: same CPU" "$(col "$TMP/place1.csv" placement)" "same CPU 0"
+	expect "placement: -C 0: round trips still counted" "$(col "$TMP/place1.csv" ops)" 100
+	if [ "$(nproc)" -ge 2 ]; then
+		bench place2 -C 0,1 -N 50 -R 2 pingpong bw
+		expect "placement: -C 0,1: two CPUs" "$(col "$TMP/place2.csv" placement 1)" "CPUs 0 and 1"
+		expect "placement: bw is never pinned" "$(col "$TMP/place2.csv" placement 2)" unpinned
+	fi
+	# spread_pct is (max - min) / median of the row's own MB/s figures
+	bench spread -C 0 -S 65536 -N 200 -R 3 stream
+	awk -v a="$(col "$TMP/spread.csv" mbps_min)" -v m="$(col "$TMP/spread.csv" mbps_median)" \
+	    -v b="$(col "$TMP/spread.csv" mbps_max)" -v s="$(col "$TMP/spread.csv" spread_pct)" \
+	    'BEGIN { d = (b - a) / m * 100 - s; exit !(m > 0 && d < 0.1 && d > -0.1) }' &&
+		ok "placement: spread_pct = (max - min) / median" || not_ok "placement: spread_pct wrong"
+}
+
 t_usage() {
 	local args
 	for args in "--reps 0" "--reps x" "--duration 0" "--duration -1" "--size 0" \
@@ -274,6 +301,7 @@ t_pingpong
 t_uring
 t_bw
 t_table
+t_placement
 t_usage
 t_ab
 summary

@@ -39,7 +39,7 @@ static void defaults(void)
 	CHECK(o.reps == 5);
 	CHECK(near(o.duration, 1));
 	CHECK(o.ops == 0 && o.nsizes == 0 && !o.ab.on && !o.csv);
-	CHECK(o.ncpus >= 1 && o.ncpus <= 2);
+	CHECK(o.ncpus == 0);	/* not pinned, as perf bench sched pipe */
 	CHECK(o.load.tier == PT_TIER_AUTO);
 	snprintf(comm, sizeof(comm), "pbench-%d", (int)getpid());
 	CHECK_STR(o.load.comm, comm);
@@ -259,6 +259,88 @@ static void output(void)
 	free(buf);
 }
 
+/* pipebench ARGS's header and one point, as printed; free() it */
+static char *render(const char *args, const struct pb_point *p,
+		    const struct pb_side *side)
+{
+	char *out = NULL;
+	size_t len = 0;
+	FILE *m;
+
+	CHECK(parse(args) == CLI_RUN);
+	m = open_memstream(&out, &len);
+	pb_out_begin(m, &o, PT_TIER_SYSCALL);
+	pb_out_point(m, &o, p, side, 1);
+	fclose(m);
+	return out;
+}
+
+/* Where each end runs, said per point; a noisy point is flagged. */
+static void placement_spread(void)
+{
+	struct pb_point p = { .wl = PB_PINGPONG, .size = 1, .writers = 1,
+			      .readers = 1, .variant = "" };
+	static struct pb_side side;
+	struct pb_stats st;
+	char buf[32], *out, head[1024], row[1024], f[64];
+
+	CHECK(parse("pingpong") == CLI_RUN);
+	CHECK_STR(pb_placement(&o, &p, buf, sizeof(buf)), "unpinned");
+	CHECK(pb_cpu_at(&o, 0) == -1 && pb_cpu_at(&o, 1) == -1);
+	CHECK(parse("-C 0 pingpong") == CLI_RUN);
+	CHECK_STR(pb_placement(&o, &p, buf, sizeof(buf)), "same CPU 0");
+	CHECK(pb_cpu_at(&o, 0) == 0 && pb_cpu_at(&o, 1) == 0);
+	CHECK(parse("-C 0,0 pingpong") == CLI_RUN);
+	CHECK_STR(pb_placement(&o, &p, buf, sizeof(buf)), "same CPU 0");
+	if (sysconf(_SC_NPROCESSORS_ONLN) > 1 && parse("-C 0,1 pingpong") == CLI_RUN) {
+		CHECK_STR(pb_placement(&o, &p, buf, sizeof(buf)), "CPUs 0 and 1");
+		p.wl = PB_BW;	/* lmbench's run is never pinned */
+		CHECK_STR(pb_placement(&o, &p, buf, sizeof(buf)), "unpinned");
+		p.wl = PB_PINGPONG;
+	}
+
+	/* (max - min) / median: 15/322/683 (the point) is 207% */
+	st = (struct pb_stats){ .median = 322, .min = 15, .max = 683 };
+	CHECK(fabs(pb_spread_pct(&st) - 668.0 / 322 * 100) < 1e-9);
+	st = (struct pb_stats){ .median = 100, .min = 90, .max = 110 };
+	CHECK(near(pb_spread_pct(&st), 20));
+	st.median = 0;
+	CHECK(near(pb_spread_pct(&st), 0));
+
+	side.knob_value = -1;
+	side.env.tier = PT_TIER_SYSCALL;
+	side.n = 3;
+	side.usop[0] = 15;
+	side.usop[1] = 322;
+	side.usop[2] = 683;
+	side.mbps[0] = side.mbps[1] = side.mbps[2] = 1;
+	out = render("-C 0 pingpong", &p, &side);
+	CHECK(strstr(out, "pinned to CPUs: 0\n") != NULL);
+	CHECK(strstr(out, " same CPU 0\n") != NULL);
+	CHECK(strstr(out, "\n  ! spread 207%: (max - min) / median over 25%") != NULL);
+	free(out);
+
+	/* within the threshold: no warning; unpinned said in the header */
+	side.usop[0] = 95;
+	side.usop[1] = 100;
+	side.usop[2] = 105;
+	out = render("pingpong", &p, &side);
+	CHECK(strstr(out, "not pinned (as perf bench sched pipe)") != NULL);
+	CHECK(strstr(out, " unpinned\n") != NULL);
+	CHECK(strstr(out, "spread") == NULL);
+	free(out);
+
+	/* CSV: placement and spread_pct (of MB/s) appended */
+	side.mbps[0] = 50;
+	side.mbps[1] = 100;
+	side.mbps[2] = 110;
+	out = render("--csv -C 0 pingpong", &p, &side);
+	CHECK(sscanf(out, "%1023[^\n]\n%1023[^\n]", head, row) == 2);
+	CHECK_STR(field(row, column(head, "placement"), f, sizeof(f)), "same CPU 0");
+	CHECK_STR(field(row, column(head, "spread_pct"), f, sizeof(f)), "60.00");
+	free(out);
+}
+
 int main(void)
 {
 	defaults();
@@ -266,5 +348,6 @@ int main(void)
 	ab();
 	stats();
 	output();
+	placement_spread();
 	return unit_summary("test_pipebench");
 }
