@@ -116,7 +116,27 @@ struct bench {
 	struct pt_session s;
 	struct pt_rows rows[2], scratch;
 	struct pb_side sides[2];
+	bool attached;		/* the session is open */
+	char err[320];
 };
+
+/* Opens or closes the session so that its programs are (not) attached. */
+static int attach(struct bench *b, bool on)
+{
+	if (on == b->attached)
+		return 0;
+	if (!on) {
+		pt_session_close(&b->s);
+		b->attached = false;
+		return 0;
+	}
+	if (pt_session_open(&b->s, &b->o->load, b->err, sizeof(b->err))) {
+		fprintf(stderr, "pipebench: %s\n", b->err);
+		return -1;
+	}
+	b->attached = true;
+	return 0;
+}
 
 static int drain(struct bench *b, struct pt_rows *into, struct pt_env *env)
 {
@@ -145,12 +165,14 @@ static const char *describe(const struct pb_point *p, char *buf, size_t n)
 static int run_point(struct bench *b, const struct pb_point *p)
 {
 	const struct pb_opts *o = b->o;
-	int nsides = o->ab.on ? 2 : 1;
+	int nsides = o->ab.on || o->baseline ? 2 : 1;
 	char what[48];
 
 	for (int s = 0; s < nsides; s++) {
 		memset(&b->sides[s], 0, sizeof(b->sides[s]));
 		b->sides[s].knob_value = o->ab.on ? o->ab.value[s] : -1;
+		/* --baseline: side 0 runs with nothing attached */
+		b->sides[s].unattached = o->baseline && s == 0;
 		rows_clear(&b->rows[s]);
 	}
 	for (int rep = 0; rep < o->reps; rep++) {
@@ -165,16 +187,20 @@ static int run_point(struct bench *b, const struct pb_point *p)
 					o->ab.knob, side->knob_value, strerror(errno));
 				return -1;
 			}
-			pt_session_env(&b->s, &side->env);
-			rows_clear(&b->scratch);
-			if (drain(b, &b->scratch, NULL))
+			if (attach(b, !side->unattached))
 				return -1;
+			if (b->attached) {
+				pt_session_env(&b->s, &side->env);
+				rows_clear(&b->scratch);
+				if (drain(b, &b->scratch, NULL))
+					return -1;
+			}
 			if (run_rep(o, p, &res)) {
 				fprintf(stderr, "pipebench: %s: workload failed: %s\n",
 					describe(p, what, sizeof(what)), strerror(errno));
 				return -1;
 			}
-			if (drain(b, &b->rows[s], &side->env))
+			if (b->attached && drain(b, &b->rows[s], &side->env))
 				return -1;
 			side->mbps[side->n] = res.seconds > 0 ?
 					      res.bytes / res.seconds / 1e6 : 0;
@@ -263,11 +289,12 @@ static int run_all(struct bench *b)
 int main(int argc, char **argv)
 {
 	static struct bench b;	/* big: rep arrays */
+	char *err = b.err;
+	size_t errn = sizeof(b.err);
 	struct pb_opts o;
-	char err[320];
 	int rc;
 
-	rc = pb_parse(argc, argv, &o, stdout, err, sizeof(err));
+	rc = pb_parse(argc, argv, &o, stdout, err, errn);
 	if (rc != CLI_RUN)
 		return cli_exit_code(rc, "pipebench", err);
 	if (!cli_std_fds("pipebench", true))
@@ -278,14 +305,15 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	pb_signals_init();
 	pb_knob_recover();
-	if (o.ab.on && pb_knob_begin(o.ab.knob, err, sizeof(err))) {
+	if (o.ab.on && pb_knob_begin(o.ab.knob, err, errn)) {
 		fprintf(stderr, "pipebench: refusing --ab: %s\n", err);
 		return 1;
 	}
-	if (pt_session_open(&b.s, &o.load, err, sizeof(err))) {
+	if (pt_session_open(&b.s, &o.load, err, errn)) {
 		fprintf(stderr, "pipebench: %s\n", err);
 		return 1;
 	}
+	b.attached = true;
 	fprintf(stderr, "pipebench: %s tier; counting command '%s'\n",
 		tier_name(b.s.tier), o.load.comm);
 	for (int s = 0; s < 2; s++)
@@ -296,7 +324,7 @@ int main(int argc, char **argv)
 	if (!rc)
 		pb_out_end(stdout, &o);
 	pb_knob_restore();
-	pt_session_close(&b.s);
+	attach(&b, false);
 	for (int s = 0; s < 2; s++)
 		rows_free(&b.rows[s]);
 	rows_free(&b.scratch);

@@ -48,6 +48,9 @@ static const char usage[] =
 "                       and a noise estimate; the knob is restored on exit.\n"
 "                       KNOB: pipe-prealloc-max (0..8), pipe-prealloc-keep\n"
 "                       (0..8), pipe-read-batch (0..1)\n"
+"      --baseline       run every point also with nothing attached (the\n"
+"                       programs detached), alternating, and print that row\n"
+"                       first: what attaching costs the workload\n"
 "      --csv            CSV: one header, one row per point (per side)\n"
 "      --json           NDJSON: the CSV's rows as one JSON object per line,\n"
 "                       keyed by the CSV column names; unknown is null\n"
@@ -144,7 +147,8 @@ const char *pb_placement(const struct pb_opts *o, const struct pb_point *p,
 int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
 	     char *err, size_t n)
 {
-	enum { OPT_QUICK = 256, OPT_AB, OPT_CSV, OPT_JSON, OPT_READERS };
+	enum { OPT_QUICK = 256, OPT_AB, OPT_CSV, OPT_JSON, OPT_READERS,
+	       OPT_BASELINE };
 	static const struct option longs[] = {
 		{ "size", required_argument, NULL, 'S' },
 		{ "writers", required_argument, NULL, 'w' },
@@ -155,6 +159,7 @@ int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
 		{ "cpus", required_argument, NULL, 'C' },
 		{ "quick", no_argument, NULL, OPT_QUICK },
 		{ "ab", required_argument, NULL, OPT_AB },
+		{ "baseline", no_argument, NULL, OPT_BASELINE },
 		{ "csv", no_argument, NULL, OPT_CSV },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "tier", required_argument, NULL, CLI_OPT_TIER },
@@ -232,6 +237,9 @@ int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
 			if (pb_ab_parse(optarg, &o->ab, err, n))
 				return CLI_USAGE;
 			break;
+		case OPT_BASELINE:
+			o->baseline = true;
+			break;
 		case OPT_CSV:
 			o->csv = true;
 			break;
@@ -262,6 +270,8 @@ int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
 			o->wl[i] = true;
 	if (o->csv && o->json)
 		USAGE_ERR("--csv and --json: give one");
+	if (o->baseline && o->ab.on)
+		USAGE_ERR("--baseline and --ab both make a second side: give one");
 	if (o->ops && o->duration)
 		USAGE_ERR("--ops and --duration both end a repetition: give one");
 	if (!o->reps)

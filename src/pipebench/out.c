@@ -59,6 +59,9 @@ bool pb_per_op(enum pb_wl wl)
 
 static struct pt_value metric(const struct pb_side *s, enum pt_col col)
 {
+	/* nothing attached, nothing counted: unknown, not 0 */
+	if (s->unattached)
+		return (struct pt_value){ .q = PT_NA };
 	return pt_get(col, &s->c, &s->env);
 }
 
@@ -110,7 +113,7 @@ static const char csv_head[] =
 	"us_per_op_max,alloc_locked_per_mb,sections_per_read,copy_buffers,"
 	"knob_prealloc_max,knob_prealloc_keep,knob_read_batch,"
 	"ab_knob,ab_value,ab_side,delta_pct,noise_pct,derived,"
-	"placement,spread_pct\n";
+	"placement,spread_pct,attached\n";
 
 void pb_out_begin(FILE *f, const struct pb_opts *o, enum pt_tier tier)
 {
@@ -185,9 +188,28 @@ static void spread_warning(FILE *f, const char *prefix, const struct pb_point *p
 			continue;
 		fprintf(f, "%s! %sspread %.0f%%: (max - min) / median over %d%%, "
 			"the median is not to be trusted\n", prefix,
-			nsides > 1 ? (i ? "patched " : "baseline ") : "",
+			nsides < 2 ? "" : sides[i].unattached ? "nothing attached: " :
+			sides[0].unattached ? "attached: " : i ? "patched " : "baseline ",
 			spread, PB_SPREAD_WARN_PCT);
 	}
+}
+
+/* One line of the table without --ab. */
+static void table_row(FILE *f, const struct pb_point *p, const struct pb_side *s,
+		      const char *place)
+{
+	struct pb_stats a = side_stats(p, s);
+	char name[32], v[5][24];
+
+	fprintf(f, "%-14s %7ld %3d %3d %-5s %9.2f %9.2f %9.2f %6s %11s %6s %8s %8s %s%s\n",
+		point_name(p, name, sizeof(name)), p->size, p->writers, p->readers,
+		pb_per_op(p->wl) ? "us/op" : "MB/s", a.median, a.min, a.max,
+		table_value(v[0], 24, metric(s, PT_COL_POOL_HIT_PCT), 6),
+		table_value(v[1], 24, alloc_per_mb(s), 11),
+		table_value(v[2], 24, metric(s, PT_COL_SECTIONS_PER_READ), 6),
+		table_value(v[3], 24, metric(s, PT_COL_EAGAIN_READ), 8),
+		table_value(v[4], 24, metric(s, PT_COL_EAGAIN_WRITE), 8),
+		place, s->unattached ? ", nothing attached" : "");
 }
 
 static void table_point(FILE *f, const struct pb_opts *o, const struct pb_point *p,
@@ -195,23 +217,17 @@ static void table_point(FILE *f, const struct pb_opts *o, const struct pb_point 
 {
 	const char *unit = pb_per_op(p->wl) ? "us/op" : "MB/s";
 	struct pb_stats a = side_stats(p, &sides[0]);
-	char name[32], v[5][24], place[32];
+	char name[32], place[32];
 
 	pb_placement(o, p, place, sizeof(place));
-	fprintf(f, "%-14s %7ld %3d %3d %-5s ", point_name(p, name, sizeof(name)),
-		p->size, p->writers, p->readers, unit);
-	if (nsides == 1) {
-		fprintf(f, "%9.2f %9.2f %9.2f %6s %11s %6s %8s %8s %s\n",
-			a.median, a.min, a.max,
-			table_value(v[0], 24, metric(&sides[0], PT_COL_POOL_HIT_PCT), 6),
-			table_value(v[1], 24, alloc_per_mb(&sides[0]), 11),
-			table_value(v[2], 24, metric(&sides[0], PT_COL_SECTIONS_PER_READ), 6),
-			table_value(v[3], 24, metric(&sides[0], PT_COL_EAGAIN_READ), 8),
-			table_value(v[4], 24, metric(&sides[0], PT_COL_EAGAIN_WRITE), 8),
-			place);
+	if (nsides == 1 || o->baseline) {
+		for (int i = 0; i < nsides; i++)
+			table_row(f, p, &sides[i], place);
 		spread_warning(f, "  ", p, sides, nsides);
 		return;
 	}
+	fprintf(f, "%-14s %7ld %3d %3d %-5s ", point_name(p, name, sizeof(name)),
+		p->size, p->writers, p->readers, unit);
 	{
 		struct pb_stats b = side_stats(p, &sides[1]);
 		/* delta in throughput terms: + is faster, also for us/op */
@@ -269,7 +285,10 @@ static void point_side(FILE *f, const struct pb_opts *o, const struct pb_point *
 		v = metric(s, ordered[i]);
 		rec_value(&r, pt_metrics[ordered[i]].csv, &v);
 	}
-	rec_str(&r, "tier", tier_name(s->env.tier));
+	if (s->unattached)
+		rec_null(&r, "tier");
+	else
+		rec_str(&r, "tier", tier_name(s->env.tier));
 	rec_str(&r, "variant", p->variant);
 	rec_i64(&r, "moved_bytes", s->bytes);
 	rec_i64(&r, "ops", s->ops);
@@ -297,9 +316,13 @@ static void point_side(FILE *f, const struct pb_opts *o, const struct pb_point *
 		for (size_t i = 0; i < sizeof(ab) / sizeof(ab[0]); i++)
 			rec_null(&r, ab[i]);
 	}
-	rec_derived(&r, "derived", &s->c, &s->env);
+	if (s->unattached)
+		rec_null(&r, "derived");
+	else
+		rec_derived(&r, "derived", &s->c, &s->env);
 	rec_str(&r, "placement", pb_placement(o, p, place, sizeof(place)));
 	rec_fixed(&r, "spread_pct", pb_spread_pct(&mb), 2);
+	rec_str(&r, "attached", s->unattached ? "no" : "yes");
 	rec_end(&r);
 }
 
@@ -339,6 +362,9 @@ void pb_out_end(FILE *f, const struct pb_opts *o)
 	      "* derived, not measured directly; - not known on this tier\n"
 	      "PLACEMENT: where the two ends ran (unpinned: the scheduler's choice); "
 	      "!: a noisy point\n", f);
+	if (o->baseline)
+		fputs("nothing attached: the same point run with pipebench's programs "
+		      "detached, alternating with the attached runs\n", f);
 	if (o->ab.on)
 		fputs("DELTA%: patched vs baseline throughput, + = faster; NOISE%: half "
 		      "the larger min..max spread of the two sides; ~: within noise\n", f);

@@ -48,6 +48,7 @@ struct pb_opts {
 	int cpus[PB_MAX_CPUS];
 	int ncpus;
 	bool quick, csv, json;
+	bool baseline;		/* each point also with nothing attached */
 	struct pb_ab ab;
 	struct pt_load_opts load;
 };
@@ -76,6 +77,7 @@ const char *pb_placement(const struct pb_opts *o, const struct pb_point *p,
 /* What one side (or the only side) of a point measured over its reps. */
 struct pb_side {
 	int knob_value;		/* --ab value, -1 without --ab */
+	bool unattached;	/* --baseline's side: no programs, no counts */
 	struct pt_env env;
 	struct pt_counts c;	/* the loader's totals over every rep */
 	double mbps[PB_MAX_REPS], usop[PB_MAX_REPS];

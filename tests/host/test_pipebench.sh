@@ -176,13 +176,32 @@ t_placement() {
 		ok "placement: spread_pct = (max - min) / median" || not_ok "placement: spread_pct wrong"
 }
 
+# --baseline: each point also with nothing attached, that row first and
+# counted by nobody; the attached row still exact
+t_baseline() {
+	local n=100
+	bench base --baseline -C 0 -S 65536 -N $n -R 2 stream
+	expect "baseline: two rows" "$(rows "$TMP/base.csv")" 2
+	expect "baseline: first row: nothing attached" "$(col "$TMP/base.csv" attached 1)" no
+	expect "baseline: first row: no counts" "$(col "$TMP/base.csv" writes 1)" ""
+	expect "baseline: first row: no tier" "$(col "$TMP/base.csv" tier 1)" ""
+	expect "baseline: first row: the workload's own count" "$(col "$TMP/base.csv" ops 1)" $((2 * n))
+	expect "baseline: second row: attached" "$(col "$TMP/base.csv" attached 2)" yes
+	expect "baseline: second row: writes exact" "$(col "$TMP/base.csv" writes 2)" $((2 * n))
+	expect "baseline: second row: write_bytes exact" "$(col "$TMP/base.csv" write_bytes 2)" $((2 * n * 65536))
+	"$PIPEBENCH" --baseline -C 0 -N 50 -R 2 pingpong >"$TMP/base.table" 2>/dev/null
+	grep -q '^pingpong .* -  *-  *- same CPU 0, nothing attached$' "$TMP/base.table" &&
+		ok "baseline: table row says nothing attached, metrics -" ||
+		not_ok "baseline: no nothing-attached row in the table"
+}
+
 t_usage() {
 	local args
 	for args in "--reps 0" "--reps x" "--duration 0" "--duration -1" "--size 0" \
 		"--size 4096,,1" "--cpus 9999" "--cpus x" "--writers 0" "--readers 100" \
 		"--ops 0" "--ab pipe-read-batch" "--ab pipe-read-batch=0,2" \
 		"--ab nosuch=0,1" "--ab pipe-prealloc-max=0,9" "--ab pipe-prealloc-max=a,b" \
-		"--tier nosuch" "--bogus" "nosuchworkload" "-d 1 -N 5" "-n 5" "-c 0" "-r 1" "-s 4096" "--reps"; do
+		"--tier nosuch" "--bogus" "nosuchworkload" "-d 1 -N 5" "--baseline --ab pipe-read-batch=0,1" "-n 5" "-c 0" "-r 1" "-s 4096" "--reps"; do
 		# shellcheck disable=SC2086
 		"$PIPEBENCH" $args >"$TMP/u.out" 2>"$TMP/u.err"
 		expect "usage: '$args' exits 2" "$?" 2
@@ -302,6 +321,7 @@ t_uring
 t_bw
 t_table
 t_placement
+t_baseline
 t_usage
 t_ab
 summary

@@ -338,6 +338,56 @@ static void placement_spread(void)
 	CHECK(sscanf(out, "%1023[^\n]\n%1023[^\n]", head, row) == 2);
 	CHECK_STR(field(row, column(head, "placement"), f, sizeof(f)), "same CPU 0");
 	CHECK_STR(field(row, column(head, "spread_pct"), f, sizeof(f)), "60.00");
+	CHECK_STR(field(row, column(head, "attached"), f, sizeof(f)), "yes");
+	free(out);
+}
+
+/* --baseline: a row with nothing attached first, its metrics unknown */
+static void baseline(void)
+{
+	struct pb_point p = { .wl = PB_STREAM, .size = 65536, .writers = 1,
+			      .readers = 1, .variant = "" };
+	static struct pb_side sides[2];
+	char *out = NULL, head[1024], row[2][1024], f[64];
+	size_t len = 0;
+	FILE *m;
+
+	CHECK(parse("--baseline --ab pipe-read-batch=0,1") == CLI_USAGE);
+	CHECK_STR(err, "--baseline and --ab both make a second side: give one");
+	for (int i = 0; i < 2; i++) {
+		sides[i].knob_value = -1;
+		sides[i].env.tier = PT_TIER_SYSCALL;
+		sides[i].n = 1;
+		sides[i].mbps[0] = 1000 + i;
+		sides[i].ops = 10;
+	}
+	sides[0].unattached = true;
+	sides[1].c.writes = 10;
+	sides[1].c.write_bytes = 655360;
+	CHECK(parse("--baseline -C 0 stream") == CLI_RUN && o.baseline);
+	m = open_memstream(&out, &len);
+	pb_out_point(m, &o, &p, sides, 2);
+	fclose(m);
+	CHECK(sscanf(out, "%1023[^\n]\n%1023[^\n]", row[0], row[1]) == 2);
+	CHECK(strstr(row[0], " 1000.00 ") && strstr(row[0], " - ") &&
+	      strstr(row[0], " same CPU 0, nothing attached"));
+	CHECK(strstr(row[1], " 1001.00 ") && !strstr(row[1], "nothing attached"));
+	free(out);
+
+	CHECK(parse("--baseline --csv stream") == CLI_RUN);
+	out = NULL;
+	m = open_memstream(&out, &len);
+	pb_out_begin(m, &o, PT_TIER_SYSCALL);
+	pb_out_point(m, &o, &p, sides, 2);
+	fclose(m);
+	CHECK(sscanf(out, "%1023[^\n]\n%1023[^\n]\n%1023[^\n]", head, row[0], row[1]) == 3);
+	CHECK_STR(field(row[0], column(head, "attached"), f, sizeof(f)), "no");
+	CHECK_STR(field(row[0], column(head, "writes"), f, sizeof(f)), "");
+	CHECK_STR(field(row[0], column(head, "tier"), f, sizeof(f)), "");
+	CHECK_STR(field(row[0], column(head, "ops"), f, sizeof(f)), "10");
+	CHECK_STR(field(row[1], column(head, "attached"), f, sizeof(f)), "yes");
+	CHECK_STR(field(row[1], column(head, "writes"), f, sizeof(f)), "10");
+	CHECK_STR(field(row[1], column(head, "tier"), f, sizeof(f)), "syscall");
 	free(out);
 }
 
@@ -349,5 +399,6 @@ int main(void)
 	stats();
 	output();
 	placement_spread();
+	baseline();
 	return unit_summary("test_pipebench");
 }
