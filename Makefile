@@ -114,7 +114,7 @@ $(OUT)/test_prom: $(CORE_OBJS)
 $(OUT)/test_conn_guard: $(OUT)/pipestat/conn_guard.o
 $(OUT)/test_web_config: $(OUT)/pipestat/web_config.o $(CORE_OBJS)
 $(OUT)/test_web_config: UNIT_LIBS += $(YAML_LIBS) -lcrypt
-$(OUT)/test_pipetop: $(OUT)/pipetop/model.o $(OUT)/pipetop/opts.o $(OUT)/pipetop/keys.o $(CORE_OBJS)
+$(OUT)/test_pipetop: $(OUT)/pipetop/model.o $(OUT)/pipetop/prompt.o $(OUT)/pipetop/opts.o $(OUT)/pipetop/keys.o $(CORE_OBJS)
 $(OUT)/test_pipebench: $(filter-out $(OUT)/pipebench/main.o,$(PIPEBENCH_OBJS)) $(CORE_OBJS)
 $(OUT)/test_pipebench: UNIT_LIBS += -luring
 $(OUT)/test_%: tests/unit/test_%.c tests/unit/unit.h

@@ -21,6 +21,8 @@ const struct tk_key tk_keys[] = {
 	  { { '\n', TK_DETAIL }, { '\r', TK_DETAIL }, { KEY_ENTER, TK_DETAIL } } },
 	{ "a", "advice on the pipes in view (pipestat --advise's rules)",
 	  "a advice", { { 'a', TK_ADVICE } } },
+	{ "R", "resize the selected pipe: the size advice suggests (else its "
+	  "ring) to edit, Enter, then y", "R resize", { { 'R', TK_RESIZE } } },
 	{ "p", "one row per pipe / per process", "p pipe/process",
 	  { { 'p', TK_MODE } } },
 	{ "f", "filter by command name (Enter applies, Esc cancels)", "f filter",

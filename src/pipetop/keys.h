@@ -23,6 +23,7 @@ enum tk_action {
 	TK_LAST,
 	TK_DETAIL,
 	TK_ADVICE,
+	TK_RESIZE,
 	TK_MODE,
 	TK_FILTER,
 	TK_PAUSE,

@@ -18,6 +18,7 @@
 #include <termios.h>
 #include "core/cli.h"
 #include "core/clock.h"
+#include "core/pipe_resize.h"
 #include "session/privs.h"
 #include "session/loader.h"
 #include "opts.h"
@@ -119,40 +120,63 @@ static void draw(struct top *t)
 
 enum { ACT_NONE, ACT_QUIT, ACT_DRAW, ACT_REBUILD };
 
-static int edit_key(struct tv_state *st, int ch)
+/* R on the selected pipe: a prompt with the size to offer. */
+static void resize_ask(struct top *t)
 {
-	size_t l = strlen(st->edit);
+	struct tv_state *st = &t->st;
+	const struct tm_item *it;
 
-	switch (ch) {
-	case 27:	/* Esc */
-		st->editing = false;
-		return ACT_DRAW;
-	case '\r':
-	case '\n':
-	case KEY_ENTER:
-		st->editing = false;
-		strcpy(st->filter, st->edit);
-		return ACT_REBUILD;
-	case KEY_BACKSPACE:
-	case 127:
-	case 8:
-		if (l)
-			st->edit[l - 1] = '\0';
-		return ACT_DRAW;
+	if (t->m.mode != TM_PER_PIPE || (size_t)st->sel >= t->m.n) {
+		snprintf(st->msg, sizeof(st->msg), "resize: select a pipe first%s",
+			 t->m.mode == TM_PER_PIPE ? "" : " (p shows pipes)");
+		return;
 	}
-	if (ch >= 32 && ch < 127 && l + 1 < sizeof(st->edit)) {
-		st->edit[l] = ch;
-		st->edit[l + 1] = '\0';
+	it = &t->m.items[st->sel];
+	tp_resize(&st->prompt, it->key.ino, tm_resize_offer(&t->m, it, &st->env));
+}
+
+/* Confirmed: the outcome on the status line, as pipestat --resize logs it. */
+static void resize_now(struct tv_state *st)
+{
+	struct pipe_ref ref = { .ino = st->prompt.ino };
+	struct pipe_resized done;
+	char line[sizeof(st->msg) - 16];
+
+	if (pipe_resize(&ref, st->prompt.size, &done, line, sizeof(line))) {
+		snprintf(st->msg, sizeof(st->msg), "resize: %s", line);
+		return;
+	}
+	resize_describe(line, sizeof(line), &done);
+	snprintf(st->msg, sizeof(st->msg), "resized %s", line);
+}
+
+static int prompt_key(struct tv_state *st, int ch)
+{
+	switch (tp_key(&st->prompt, ch, st->msg, sizeof(st->msg))) {
+	case TP_FILTER_SET:
+		strcpy(st->filter, st->prompt.edit);
+		return ACT_REBUILD;
+	case TP_RESIZE:
+		resize_now(st);
+		return ACT_DRAW;
+	case TP_TYPING:
+	case TP_CANCEL:
+	case TP_ASK:
+	case TP_BAD:
+		break;
 	}
 	return ACT_DRAW;
 }
 
-static int key(struct tv_state *st, int ch)
+static int key(struct top *t, int ch)
 {
+	struct tv_state *st = &t->st;
+
 	if (ch == KEY_RESIZE)
 		return ACT_DRAW;
-	if (st->editing)
-		return edit_key(st, ch);
+	if (st->prompt.kind != TP_NONE)
+		return prompt_key(st, ch);
+	st->msg[0] = '\0';
 	if (st->help) {
 		st->help = false;
 		return ch == 'q' ? ACT_QUIT : ACT_DRAW;
@@ -199,8 +223,10 @@ static int key(struct tv_state *st, int ch)
 		st->detail = false;
 		return ACT_DRAW;
 	case TK_FILTER:
-		st->editing = true;
-		strcpy(st->edit, st->filter);
+		tp_filter(&st->prompt, st->filter);
+		return ACT_DRAW;
+	case TK_RESIZE:
+		resize_ask(t);
 		return ACT_DRAW;
 	case TK_PAUSE:
 		st->paused = !st->paused;
@@ -234,7 +260,7 @@ static int keys(struct top *t)
 
 	/* at most a screenful of keys a turn: a flood must not starve signals */
 	while (n++ < 256 && (ch = getch()) != ERR) {
-		k = key(&t->st, ch);
+		k = key(t, ch);
 		if (k == ACT_QUIT)
 			return 1;
 		if (k > what)

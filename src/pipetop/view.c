@@ -390,10 +390,10 @@ static void status(const struct tv_state *st)
 {
 	char line[256];
 
-	if (st->editing) {
-		snprintf(line, sizeof(line), "filter (command name contains, Enter "
-			 "applies, Esc cancels): %s_", st->edit);
-		put(LINES - 1, 0, line, A_BOLD);
+	if (st->prompt.kind != TP_NONE || st->msg[0]) {
+		if (st->prompt.kind != TP_NONE)
+			tp_text(line, sizeof(line), &st->prompt);
+		put(LINES - 1, 0, st->prompt.kind != TP_NONE ? line : st->msg, A_BOLD);
 		return;
 	}
 	tk_status(line, sizeof(line));

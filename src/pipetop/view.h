@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include "model.h"
+#include "prompt.h"
 
 #define TV_MIN_COLS	50
 #define TV_MIN_LINES	8
@@ -13,9 +14,9 @@ struct tv_state {
 	enum tm_mode mode;
 	int sort;			/* enum tm_col */
 	bool paused, help, have_data;
-	bool editing;			/* typing a filter on the status line */
+	struct tp_prompt prompt;	/* f, R: typing on the status line */
+	char msg[256];			/* a resize's outcome, until a key */
 	char filter[PT_COMM_LEN];
-	char edit[PT_COMM_LEN];
 	double interval;		/* refresh, seconds */
 	double secs;			/* length of the interval shown */
 	double self_cpu;		/* pipetop's own CPU %, last interval */

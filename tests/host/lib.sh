@@ -95,6 +95,38 @@ work() {
 # pid_of OUTPUT: the pid= word of a pipework result line
 pid_of() { sed -n 's/.*pid=\([0-9]*\).*/\1/p' <<<"$1" | tail -1; }
 
+# pipework hold, for the suites that resize its pipe (test_resize.sh,
+# test_pipetop.sh)
+# start_hold [PREFIX...] -- HOLD_ARGS...: pipework hold in the background
+# (PREFIX runs it, e.g. as nobody), its stdin on fd 7; sets HOLD_PID,
+# HOLD_INO and the descriptors HOLD_R, HOLD_W from its first line
+start_hold() {
+	local prefix=()
+	while [ "$1" != -- ]; do prefix+=("$1"); shift; done
+	shift
+	rm -f "$TMP/hin"; mkfifo "$TMP/hin"; : >"$TMP/hold"
+	"${prefix[@]}" "$PIPEWORK" hold "$@" <"$TMP/hin" >"$TMP/hold" 2>/dev/null &
+	exec 7>"$TMP/hin"
+	for _ in $(seq 100); do grep -q ino= "$TMP/hold" && break; sleep 0.05; done
+	HOLD_PID=$(sed -n 's/^pid=\([0-9]*\).*/\1/p' "$TMP/hold")
+	HOLD_INO=$(sed -n 's/.* ino=\([0-9]*\).*/\1/p' "$TMP/hold")
+	HOLD_R=$(sed -n 's/.* rfd=\([0-9]*\).*/\1/p' "$TMP/hold")
+	HOLD_W=$(sed -n 's/.* wfd=\([0-9]*\).*/\1/p' "$TMP/hold")
+}
+
+# hold_size: the holder's own F_GETPIPE_SZ of its pipe, asked now
+hold_size() {
+	local n
+	n=$(grep -c '^size=' "$TMP/hold")
+	echo >&7
+	for _ in $(seq 100); do
+		[ "$(grep -c '^size=' "$TMP/hold")" -gt "$n" ] && break; sleep 0.05
+	done
+	grep '^size=' "$TMP/hold" | tail -1 | cut -d= -f2
+}
+
+stop_hold() { exec 7>&-; wait 2>/dev/null; }
+
 summary() {
 	echo "$passed passed, $failed failed"
 	[ "$failed" -eq 0 ]

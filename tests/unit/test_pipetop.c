@@ -9,6 +9,7 @@
 #include "pipetop/keys.h"
 #include "pipetop/model.h"
 #include "pipetop/opts.h"
+#include "pipetop/prompt.h"
 #include "unit.h"
 
 static int parse(const char *line, struct pipetop_opts *o, char *err, char *out_text)
@@ -466,6 +467,7 @@ static void keys(void)
 	CHECK(tk_action_of('\n') == TK_DETAIL);
 	CHECK(tk_action_of('j') == TK_DOWN);
 	CHECK(tk_action_of('a') == TK_ADVICE);
+	CHECK(tk_action_of('R') == TK_RESIZE);
 	CHECK(tk_action_of('x') == TK_NONE);
 
 	CHECK(parse("--help", &o, err, text) == CLI_EXIT_OK);
@@ -477,7 +479,7 @@ static void keys(void)
 	CHECK(strstr(text, "PgUp, PgDn      the selection half a screen up / down") != NULL);
 	tk_status(line, sizeof(line));
 	CHECK_STR(line, "q quit  s/<-/-> sort  up/down select  Enter detail  "
-		  "a advice  p pipe/process  f filter  space pause  +/- interval  h help");
+		  "a advice  R resize  p pipe/process  f filter  space pause  +/- interval  h help");
 }
 
 /*
@@ -551,6 +553,62 @@ static void advice(void)
 	rows_free(&raw);
 }
 
+static enum tp_done type(struct tp_prompt *p, const char *keys, char *err)
+{
+	enum tp_done d = TP_TYPING;
+
+	for (; *keys; keys++)
+		d = tp_key(p, *keys == '<' ? KEY_BACKSPACE : *keys, err, 256);
+	return d;
+}
+
+/* R's prompt: pre-filled, edited, confirmed or cancelled; f's filter. */
+static void prompts(void)
+{
+	struct tp_prompt p;
+	char err[256] = "", text[256];
+
+	tp_resize(&p, 4242, 1 << 20);
+	CHECK(p.kind == TP_SIZE && p.ino == 4242);
+	tp_text(text, sizeof(text), &p);
+	CHECK_STR(text, "resize pipe 4242 to (bytes; k, M, G; Enter, Esc cancels): 1048576_");
+	CHECK(type(&p, "\n", err) == TP_ASK && p.kind == TP_CONFIRM && p.size == 1 << 20);
+	tp_text(text, sizeof(text), &p);
+	CHECK_STR(text, "resize pipe 4242 to 1048576 bytes? y resizes, any other key cancels");
+	CHECK(type(&p, "y", err) == TP_RESIZE && p.kind == TP_NONE && p.size == 1 << 20);
+
+	/* edited: the offer backspaced away, 256k typed; n cancels */
+	tp_resize(&p, 4242, 65536);
+	CHECK(type(&p, "<<<<<256k", err) == TP_TYPING);
+	CHECK_STR(p.edit, "256k");
+	CHECK(type(&p, "\r", err) == TP_ASK && p.size == 256 << 10);
+	CHECK(type(&p, "n", err) == TP_CANCEL && p.kind == TP_NONE);
+	tp_resize(&p, 4242, 65536);
+	CHECK(type(&p, "\n", err) == TP_ASK);
+	CHECK(type(&p, "q", err) == TP_CANCEL && p.kind == TP_NONE);
+	/* Esc while typing */
+	tp_resize(&p, 4242, 65536);
+	CHECK(tp_key(&p, 27, err, sizeof(err)) == TP_CANCEL && p.kind == TP_NONE);
+	/* nothing known to offer: empty; a size that is not one: why */
+	tp_resize(&p, 7, 0);
+	CHECK_STR(p.edit, "");
+	CHECK(type(&p, "3x\n", err) == TP_BAD && p.kind == TP_NONE);
+	CHECK_STR(err, "resize: invalid size '3x': bytes up to 2G (k, M, G: KiB, MiB, GiB)");
+	tp_resize(&p, 7, 0);
+	CHECK(type(&p, "4G\n", err) == TP_BAD);
+
+	/* the filter: at most a command name's length */
+	tp_filter(&p, "ca");
+	CHECK(type(&p, "t0123456789abcdefgh", err) == TP_TYPING);
+	CHECK(strlen(p.edit) == PT_COMM_LEN - 1);
+	CHECK(type(&p, "\n", err) == TP_FILTER_SET && p.kind == TP_NONE);
+	CHECK_STR(p.edit, "cat0123456789ab");
+	tp_filter(&p, "x");
+	tp_text(text, sizeof(text), &p);
+	CHECK_STR(text, "filter (command name contains, Enter applies, Esc cancels): x_");
+	CHECK(tp_key(&p, 27, err, sizeof(err)) == TP_CANCEL);
+}
+
 int main(void)
 {
 	opts();
@@ -563,5 +621,6 @@ int main(void)
 	interval_steps();
 	waits_and_hists();
 	advice();
+	prompts();
 	return unit_summary("test_pipetop");
 }
