@@ -23,11 +23,39 @@
 static const long default_sizes[] = { 4096, 32768, 65536, 131072 };
 static const long default_writers[] = { 1, 2, 5 };
 static const long default_readers[] = { 1, 5, 10 };
+static const long default_pipe_sizes[] = { 0, 1 << 20 };	/* before/after */
+
+/* what a repetition's child reports back */
+struct pb_result {
+	struct wl_result r;
+	double write_s;		/* bursty: the writer's time in write(2) */
+	long ring;		/* bursty: the pipe's size */
+};
+
+static int run_bursty(const struct pb_opts *o, const struct pb_point *p,
+		      struct pb_result *res)
+{
+	struct wl_bursty b = {
+		.size = p->size, .burst = PB_BURST, .gap_us = PB_BURST_GAP_US,
+		.work_us = PB_BURST_WORK_US, .seconds = o->ops ? 1 : o->duration,
+		.ring = p->pipe_size,
+	};
+
+	if (wl_bursty(&b))
+		return -1;
+	res->r.bytes = b.bytes;
+	res->r.ops = b.bytes / b.size;
+	res->r.seconds = b.loop_s;
+	res->write_s = b.write_s;
+	res->ring = b.ring;
+	return 0;
+}
 
 /* Runs in the workload child. */
 static int run_workload(const struct pb_opts *o, const struct pb_point *p,
-			struct wl_result *res)
+			struct pb_result *pr)
 {
+	struct wl_result *res = &pr->r;
 	struct wl_timed t = {
 		.size = p->size,
 		.seconds = o->ops ? 0 : o->duration,
@@ -50,6 +78,8 @@ static int run_workload(const struct pb_opts *o, const struct pb_point *p,
 	case PB_URING:
 		return wl_uring(PB_URING_PIPES, PB_URING_ROUNDS, p->size,
 				!strcmp(p->variant, "data"), res);
+	case PB_BURSTY:
+		return run_bursty(o, p, pr);
 	default:
 		errno = EINVAL;
 		return -1;
@@ -58,9 +88,9 @@ static int run_workload(const struct pb_opts *o, const struct pb_point *p,
 
 /* One repetition in its own process group; 0, or -1 with errno. */
 static int run_rep(const struct pb_opts *o, const struct pb_point *p,
-		   struct wl_result *res)
+		   struct pb_result *res)
 {
-	struct wl_result *shared;
+	struct pb_result *shared;
 	int st, err = 0;
 	pid_t pid;
 
@@ -157,6 +187,8 @@ static const char *describe(const struct pb_point *p, char *buf, size_t n)
 		snprintf(buf, n, "mix %dx%d", p->writers, p->readers);
 	else if (p->wl == PB_URING)
 		snprintf(buf, n, "uring %s", p->variant);
+	else if (p->wl == PB_BURSTY)
+		snprintf(buf, n, "bursty on a pipe of %ld bytes", p->pipe_size);
 	else
 		snprintf(buf, n, "%s %ld", pb_wl_names[p->wl], p->size);
 	return buf;
@@ -180,7 +212,7 @@ static int run_point(struct bench *b, const struct pb_point *p)
 			/* A B, B A, A B, ...: drift during the run hits both */
 			int s = rep % 2 ? nsides - 1 - i : i;
 			struct pb_side *side = &b->sides[s];
-			struct wl_result res = { 0 };
+			struct pb_result res = { 0 };
 
 			if (o->ab.on && pb_knob_set(side->knob_value)) {
 				fprintf(stderr, "pipebench: setting fs.%s=%d: %s\n",
@@ -202,13 +234,16 @@ static int run_point(struct bench *b, const struct pb_point *p)
 			}
 			if (b->attached && drain(b, &b->rows[s], &side->env))
 				return -1;
-			side->mbps[side->n] = res.seconds > 0 ?
-					      res.bytes / res.seconds / 1e6 : 0;
-			side->usop[side->n] = res.ops ? res.seconds * 1e6 / res.ops : 0;
+			side->mbps[side->n] = res.r.seconds > 0 ?
+					      res.r.bytes / res.r.seconds / 1e6 : 0;
+			side->usop[side->n] = res.r.ops ? res.r.seconds * 1e6 / res.r.ops : 0;
+			side->wait_pct[side->n] = res.r.seconds > 0 ?
+						  res.write_s / res.r.seconds * 100 : 0;
+			side->ring = res.ring;
 			side->n++;
-			side->bytes += res.bytes;
-			side->ops += res.ops;
-			side->seconds += res.seconds;
+			side->bytes += res.r.bytes;
+			side->ops += res.r.ops;
+			side->seconds += res.r.seconds;
 		}
 	}
 	for (int s = 0; s < nsides; s++) {
@@ -281,6 +316,18 @@ static int run_all(struct bench *b)
 			if (run_point(b, &p))
 				return -1;
 			break;
+		case PB_BURSTY: {
+			const long *ps = o->npipe_sizes ? o->pipe_sizes : default_pipe_sizes;
+			int n = o->npipe_sizes ? o->npipe_sizes : 2;
+
+			p.size = PB_CHUNK;
+			for (int i = 0; i < n; i++) {
+				p.pipe_size = ps[i];
+				if (run_point(b, &p))
+					return -1;
+			}
+			break;
+		}
 		}
 	}
 	return 0;

@@ -15,6 +15,7 @@ const char *const pb_wl_names[PB_NWL] = {
 	[PB_PINGPONG] = "pingpong",
 	[PB_URING] = "uring",
 	[PB_BW] = "bw",
+	[PB_BURSTY] = "bursty",
 };
 
 static const char usage[] =
@@ -30,16 +31,22 @@ static const char usage[] =
 "  uring     128 pipes x 256 rounds of 4 KiB io_uring reads, on empty\n"
 "            pipes and on pipes that hold the data\n"
 "  bw        lmbench bw_pipe: 64 KiB chunks through one pipe, not pinned\n"
+"  bursty    256 KiB bursts every 20 ms in 64 KiB writes; the reader takes\n"
+"            2 ms per read (keeps up on average); MB/s and the writer's\n"
+"            time in write(2), per --pipe-size\n"
 "\n"
 "  -S, --size LIST      sizes for stream and pingpong, e.g. 4096,65536\n"
 "                       (default: stream 4096,32768,65536,131072; pingpong 1)\n"
 "  -w, --writers LIST   mix writers (default 1,2,5)\n"
 "      --readers LIST   mix readers (default 1,5,10)\n"
+"  -P, --pipe-size LIST bursty's pipe sizes in bytes (F_SETPIPE_SZ), 0 = as\n"
+"                       made; e.g. 0,1048576 (the default): before/after\n"
 "  -d, --duration SEC   length of one repetition (default 1)\n"
 "  -R, --reps N         repetitions per point (default 5); the median, min\n"
 "                       and max are reported\n"
 "  -N, --ops N          end a repetition after N writes (round trips for\n"
 "                       pingpong; per writer for mix) instead of a duration\n"
+"                       (bursty then runs 1 s)\n"
 "  -C, --cpus LIST      CPUs to pin to, e.g. 0,1 (two CPUs) or 0 (one CPU);\n"
 "                       default: not pinned, as perf bench sched pipe\n"
 "      --quick          short runs for tests: 3 reps of 0.1 s\n"
@@ -131,7 +138,7 @@ const char *pb_placement(const struct pb_opts *o, const struct pb_point *p,
 	int a = pb_cpu_at(o, 0), b = pb_cpu_at(o, 1);
 
 	/* bw is lmbench's unpinned run; uring is one process, never pinned */
-	if (p->wl == PB_BW || p->wl == PB_URING || !o->ncpus)
+	if (p->wl == PB_BW || p->wl == PB_URING || p->wl == PB_BURSTY || !o->ncpus)
 		snprintf(buf, n, "unpinned");
 	else if (p->wl == PB_MIX && o->ncpus > 2)
 		snprintf(buf, n, "round-robin over %d CPUs", o->ncpus);
@@ -153,6 +160,7 @@ int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
 		{ "size", required_argument, NULL, 'S' },
 		{ "writers", required_argument, NULL, 'w' },
 		{ "readers", required_argument, NULL, OPT_READERS },
+		{ "pipe-size", required_argument, NULL, 'P' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "reps", required_argument, NULL, 'R' },
 		{ "ops", required_argument, NULL, 'N' },
@@ -178,7 +186,7 @@ int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
 	o->ab.value[0] = o->ab.value[1] = -1;
 	optind = 0;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":S:w:d:R:N:C:s:r:n:c:vhV", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":S:w:P:d:R:N:C:s:r:n:c:vhV", longs, NULL)) != -1) {
 		switch (c) {
 		case 's': case 'r': case 'n': case 'c':
 			USAGE_ERR("-%c is the %s in every front end: pipebench's %s is %s",
@@ -206,6 +214,13 @@ int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
 						      1, 64)) < 0)
 				USAGE_ERR("invalid readers list '%s': want numbers "
 					  "1..64, e.g. 1,5,10", optarg);
+			break;
+		case 'P':
+			if ((o->npipe_sizes = parse_list(optarg, o->pipe_sizes,
+							 PB_MAX_LIST, 0, 1L << 30)) < 0)
+				USAGE_ERR("invalid pipe size list '%s': want bytes "
+					  "0..1073741824 (0: as made), e.g. 0,1048576",
+					  optarg);
 			break;
 		case 'd':
 			if ((o->duration = cli_seconds(optarg, 1e6)) < 0)
@@ -262,7 +277,7 @@ int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
 				o->wl[i] = found = true;
 		if (!found)
 			USAGE_ERR("unknown workload '%s': want stream, mix, "
-				  "pingpong, uring, bw or all", w);
+				  "pingpong, uring, bw, bursty or all", w);
 		any_wl = true;
 	}
 	if (!any_wl)

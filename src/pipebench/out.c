@@ -113,7 +113,7 @@ static const char csv_head[] =
 	"us_per_op_max,alloc_locked_per_mb,sections_per_read,copy_buffers,"
 	"knob_prealloc_max,knob_prealloc_keep,knob_read_batch,"
 	"ab_knob,ab_value,ab_side,delta_pct,noise_pct,derived,"
-	"placement,spread_pct,attached\n";
+	"placement,spread_pct,attached,pipe_size,writer_wait_pct\n";
 
 void pb_out_begin(FILE *f, const struct pb_opts *o, enum pt_tier tier)
 {
@@ -194,6 +194,21 @@ static void spread_warning(FILE *f, const char *prefix, const struct pb_point *p
 	}
 }
 
+/* bursty: the pipe's size and how long its writer sat in write(2) */
+static void bursty_note(FILE *f, const struct pb_point *p,
+			const struct pb_side *sides, int nsides)
+{
+	if (p->wl != PB_BURSTY)
+		return;
+	for (int i = 0; i < nsides; i++) {
+		struct pb_stats w = pb_stats_of(sides[i].wait_pct, sides[i].n);
+
+		fprintf(f, "  pipe %ld bytes%s: writer in write(2) %.1f%% of the "
+			"time (median; min %.1f, max %.1f)\n", sides[i].ring,
+			p->pipe_size ? "" : " (as made)", w.median, w.min, w.max);
+	}
+}
+
 /* One line of the table without --ab. */
 static void table_row(FILE *f, const struct pb_point *p, const struct pb_side *s,
 		      const char *place)
@@ -223,6 +238,7 @@ static void table_point(FILE *f, const struct pb_opts *o, const struct pb_point 
 	if (nsides == 1 || o->baseline) {
 		for (int i = 0; i < nsides; i++)
 			table_row(f, p, &sides[i], place);
+		bursty_note(f, p, sides, nsides);
 		spread_warning(f, "  ", p, sides, nsides);
 		return;
 	}
@@ -251,6 +267,7 @@ static void table_point(FILE *f, const struct pb_opts *o, const struct pb_point 
 			a.median, b.median, d, fabs(d) <= noise ? "~" : " ", noise,
 			pair[0], pair[1], pair[2], pair[3], place);
 	}
+	bursty_note(f, p, sides, nsides);
 	spread_warning(f, "  ", p, sides, nsides);
 }
 
@@ -323,6 +340,15 @@ static void point_side(FILE *f, const struct pb_opts *o, const struct pb_point *
 	rec_str(&r, "placement", pb_placement(o, p, place, sizeof(place)));
 	rec_fixed(&r, "spread_pct", pb_spread_pct(&mb), 2);
 	rec_str(&r, "attached", s->unattached ? "no" : "yes");
+	if (p->wl == PB_BURSTY) {
+		struct pb_stats w = pb_stats_of(s->wait_pct, s->n);
+
+		rec_i64(&r, "pipe_size", s->ring);
+		rec_fixed(&r, "writer_wait_pct", w.median, 2);
+	} else {
+		rec_null(&r, "pipe_size");
+		rec_null(&r, "writer_wait_pct");
+	}
 	rec_end(&r);
 }
 

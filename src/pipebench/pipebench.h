@@ -16,7 +16,7 @@
 #include "core/rows.h"
 #include "core/workload.h"
 
-enum pb_wl { PB_STREAM, PB_MIX, PB_PINGPONG, PB_URING, PB_BW, PB_NWL };
+enum pb_wl { PB_STREAM, PB_MIX, PB_PINGPONG, PB_URING, PB_BW, PB_BURSTY, PB_NWL };
 
 #define PB_MAX_LIST	16	/* --size, --writers, --readers entries */
 #define PB_MAX_CPUS	64
@@ -28,7 +28,12 @@ enum pb_wl { PB_STREAM, PB_MIX, PB_PINGPONG, PB_URING, PB_BW, PB_NWL };
 #define PB_URING_ROUNDS	256
 #define PB_URING_SIZE	4096
 #define PB_MIX_PIPE	(1 << 20)
-#define PB_CHUNK	65536	/* mix and bw writes and reads */
+#define PB_CHUNK	65536	/* mix, bw and bursty writes and reads */
+/* bursty: 256 KiB bursts (4 default rings) every 20 ms; the reader spends
+ * 2 ms per 64 KiB read, 8 ms a burst: its average rate keeps up */
+#define PB_BURST	(256 << 10)
+#define PB_BURST_GAP_US	20000
+#define PB_BURST_WORK_US	2000
 
 struct pb_ab {
 	bool on;
@@ -42,6 +47,8 @@ struct pb_opts {
 	int nsizes;
 	long writers[PB_MAX_LIST], readers[PB_MAX_LIST];	/* mix */
 	int nwriters, nreaders;
+	long pipe_sizes[PB_MAX_LIST];	/* bursty; 0 entries: defaults */
+	int npipe_sizes;
 	double duration;	/* per repetition */
 	int reps;
 	long ops;		/* per repetition instead of a duration; 0: none */
@@ -66,6 +73,7 @@ struct pb_point {
 	long size;
 	int writers, readers;
 	const char *variant;	/* uring: "empty" or "data"; else "" */
+	long pipe_size;		/* bursty: F_SETPIPE_SZ first; 0: as made */
 };
 
 /* the CPU the i-th end is pinned to (round-robin over --cpus), -1: none */
@@ -81,6 +89,8 @@ struct pb_side {
 	struct pt_env env;
 	struct pt_counts c;	/* the loader's totals over every rep */
 	double mbps[PB_MAX_REPS], usop[PB_MAX_REPS];
+	double wait_pct[PB_MAX_REPS];	/* bursty: writer's time in write(2) */
+	long ring;		/* bursty: the pipe's size (F_GETPIPE_SZ) */
 	int n;
 	long long bytes, ops;	/* what the workload says it did, all reps */
 	double seconds;

@@ -195,13 +195,36 @@ t_baseline() {
 		not_ok "baseline: no nothing-attached row in the table"
 }
 
+# bursty: one point per --pipe-size, the size it got (F_GETPIPE_SZ), the
+# counts exact against what the workload moved, the writer's wait a share
+t_bursty() {
+	local r size
+	bench bursty -P 0,1048576 -d 0.3 -R 2 bursty
+	expect "bursty: a row per pipe size" "$(rows "$TMP/bursty.csv")" 2
+	expect "bursty: as made: 64 KiB" "$(col "$TMP/bursty.csv" pipe_size 1)" 65536
+	expect "bursty: grown: 1 MiB" "$(col "$TMP/bursty.csv" pipe_size 2)" 1048576
+	for r in 1 2; do
+		size=$(col "$TMP/bursty.csv" pipe_size $r)
+		stream_like "bursty $size" "$TMP/bursty.csv" $r
+		expect "bursty $size: unpinned" "$(col "$TMP/bursty.csv" placement $r)" unpinned
+		awk -v w="$(col "$TMP/bursty.csv" writer_wait_pct $r)" \
+		    'BEGIN { exit !(w != "" && w >= 0 && w <= 100) }' &&
+			ok "bursty $size: writer_wait_pct a share" || not_ok "bursty $size: writer_wait_pct"
+	done
+	expect "bursty: other workloads have no pipe_size" "$(col "$TMP/header.csv" pipe_size)" ""
+	"$PIPEBENCH" -P 131072 -d 0.2 -R 1 bursty >"$TMP/bursty.table" 2>/dev/null
+	grep -q '^  pipe 131072 bytes: writer in write(2) [0-9.]*% of the time' "$TMP/bursty.table" &&
+		ok "bursty: table says the pipe size and writer wait" ||
+		not_ok "bursty: no pipe/writer line in the table"
+}
+
 t_usage() {
 	local args
 	for args in "--reps 0" "--reps x" "--duration 0" "--duration -1" "--size 0" \
 		"--size 4096,,1" "--cpus 9999" "--cpus x" "--writers 0" "--readers 100" \
 		"--ops 0" "--ab pipe-read-batch" "--ab pipe-read-batch=0,2" \
 		"--ab nosuch=0,1" "--ab pipe-prealloc-max=0,9" "--ab pipe-prealloc-max=a,b" \
-		"--tier nosuch" "--bogus" "nosuchworkload" "-d 1 -N 5" "--baseline --ab pipe-read-batch=0,1" "-n 5" "-c 0" "-r 1" "-s 4096" "--reps"; do
+		"--tier nosuch" "--bogus" "nosuchworkload" "-d 1 -N 5" "--baseline --ab pipe-read-batch=0,1" "-P x" "--pipe-size 1,,2" "-n 5" "-c 0" "-r 1" "-s 4096" "--reps"; do
 		# shellcheck disable=SC2086
 		"$PIPEBENCH" $args >"$TMP/u.out" 2>"$TMP/u.err"
 		expect "usage: '$args' exits 2" "$?" 2
@@ -322,6 +345,7 @@ t_bw
 t_table
 t_placement
 t_baseline
+t_bursty
 t_usage
 t_ab
 summary

@@ -391,6 +391,51 @@ static void baseline(void)
 	free(out);
 }
 
+/* bursty: its pipe sizes, and the size and writer wait it reports */
+static void bursty(void)
+{
+	struct pb_point p = { .wl = PB_BURSTY, .size = 65536, .writers = 1,
+			      .readers = 1, .variant = "", .pipe_size = 1 << 20 };
+	static struct pb_side side;
+	char *out, head[1024], row[1024], f[64], buf[32];
+
+	CHECK(parse("-P 0,1048576 bursty") == CLI_RUN);
+	CHECK(o.wl[PB_BURSTY] && !o.wl[PB_STREAM] && o.npipe_sizes == 2 &&
+	      o.pipe_sizes[0] == 0 && o.pipe_sizes[1] == 1048576);
+	CHECK(parse("--pipe-size 4096x bursty") == CLI_USAGE);
+	CHECK_STR(err, "invalid pipe size list '4096x': want bytes 0..1073741824 "
+		  "(0: as made), e.g. 0,1048576");
+	CHECK(parse("-C 0 bursty") == CLI_RUN);
+	CHECK_STR(pb_placement(&o, &p, buf, sizeof(buf)), "unpinned");
+
+	side.knob_value = -1;
+	side.env.tier = PT_TIER_SYSCALL;
+	side.n = 3;
+	side.ring = 1 << 20;
+	side.mbps[0] = side.mbps[1] = side.mbps[2] = 12;
+	side.wait_pct[0] = 1;
+	side.wait_pct[1] = 3;
+	side.wait_pct[2] = 2;
+	out = render("bursty", &p, &side);
+	CHECK(strstr(out, "\nbursty ") != NULL);
+	CHECK(strstr(out, "\n  pipe 1048576 bytes: writer in write(2) 2.0% of the time "
+		     "(median; min 1.0, max 3.0)\n") != NULL);
+	free(out);
+
+	out = render("--csv bursty", &p, &side);
+	CHECK(sscanf(out, "%1023[^\n]\n%1023[^\n]", head, row) == 2);
+	CHECK_STR(field(row, column(head, "pipe_size"), f, sizeof(f)), "1048576");
+	CHECK_STR(field(row, column(head, "writer_wait_pct"), f, sizeof(f)), "2.00");
+	free(out);
+	/* other workloads: unknown, not 0 */
+	p.wl = PB_STREAM;
+	out = render("--csv stream", &p, &side);
+	CHECK(sscanf(out, "%1023[^\n]\n%1023[^\n]", head, row) == 2);
+	CHECK_STR(field(row, column(head, "pipe_size"), f, sizeof(f)), "");
+	CHECK_STR(field(row, column(head, "writer_wait_pct"), f, sizeof(f)), "");
+	free(out);
+}
+
 int main(void)
 {
 	defaults();
@@ -400,5 +445,6 @@ int main(void)
 	output();
 	placement_spread();
 	baseline();
+	bursty();
 	return unit_summary("test_pipebench");
 }
