@@ -238,6 +238,14 @@ static void table_point(FILE *f, const struct pb_opts *o, const struct pb_point 
 	if (nsides == 1 || o->baseline) {
 		for (int i = 0; i < nsides; i++)
 			table_row(f, p, &sides[i], place);
+		if (nsides > 1) {
+			struct pb_stats b = side_stats(p, &sides[1]);
+			double d = pb_per_op(p->wl) ? pb_delta_pct(b.median, a.median)
+						    : pb_delta_pct(a.median, b.median);
+
+			fprintf(f, "  attached: %+.1f%% throughput vs nothing attached "
+				"(noise %.1f%%)\n", d, pb_noise_pct(&a, &b));
+		}
 		bursty_note(f, p, sides, nsides);
 		spread_warning(f, "  ", p, sides, nsides);
 		return;

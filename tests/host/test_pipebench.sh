@@ -193,6 +193,8 @@ t_baseline() {
 	grep -q '^pingpong .* -  *-  *- same CPU 0, nothing attached$' "$TMP/base.table" &&
 		ok "baseline: table row says nothing attached, metrics -" ||
 		not_ok "baseline: no nothing-attached row in the table"
+	grep -q '^  attached: [-+][0-9.]*% throughput vs nothing attached (noise [0-9.]*%)$' "$TMP/base.table" &&
+		ok "baseline: the table says what attaching costs" || not_ok "baseline: no cost line"
 }
 
 # bursty: one point per --pipe-size, the size it got (F_GETPIPE_SZ), the

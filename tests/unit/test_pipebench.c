@@ -372,6 +372,8 @@ static void baseline(void)
 	CHECK(strstr(row[0], " 1000.00 ") && strstr(row[0], " - ") &&
 	      strstr(row[0], " same CPU 0, nothing attached"));
 	CHECK(strstr(row[1], " 1001.00 ") && !strstr(row[1], "nothing attached"));
+	/* 1000 -> 1001 MB/s: +0.1%, one rep each: no spread */
+	CHECK(strstr(out, "\n  attached: +0.1% throughput vs nothing attached (noise 0.0%)\n"));
 	free(out);
 
 	CHECK(parse("--baseline --csv stream") == CLI_RUN);
