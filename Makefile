@@ -32,14 +32,14 @@ endif
 # loads and drains the BPF objects, one folder per front end.
 .DEFAULT_GOAL := all
 TIERS      := tracepoint function syscall
-TOOLS      := pipestat pipetop pipebench
+TOOLS      := pipestat pipetop pipetrace-bench
 SKELS      := $(patsubst %,$(OUT)/%_tier.skel.h,$(TIERS))
 objs        = $(patsubst src/%.c,$(OUT)/%.o,$(wildcard $(1)))
 CORE_OBJS  := $(call objs,src/core/*.c)
 SESSION_OBJS := $(call objs,src/session/*.c)
 PIPESTAT_OBJS := $(call objs,src/pipestat/*.c)
 PIPETOP_OBJS := $(call objs,src/pipetop/*.c)
-PIPEBENCH_OBJS := $(call objs,src/pipebench/*.c)
+PIPETRACE_BENCH_OBJS := $(call objs,src/pipetrace-bench/*.c)
 CURSES_LIBS ?= $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
 MHD_LIBS   ?= $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
 YAML_LIBS  ?= $(shell pkg-config --libs yaml-0.1 2>/dev/null || echo -lyaml)
@@ -52,7 +52,7 @@ pipetop: $(PIPETOP_OBJS) $(SESSION_OBJS) $(CORE_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(CURSES_LIBS) $(LDLIBS) -lm -o $@
 
-pipebench: $(PIPEBENCH_OBJS) $(SESSION_OBJS) $(CORE_OBJS)
+pipetrace-bench: $(PIPETRACE_BENCH_OBJS) $(SESSION_OBJS) $(CORE_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -luring -lm -o $@
 
@@ -115,8 +115,8 @@ $(OUT)/test_conn_guard: $(OUT)/pipestat/conn_guard.o
 $(OUT)/test_web_config: $(OUT)/pipestat/web_config.o $(CORE_OBJS)
 $(OUT)/test_web_config: UNIT_LIBS += $(YAML_LIBS) -lcrypt
 $(OUT)/test_pipetop: $(OUT)/pipetop/model.o $(OUT)/pipetop/prompt.o $(OUT)/pipetop/opts.o $(OUT)/pipetop/keys.o $(CORE_OBJS)
-$(OUT)/test_pipebench: $(filter-out $(OUT)/pipebench/main.o,$(PIPEBENCH_OBJS)) $(CORE_OBJS)
-$(OUT)/test_pipebench: UNIT_LIBS += -luring
+$(OUT)/test_pipetrace_bench: $(filter-out $(OUT)/pipetrace-bench/main.o,$(PIPETRACE_BENCH_OBJS)) $(CORE_OBJS)
+$(OUT)/test_pipetrace_bench: UNIT_LIBS += -luring
 $(OUT)/test_%: tests/unit/test_%.c tests/unit/unit.h
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -Itests/unit $(filter %.c %.o,$^) $(UNIT_LIBS) -o $@
@@ -140,7 +140,7 @@ unit-asan:
 # libFuzzer targets (tests/fuzz): each front end's option parser, and CSV
 # and table output of arbitrary rows. Built with clang, ASan and UBSan;
 # seeds in tests/fuzz/corpus/<target>, new finds under $(OUT)/fuzz.
-FUZZ_TARGETS := output opts_pipestat opts_pipetop opts_pipebench
+FUZZ_TARGETS := output opts_pipestat opts_pipetop opts_pipetrace_bench
 FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	       -std=gnu11 -Wall -Wextra -Werror -Wno-missing-field-initializers -Iinclude -Isrc \
@@ -148,9 +148,9 @@ FUZZ_CFLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=
 FUZZ_SRC_output := $(wildcard src/core/*.c)
 FUZZ_SRC_opts_pipestat := src/pipestat/opts.c src/pipestat/listen.c $(FUZZ_SRC_output)
 FUZZ_SRC_opts_pipetop := src/pipetop/opts.c src/pipetop/keys.c src/pipetop/model.c $(FUZZ_SRC_output)
-FUZZ_SRC_opts_pipebench := $(filter-out src/pipebench/main.c,$(wildcard src/pipebench/*.c)) \
+FUZZ_SRC_opts_pipetrace_bench := $(filter-out src/pipetrace-bench/main.c,$(wildcard src/pipetrace-bench/*.c)) \
 			   $(FUZZ_SRC_output)
-FUZZ_LIBS_opts_pipebench := -luring
+FUZZ_LIBS_opts_pipetrace_bench := -luring
 define fuzz_rule
 $(OUT)/fuzz/fuzz_$(1): tests/fuzz/fuzz_$(1).c tests/fuzz/fuzz_argv.h $(FUZZ_SRC_$(1)) src/*/*.h
 	$$(call msg,FUZZ-CC,$$@)
@@ -248,9 +248,9 @@ BINDIR     := $(PREFIX)/bin
 MANDIR     := $(PREFIX)/share/man
 COMPDIR    := $(PREFIX)/share/bash-completion/completions
 UNITDIR    := $(PREFIX)/lib/systemd/system
-INSTALLED  := $(SBINDIR)/pipestat $(SBINDIR)/pipetop $(BINDIR)/pipebench \
+INSTALLED  := $(SBINDIR)/pipestat $(SBINDIR)/pipetop $(BINDIR)/pipetrace-bench \
 	      $(MANDIR)/man8/pipestat.8 $(MANDIR)/man8/pipetop.8 \
-	      $(MANDIR)/man1/pipebench.1 $(patsubst %,$(COMPDIR)/%,$(TOOLS)) \
+	      $(MANDIR)/man1/pipetrace-bench.1 $(patsubst %,$(COMPDIR)/%,$(TOOLS)) \
 	      $(UNITDIR)/pipestat.service
 
 install: $(TOOLS)
@@ -258,9 +258,9 @@ install: $(TOOLS)
 	$(Q)install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPDIR) $(DESTDIR)$(UNITDIR)
 	$(Q)install -m 755 pipestat pipetop $(DESTDIR)$(SBINDIR)
-	$(Q)install -m 755 pipebench $(DESTDIR)$(BINDIR)
+	$(Q)install -m 755 pipetrace-bench $(DESTDIR)$(BINDIR)
 	$(Q)install -m 644 man/pipestat.8 man/pipetop.8 $(DESTDIR)$(MANDIR)/man8
-	$(Q)install -m 644 man/pipebench.1 $(DESTDIR)$(MANDIR)/man1
+	$(Q)install -m 644 man/pipetrace-bench.1 $(DESTDIR)$(MANDIR)/man1
 	$(Q)for t in $(TOOLS); do \
 		install -m 644 scripts/pipetrace.bash-completion $(DESTDIR)$(COMPDIR)/$$t; done
 	$(Q)sed 's|/usr/sbin/pipestat|$(SBINDIR)/pipestat|' packaging/pipestat.service \
@@ -304,7 +304,7 @@ deb: $(TOOLS)
 	   cat $(OUT)/deb/depends; \
 	   printf 'Description: BPF tools for Linux pipe paths\n'; \
 	   printf ' pipestat (reports, JSON, Prometheus), pipetop (live view) and\n'; \
-	   printf ' pipebench (reference workloads with the pipe metrics).\n'; \
+	   printf ' pipetrace-bench (reference workloads with the pipe metrics).\n'; \
 	} >$(OUT)/deb/root/DEBIAN/control
 	$(Q)dpkg-deb --root-owner-group -Zxz --build $(OUT)/deb/root $(DEB) >/dev/null
 

@@ -17,7 +17,7 @@
 
 /*
  * A workload process dies with its parent, however the parent dies (a
- * SIGKILL of pipebench reaches every worker down the chain).
+ * SIGKILL of pipetrace-bench reaches every worker down the chain).
  */
 pid_t wl_fork(void)
 {
@@ -185,7 +185,7 @@ long wl_pingpong(long n, double *loop_s)
 	return wl_wait_child(pid) ? -1 : n;
 }
 
-/* --- timed workloads (pipebench) --- */
+/* --- timed workloads (pipetrace-bench) --- */
 
 static double wl_now(void)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Pipe workloads the tools run: pipestat --demo's known answers and
- * pipebench's timed runs (the tests' own are tests/lib/workload.h).
+ * pipetrace-bench's timed runs (the tests' own are tests/lib/workload.h).
  * Each returns its own count of what it did, or -1 with errno.
  */
 #ifndef WORKLOAD_H
@@ -40,7 +40,7 @@ int wl_read(int fd, char *buf, size_t size, size_t *got);
 int wl_write_all(int fd, const char *buf, size_t size);
 
 /*
- * Timed workloads for pipebench. Each runs until seconds have passed or
+ * Timed workloads for pipetrace-bench. Each runs until seconds have passed or
  * max_ops operations are done (0: no such limit; at least one is set),
  * pins its processes where a CPU is >= 0, and fills a wl_result with what
  * it did, counted by the workload itself. They return 0, or -1 with errno
@@ -72,7 +72,7 @@ int wl_mix(const struct wl_timed *t, int writers, int readers, size_t pipe_size,
 	   const int *cpus, int ncpus, struct wl_result *r);
 
 /*
- * Bursts (pipebench bursty): the writer writes burst bytes in writes of
+ * Bursts (pipetrace-bench bursty): the writer writes burst bytes in writes of
  * size, then rests gap_us; a reader child reads size at a time and spends
  * work_us after each read, so its average rate keeps up while a burst
  * larger than the ring makes the writer wait for room. For seconds, on a

@@ -22,7 +22,7 @@
  *                                4 KiB nonblocking writes, then N more that
  *                                find it full (N write EAGAINs); prints its
  *                                slots
- *   pipework bursty SEC [RING]   pipebench's bursts for SEC seconds: 256 KiB
+ *   pipework bursty SEC [RING]   pipetrace-bench's bursts for SEC seconds: 256 KiB
  *                                in 64 KiB writes every 20 ms, a reader
  *                                spending 2 ms per 64 KiB; prints bytes
  *   pipework put SIZE N          N writes of SIZE bytes to stdout

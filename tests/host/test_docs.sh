@@ -54,7 +54,7 @@ missing() {
 	echo "${out# }"
 }
 
-for t in pipestat pipetop pipebench; do
+for t in pipestat pipetop pipetrace-bench; do
 	want=$(table $t | longs)
 	[ -n "$want" ] || not_ok "$t: no option table found in src/$t/opts.c"
 	expect "$t: --help describes the option table" "$(help_opts $t)" "$want"

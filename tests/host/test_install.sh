@@ -8,17 +8,17 @@ cd "$(dirname "$0")/../.."
 . tests/host/lib.sh
 
 VERSION=$("$PIPESTAT" --version | cut -d' ' -f2)
-FILES="sbin/pipestat sbin/pipetop bin/pipebench share/man/man8/pipestat.8
-share/man/man8/pipetop.8 share/man/man1/pipebench.1
+FILES="sbin/pipestat sbin/pipetop bin/pipetrace-bench share/man/man8/pipestat.8
+share/man/man8/pipetop.8 share/man/man1/pipetrace-bench.1
 share/bash-completion/completions/pipestat
 share/bash-completion/completions/pipetop
-share/bash-completion/completions/pipebench
+share/bash-completion/completions/pipetrace-bench
 lib/systemd/system/pipestat.service"
 
 # each tool's --version, run from root R under prefix P
 versions() {
 	local t
-	for t in sbin/pipestat sbin/pipetop bin/pipebench; do
+	for t in sbin/pipestat sbin/pipetop bin/pipetrace-bench; do
 		"$1$2/$t" --version
 	done | tr '\n' ' '
 }
@@ -32,7 +32,7 @@ t_install() {
 	done
 	expect "install: every file under DESTDIR/PREFIX" "$missing" 0
 	expect "install: tools run from there" "$(versions "$d" /opt/pt)" \
-		"pipestat $VERSION pipetop $VERSION pipebench $VERSION "
+		"pipestat $VERSION pipetop $VERSION pipetrace-bench $VERSION "
 	expect "install: man page" "$(head -1 "$d/opt/pt/share/man/man8/pipestat.8" | cut -d' ' -f1-3)" \
 		".TH PIPESTAT 8"
 	expect "install: the unit runs the installed pipestat" \
@@ -47,10 +47,10 @@ t_completion() {
 	local got
 	got=$(PATH=".:$PATH" bash -c '. scripts/pipetrace.bash-completion
 		COMP_WORDS=(pipestat --li); COMP_CWORD=1; _pipetrace pipestat; echo "${COMPREPLY[*]}"
-		COMP_WORDS=(pipebench st); COMP_CWORD=1; _pipetrace pipebench; echo "${COMPREPLY[*]}"
+		COMP_WORDS=(pipetrace-bench st); COMP_CWORD=1; _pipetrace pipetrace-bench; echo "${COMPREPLY[*]}"
 		COMP_WORDS=(pipetop --tier s); COMP_CWORD=2; _pipetrace pipetop; echo "${COMPREPLY[*]}"')
 	expect "completion: pipestat --li" "$(sed -n 1p <<<"$got")" "--listen"
-	expect "completion: pipebench workloads" "$(sed -n 2p <<<"$got")" "stream"
+	expect "completion: pipetrace-bench workloads" "$(sed -n 2p <<<"$got")" "stream"
 	expect "completion: --tier values" "$(sed -n 3p <<<"$got")" "syscall"
 }
 
@@ -72,9 +72,9 @@ t_deb() {
 	expect "deb: dpkg -i into a scratch root" "$?" 0
 	expect "deb: installed" "$(dpkg --root="$r" -s pipetrace 2>/dev/null | grep -c '^Status: install ok installed')" 1
 	expect "deb: tools run from the scratch root" "$(versions "$r" /usr)" \
-		"pipestat $VERSION pipetop $VERSION pipebench $VERSION "
+		"pipestat $VERSION pipetop $VERSION pipetrace-bench $VERSION "
 	expect "deb: completion for all three" \
-		"$(ls "$r/usr/share/bash-completion/completions" | tr '\n' ' ')" "pipebench pipestat pipetop "
+		"$(ls "$r/usr/share/bash-completion/completions" | tr '\n' ' ')" "pipestat pipetop pipetrace-bench "
 	t_policy "$deb" "$r"
 	dpkg --root="$r" --log=/dev/null -r pipetrace >>"$TMP/dpkg.log" 2>&1
 	expect "deb: dpkg -r" "$?" 0

@@ -229,9 +229,9 @@ t_splice() {
 # io_uring reads never pass read(2): counted from the io_uring events
 t_uring() {
 	local comm
-	[ -x ./pipebench ] || { not_ok "uring: ./pipebench not built"; return; }
+	[ -x ./pipetrace-bench ] || { not_ok "uring: ./pipetrace-bench not built"; return; }
 	start_pipestat -k comm --csv || { not_ok "uring: attach"; return; }
-	./pipebench --csv -R 1 -N 1 uring >"$TMP/bench" 2>"$TMP/bench.err"
+	./pipetrace-bench --csv -R 1 -N 1 uring >"$TMP/bench" 2>"$TMP/bench.err"
 	stop_pipestat
 	comm=$(sed -n "s/.*counting command '\(pbench-[0-9]*\)'.*/\1/p" "$TMP/bench.err")
 	# 128 pipes x 256 reads of 4 KiB, once on empty pipes, once on full
@@ -365,9 +365,9 @@ t_closed_std_fds() {
 	expect "stderr closed: runs" "$rc/$(grep -c ',syscall,total,' "$TMP/out")" 0/1
 	"$PIPESTAT" --textfile "$TMP/closed.prom" -d 0.3 >&- 2>"$TMP/err"; rc=$?
 	expect "stdout closed, --textfile only: runs" "$rc/$(grep -c '^pipetrace_build_info{' "$TMP/closed.prom")" 0/1
-	./pipebench -R 1 -N 10 pingpong >&- 2>"$TMP/err"; rc=$?
-	expect "pipebench, stdout closed: says so" "$rc/$(cat "$TMP/err")" \
-		"1/pipebench: standard output is closed: nowhere to print (>/dev/null discards it)"
+	./pipetrace-bench -R 1 -N 10 pingpong >&- 2>"$TMP/err"; rc=$?
+	expect "pipetrace-bench, stdout closed: says so" "$rc/$(cat "$TMP/err")" \
+		"1/pipetrace-bench: standard output is closed: nowhere to print (>/dev/null discards it)"
 }
 
 # issue 13.1: a tiny interval is refused; the floor still ends at a signal

@@ -364,7 +364,7 @@ t_waits() {
 	wait "$w" 2>/dev/null
 }
 
-# a: the advice pane says what pipestat --advise says of pipebench's bursts
+# a: the advice pane says what pipestat --advise says of pipetrace-bench's bursts
 t_advice() {
 	local w
 	start_top -n pipework -i 1 || { not_ok "advice: pipetop did not start"; return; }

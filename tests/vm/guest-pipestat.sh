@@ -68,9 +68,9 @@ t_choice() {
 		expect "auto: function tier uses $VIA" \
 			"$(grep -c "^pipestat: function tier via $VIA on pipe_read/pipe_write" "$TMP/err")" 1
 		# the session layer says which front end speaks
-		./pipebench -v --tier function -N 10 -R 1 pingpong >/dev/null 2>"$TMP/bench.err"
-		expect "pipebench -v: its own name on the tier line" \
-			"$(grep -c "^pipebench: function tier via $VIA" "$TMP/bench.err")" 1
+		./pipetrace-bench -v --tier function -N 10 -R 1 pingpong >/dev/null 2>"$TMP/bench.err"
+		expect "pipetrace-bench -v: its own name on the tier line" \
+			"$(grep -c "^pipetrace-bench: function tier via $VIA" "$TMP/bench.err")" 1
 		"$PIPESTAT" --tier tracepoint -d 1 >/dev/null 2>"$TMP/forced"
 		expect "--tier tracepoint fails" $? 1
 		expect "--tier tracepoint says why" "$(cat "$TMP/forced")" \

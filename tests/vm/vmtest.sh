@@ -95,8 +95,8 @@ for k in unpatched patched; do
 	[ -z "$only" ] || [ "$only" = "$k" ] || continue
 	guest_tests "$k" 900 "$k kernel" "$BIN"
 done
-# pipebench --ab on the patched kernel (tests/vm/guest-pipebench.sh, needs ./pipebench built)
-[ -n "$only" ] && [ "$only" != patched ] || "$VM_DIR/run-in-vm.sh" --kernel patched --timeout 900 "$VM_DIR/guest-pipebench.sh" || { log "pipebench A/B (patched): FAIL"; fail=1; }
+# pipetrace-bench --ab on the patched kernel (tests/vm/guest-pipetrace-bench.sh, needs ./pipetrace-bench built)
+[ -n "$only" ] && [ "$only" != patched ] || "$VM_DIR/run-in-vm.sh" --kernel patched --timeout 900 "$VM_DIR/guest-pipetrace-bench.sh" || { log "pipetrace-bench A/B (patched): FAIL"; fail=1; }
 # pipestat itself (built on the host, run from the host root over 9p)
 if [ -x "$REPO/pipestat" ] && [ -x "$REPO/tests/host/pipework" ]; then
 	for k in unpatched patched debian-cloud debian-rt; do

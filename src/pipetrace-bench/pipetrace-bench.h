@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * pipebench: the reference pipe workloads (man/pipebench.1), their
+ * pipetrace-bench: the reference pipe workloads (man/pipetrace-bench.1), their
  * throughput next to the pipe metrics measured during each run, and A/B
  * over the fs.pipe-* knobs.
  */
-#ifndef PIPEBENCH_H
-#define PIPEBENCH_H
+#ifndef PIPETRACE_BENCH_H
+#define PIPETRACE_BENCH_H
 
 #include <stdbool.h>
 #include <stdio.h>
@@ -21,7 +21,7 @@ enum pb_wl { PB_STREAM, PB_MIX, PB_PINGPONG, PB_URING, PB_BW, PB_BURSTY, PB_NWL 
 #define PB_MAX_LIST	16	/* --size, --writers, --readers entries */
 #define PB_MAX_CPUS	64
 #define PB_MAX_REPS	999
-/* the workload's command name: "pbench-<pid of pipebench>", unique per run */
+/* the workload's command name: "pbench-<pid of pipetrace-bench>", unique per run */
 #define PB_COMM_FMT	"pbench-%d"
 
 #define PB_URING_PIPES	128
@@ -122,7 +122,7 @@ struct pb_knob_info {
 	const char *name;
 	int min, max;
 };
-/* NULL if name (with or without "fs.") is not a knob pipebench knows */
+/* NULL if name (with or without "fs.") is not a knob pipetrace-bench knows */
 const struct pb_knob_info *pb_knob_find(const char *name);
 /* "KNOB=A,B" into ab; -1 with a one-line err */
 int pb_ab_parse(const char *spec, struct pb_ab *ab, char *err, size_t n);

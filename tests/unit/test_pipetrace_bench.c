@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* pipebench: options, --ab parsing, and the statistics it prints. */
+/* pipetrace-bench: options, --ab parsing, and the statistics it prints. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "pipebench/pipebench.h"
+#include "pipetrace-bench/pipetrace-bench.h"
 #include "json_unit.h"
 #include "unit.h"
 
@@ -16,7 +16,7 @@ static int parse(const char *line)
 	char buf[512], *argv[32];
 	int argc = 0;
 
-	snprintf(buf, sizeof(buf), "pipebench %s", line);
+	snprintf(buf, sizeof(buf), "pipetrace-bench %s", line);
 	for (char *t = strtok(buf, " "); t && argc < 31; t = strtok(NULL, " "))
 		argv[argc++] = t;
 	argv[argc] = NULL;
@@ -52,9 +52,9 @@ static void defaults(void)
 	CHECK(o.ops == 100 && o.duration == 0);
 	/* one letter, one meaning in every front end */
 	CHECK(parse("-n 100") == CLI_USAGE);
-	CHECK_STR(err, "-n is the command name in every front end: pipebench's op count is -N (--ops)");
+	CHECK_STR(err, "-n is the command name in every front end: pipetrace-bench's op count is -N (--ops)");
 	CHECK(parse("-c 0,1") == CLI_USAGE);
-	CHECK_STR(err, "-c is the interval count in every front end: pipebench's CPU list is -C (--cpus)");
+	CHECK_STR(err, "-c is the interval count in every front end: pipetrace-bench's CPU list is -C (--cpus)");
 	CHECK(parse("-r 5") == CLI_USAGE);
 	CHECK(parse("-s 4096") == CLI_USAGE);
 	CHECK(parse("-C 0 -S 4096 --readers 2") == CLI_RUN);
@@ -259,7 +259,7 @@ static void output(void)
 	free(buf);
 }
 
-/* pipebench ARGS's header and one point, as printed; free() it */
+/* pipetrace-bench ARGS's header and one point, as printed; free() it */
 static char *render(const char *args, const struct pb_point *p,
 		    const struct pb_side *side)
 {
@@ -448,5 +448,5 @@ int main(void)
 	placement_spread();
 	baseline();
 	bursty();
-	return unit_summary("test_pipebench");
+	return unit_summary("test_pipetrace_bench");
 }

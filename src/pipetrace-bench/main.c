@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pipebench: each reference workload runs in a child process named
- * pbench-<pid> (so two pipebench runs do not count each other); the loader (the same one pipestat uses) counts only that
+ * pipetrace-bench: each reference workload runs in a child process named
+ * pbench-<pid> (so two pipetrace-bench runs do not count each other); the loader (the same one pipestat uses) counts only that
  * command, and its counters are drained around every repetition, so each
  * point's metrics are exactly what its repetitions did.
  */
@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include "core/cli.h"
 #include "session/privs.h"
-#include "pipebench.h"
+#include "pipetrace-bench.h"
 #include "session/loader.h"
 
 static const long default_sizes[] = { 4096, 32768, 65536, 131072 };
@@ -107,7 +107,7 @@ static int run_rep(const struct pb_opts *o, const struct pb_point *p,
 	}
 	if (pid == 0) {
 		setpgid(0, 0);
-		/* and if pipebench is killed outright, so is the workload */
+		/* and if pipetrace-bench is killed outright, so is the workload */
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() == 1)
 			_exit(126);
@@ -161,7 +161,7 @@ static int attach(struct bench *b, bool on)
 		return 0;
 	}
 	if (pt_session_open(&b->s, &b->o->load, b->err, sizeof(b->err))) {
-		fprintf(stderr, "pipebench: %s\n", b->err);
+		fprintf(stderr, "pipetrace-bench: %s\n", b->err);
 		return -1;
 	}
 	b->attached = true;
@@ -173,7 +173,7 @@ static int drain(struct bench *b, struct pt_rows *into, struct pt_env *env)
 	__u64 untracked = 0;
 
 	if (pt_session_drain(&b->s, into, &untracked)) {
-		fprintf(stderr, "pipebench: reading counters: %s\n", strerror(errno));
+		fprintf(stderr, "pipetrace-bench: reading counters: %s\n", strerror(errno));
 		return -1;
 	}
 	if (env)
@@ -215,7 +215,7 @@ static int run_point(struct bench *b, const struct pb_point *p)
 			struct pb_result res = { 0 };
 
 			if (o->ab.on && pb_knob_set(side->knob_value)) {
-				fprintf(stderr, "pipebench: setting fs.%s=%d: %s\n",
+				fprintf(stderr, "pipetrace-bench: setting fs.%s=%d: %s\n",
 					o->ab.knob, side->knob_value, strerror(errno));
 				return -1;
 			}
@@ -228,7 +228,7 @@ static int run_point(struct bench *b, const struct pb_point *p)
 					return -1;
 			}
 			if (run_rep(o, p, &res)) {
-				fprintf(stderr, "pipebench: %s: workload failed: %s\n",
+				fprintf(stderr, "pipetrace-bench: %s: workload failed: %s\n",
 					describe(p, what, sizeof(what)), strerror(errno));
 				return -1;
 			}
@@ -250,7 +250,7 @@ static int run_point(struct bench *b, const struct pb_point *p)
 		for (size_t i = 0; i < b->rows[s].n; i++)
 			counts_add(&b->sides[s].c, &b->rows[s].v[i].c);
 		if (b->sides[s].env.untracked)
-			fprintf(stderr, "pipebench: %s: %llu events not counted: "
+			fprintf(stderr, "pipetrace-bench: %s: %llu events not counted: "
 				"counter map full\n", describe(p, what, sizeof(what)),
 				(unsigned long long)b->sides[s].env.untracked);
 	}
@@ -343,25 +343,25 @@ int main(int argc, char **argv)
 
 	rc = pb_parse(argc, argv, &o, stdout, err, errn);
 	if (rc != CLI_RUN)
-		return cli_exit_code(rc, "pipebench", err);
-	if (!cli_std_fds("pipebench", true))
+		return cli_exit_code(rc, "pipetrace-bench", err);
+	if (!cli_std_fds("pipetrace-bench", true))
 		return 1;
 	b.o = &o;
-	if (!privs_can_trace("pipebench"))
+	if (!privs_can_trace("pipetrace-bench"))
 		return 1;
 	signal(SIGPIPE, SIG_IGN);
 	pb_signals_init();
 	pb_knob_recover();
 	if (o.ab.on && pb_knob_begin(o.ab.knob, err, errn)) {
-		fprintf(stderr, "pipebench: refusing --ab: %s\n", err);
+		fprintf(stderr, "pipetrace-bench: refusing --ab: %s\n", err);
 		return 1;
 	}
 	if (pt_session_open(&b.s, &o.load, err, errn)) {
-		fprintf(stderr, "pipebench: %s\n", err);
+		fprintf(stderr, "pipetrace-bench: %s\n", err);
 		return 1;
 	}
 	b.attached = true;
-	fprintf(stderr, "pipebench: %s tier; counting command '%s'\n",
+	fprintf(stderr, "pipetrace-bench: %s tier; counting command '%s'\n",
 		tier_name(b.s.tier), o.load.comm);
 	for (int s = 0; s < 2; s++)
 		rows_init(&b.rows[s], PT_BY_TOTAL);

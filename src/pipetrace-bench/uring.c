@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <liburing.h>
 #include "core/clock.h"
-#include "pipebench.h"
+#include "pipetrace-bench.h"
 
 static double now(void)
 {

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# pipebench host tests: each workload's --quick run on the running kernel
+# pipetrace-bench host tests: each workload's --quick run on the running kernel
 # (the syscall tier here), asserting figures that must add up between what
 # the workload says it did and what the loader counted; bad input; --ab.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/host/lib.sh
 
-PIPEBENCH=${PIPEBENCH:-./pipebench}
+PIPETRACE_BENCH=${PIPETRACE_BENCH:-./pipetrace-bench}
 if [ "$(id -u)" != 0 ]; then
-	echo "tests/host/test_pipebench.sh: needs root (BPF)"; exit 1
+	echo "tests/host/test_pipetrace_bench.sh: needs root (BPF)"; exit 1
 fi
 
 # col FILE COLUMN [ROW]: one field of the CSV by header name (ROW: 1 = first data row)
@@ -16,10 +16,10 @@ col() {
 	csv_rows "$1" "$2" | sed -n "${3:-1}p"
 }
 
-# bench NAME ARGS...: pipebench --csv ARGS into $TMP/NAME.csv; checks it ran
+# bench NAME ARGS...: pipetrace-bench --csv ARGS into $TMP/NAME.csv; checks it ran
 bench() {
 	local name=$1; shift
-	"$PIPEBENCH" --csv "$@" >"$TMP/$name.csv" 2>"$TMP/$name.err"
+	"$PIPETRACE_BENCH" --csv "$@" >"$TMP/$name.csv" 2>"$TMP/$name.err"
 	local rc=$?
 	expect "$name: exit status" "$rc" 0
 	[ "$rc" = 0 ] || sed 's/^/# /' "$TMP/$name.err"
@@ -39,7 +39,7 @@ t_header() {
 # --json: the CSV's rows as objects keyed by its columns
 t_json() {
 	local n=100
-	"$PIPEBENCH" --json -S 65536 -N $n -R 2 stream >"$TMP/json.out" 2>"$TMP/json.err"
+	"$PIPETRACE_BENCH" --json -S 65536 -N $n -R 2 stream >"$TMP/json.out" 2>"$TMP/json.err"
 	expect "json: exit status" "$?" 0
 	expect "json: one object" "$(jq -s 'length' "$TMP/json.out")" 1
 	expect "json: keys are the CSV's columns" "$(jq -r 'keys_unsorted | join(",")' "$TMP/json.out")" \
@@ -142,7 +142,7 @@ t_bw() {
 }
 
 t_table() {
-	"$PIPEBENCH" --quick stream -S 65536 >"$TMP/table" 2>"$TMP/table.err"
+	"$PIPETRACE_BENCH" --quick stream -S 65536 >"$TMP/table" 2>"$TMP/table.err"
 	expect "table: exit status" "$?" 0
 	grep -q '^stream  *65536  *1  *1 MB/s ' "$TMP/table" && ok "table: stream 65536 line" ||
 		not_ok "table: no stream 65536 line"
@@ -152,7 +152,7 @@ t_table() {
 # where the ends run is said: unpinned by default (as perf bench sched
 # pipe), one CPU or two with -C; placement in CSV
 t_placement() {
-	"$PIPEBENCH" --quick -N 50 pingpong >"$TMP/place" 2>"$TMP/place.err"
+	"$PIPETRACE_BENCH" --quick -N 50 pingpong >"$TMP/place" 2>"$TMP/place.err"
 	expect "placement: exit status" "$?" 0
 	grep -q 'not pinned (as perf bench sched pipe)' "$TMP/place" &&
 		ok "placement: the header says not pinned" || not_ok "placement: header silent"
@@ -189,7 +189,7 @@ t_baseline() {
 	expect "baseline: second row: attached" "$(col "$TMP/base.csv" attached 2)" yes
 	expect "baseline: second row: writes exact" "$(col "$TMP/base.csv" writes 2)" $((2 * n))
 	expect "baseline: second row: write_bytes exact" "$(col "$TMP/base.csv" write_bytes 2)" $((2 * n * 65536))
-	"$PIPEBENCH" --baseline -C 0 -N 50 -R 2 pingpong >"$TMP/base.table" 2>/dev/null
+	"$PIPETRACE_BENCH" --baseline -C 0 -N 50 -R 2 pingpong >"$TMP/base.table" 2>/dev/null
 	grep -q '^pingpong .* -  *-  *- same CPU 0, nothing attached$' "$TMP/base.table" &&
 		ok "baseline: table row says nothing attached, metrics -" ||
 		not_ok "baseline: no nothing-attached row in the table"
@@ -214,7 +214,7 @@ t_bursty() {
 			ok "bursty $size: writer_wait_pct a share" || not_ok "bursty $size: writer_wait_pct"
 	done
 	expect "bursty: other workloads have no pipe_size" "$(col "$TMP/header.csv" pipe_size)" ""
-	"$PIPEBENCH" -P 131072 -d 0.2 -R 1 bursty >"$TMP/bursty.table" 2>/dev/null
+	"$PIPETRACE_BENCH" -P 131072 -d 0.2 -R 1 bursty >"$TMP/bursty.table" 2>/dev/null
 	grep -q '^  pipe 131072 bytes: writer in write(2) [0-9.]*% of the time' "$TMP/bursty.table" &&
 		ok "bursty: table says the pipe size and writer wait" ||
 		not_ok "bursty: no pipe/writer line in the table"
@@ -228,13 +228,13 @@ t_usage() {
 		"--ab nosuch=0,1" "--ab pipe-prealloc-max=0,9" "--ab pipe-prealloc-max=a,b" \
 		"--tier nosuch" "--bogus" "nosuchworkload" "-d 1 -N 5" "--baseline --ab pipe-read-batch=0,1" "-P x" "--pipe-size 1,,2" "-n 5" "-c 0" "-r 1" "-s 4096" "--reps"; do
 		# shellcheck disable=SC2086
-		"$PIPEBENCH" $args >"$TMP/u.out" 2>"$TMP/u.err"
+		"$PIPETRACE_BENCH" $args >"$TMP/u.out" 2>"$TMP/u.err"
 		expect "usage: '$args' exits 2" "$?" 2
 		expect "usage: '$args' says so in one line" "$(wc -l <"$TMP/u.err")" 1
 	done
-	"$PIPEBENCH" --help >"$TMP/u.out"; expect "--help exits 0" "$?" 0
+	"$PIPETRACE_BENCH" --help >"$TMP/u.out"; expect "--help exits 0" "$?" 0
 	grep -q -- '--ab KNOB=A,B' "$TMP/u.out" && ok "--help lists --ab" || not_ok "--help lacks --ab"
-	expect "--version" "$("$PIPEBENCH" --version)" "pipebench $(sed -n 's/^VERSION *:= *//p' Makefile)"
+	expect "--version" "$("$PIPETRACE_BENCH" --version)" "pipetrace-bench $(sed -n 's/^VERSION *:= *//p' Makefile)"
 }
 
 # --ab: refused without the knob; with a stand-in knob file, runs A and B
@@ -242,13 +242,13 @@ t_usage() {
 t_ab() {
 	local knobs=$TMP/knobs
 	if [ ! -e /proc/sys/fs/pipe-read-batch ]; then
-		"$PIPEBENCH" --quick --ab pipe-read-batch=0,1 bw >"$TMP/ab.out" 2>"$TMP/ab.err"
+		"$PIPETRACE_BENCH" --quick --ab pipe-read-batch=0,1 bw >"$TMP/ab.out" 2>"$TMP/ab.err"
 		expect "ab without the knob: exit 1" "$?" 1
 		grep -q 'no fs.pipe-read-batch knob' "$TMP/ab.err" && ok "ab without the knob: says why" ||
 			not_ok "ab without the knob: $(cat "$TMP/ab.err")"
 	fi
 	mkdir -p "$knobs"; echo 1 >"$knobs/pipe-prealloc-max"
-	PIPEBENCH_KNOB_DIR=$knobs bench ab --quick --ab pipe-prealloc-max=0,8 bw
+	PIPETRACE_BENCH_KNOB_DIR=$knobs bench ab --quick --ab pipe-prealloc-max=0,8 bw
 	expect "ab: two rows, baseline then patched" \
 		"$(csv_rows "$TMP/ab.csv" ab_side | paste -sd' ')" "baseline patched"
 	expect "ab: the knob's values" \
@@ -260,7 +260,7 @@ t_ab() {
 	stream_like "ab patched" "$TMP/ab.csv" 2
 	# Ctrl-C in the middle of a long run
 	echo 3 >"$knobs/pipe-prealloc-max"
-	PIPEBENCH_KNOB_DIR=$knobs "$PIPEBENCH" --ab pipe-prealloc-max=0,8 -d 5 bw \
+	PIPETRACE_BENCH_KNOB_DIR=$knobs "$PIPETRACE_BENCH" --ab pipe-prealloc-max=0,8 -d 5 bw \
 		>"$TMP/abint.out" 2>"$TMP/abint.err" &
 	local pid=$! v
 	for _ in $(seq 100); do
@@ -280,7 +280,7 @@ t_ab() {
 	expect "ab: no workload left behind" "$(pgrep -c -x "pbench-$pid")" 0
 	# issue 13.4: SIGKILL leaves no worker, and the next run restores the knob
 	echo 4 >"$knobs/pipe-prealloc-max"
-	PIPEBENCH_KNOB_DIR=$knobs PIPEBENCH_STATE_DIR=$TMP/state "$PIPEBENCH" \
+	PIPETRACE_BENCH_KNOB_DIR=$knobs PIPETRACE_BENCH_STATE_DIR=$TMP/state "$PIPETRACE_BENCH" \
 		--ab pipe-prealloc-max=0,8 -d 10 -R 1 -w 3 --readers 3 mix >/dev/null 2>&1 &
 	pid=$!
 	for _ in $(seq 100); do
@@ -296,21 +296,21 @@ t_ab() {
 	done
 	expect "SIGKILL: no workload left behind" "$(pgrep -c -x "pbench-$pid")" 0
 	expect "SIGKILL: knob left changed" "$(cat "$knobs/pipe-prealloc-max")" 0
-	PIPEBENCH_KNOB_DIR=$knobs PIPEBENCH_STATE_DIR=$TMP/state "$PIPEBENCH" --quick -N 10 pingpong \
+	PIPETRACE_BENCH_KNOB_DIR=$knobs PIPETRACE_BENCH_STATE_DIR=$TMP/state "$PIPETRACE_BENCH" --quick -N 10 pingpong \
 		>/dev/null 2>"$TMP/rec.err"
 	expect "SIGKILL: next run restores the knob" "$(cat "$knobs/pipe-prealloc-max")" 4
-	expect "SIGKILL: next run says so" "$(grep -c "^pipebench: a killed --ab run (pid $pid) left fs.pipe-prealloc-max changed: restored to 4$" "$TMP/rec.err")" 1
+	expect "SIGKILL: next run says so" "$(grep -c "^pipetrace-bench: a killed --ab run (pid $pid) left fs.pipe-prealloc-max changed: restored to 4$" "$TMP/rec.err")" 1
 	# issue 13.9: a garbage knob says so; a second --ab is refused
 	echo garbage >"$knobs/pipe-prealloc-max"
-	PIPEBENCH_KNOB_DIR=$knobs "$PIPEBENCH" --quick --ab pipe-prealloc-max=0,8 bw >/dev/null 2>"$TMP/g.err"
+	PIPETRACE_BENCH_KNOB_DIR=$knobs "$PIPETRACE_BENCH" --quick --ab pipe-prealloc-max=0,8 bw >/dev/null 2>"$TMP/g.err"
 	expect "garbage knob: exit 1" "$?" 1
-	expect "garbage knob: says why" "$(cat "$TMP/g.err")" "pipebench: refusing --ab: cannot read $knobs/pipe-prealloc-max: not a number"
-	"$PIPEBENCH" --ab pipe-prealloc-max=0,8 --ab pipe-read-batch=0,1 bw >/dev/null 2>"$TMP/g.err"
+	expect "garbage knob: says why" "$(cat "$TMP/g.err")" "pipetrace-bench: refusing --ab: cannot read $knobs/pipe-prealloc-max: not a number"
+	"$PIPETRACE_BENCH" --ab pipe-prealloc-max=0,8 --ab pipe-read-batch=0,1 bw >/dev/null 2>"$TMP/g.err"
 	expect "second --ab: exit 2" "$?" 2
-	expect "second --ab: refused" "$(head -1 "$TMP/g.err")" "pipebench: --ab given twice: one knob per run (see pipebench --help)"
+	expect "second --ab: refused" "$(head -1 "$TMP/g.err")" "pipetrace-bench: --ab given twice: one knob per run (see pipetrace-bench --help)"
 	# a run that fails (an unknown tier) after the knob was taken restores it
 	echo 5 >"$knobs/pipe-prealloc-max"
-	PIPEBENCH_KNOB_DIR=$knobs "$PIPEBENCH" --tier function --ab pipe-prealloc-max=0,8 bw \
+	PIPETRACE_BENCH_KNOB_DIR=$knobs "$PIPETRACE_BENCH" --tier function --ab pipe-prealloc-max=0,8 bw \
 		>"$TMP/aberr.out" 2>"$TMP/aberr.err"
 	expect "ab: error exit status" "$?" 1
 	expect "ab: knob restored after an error" "$(cat "$knobs/pipe-prealloc-max")" 5
@@ -318,7 +318,7 @@ t_ab() {
 
 # Ctrl-C without --ab ends the workload too (it runs in its own group)
 t_sigint() {
-	"$PIPEBENCH" -N 100000000 -R 1 -S 65536 stream >"$TMP/int.out" 2>"$TMP/int.err" &
+	"$PIPETRACE_BENCH" -N 100000000 -R 1 -S 65536 stream >"$TMP/int.out" 2>"$TMP/int.err" &
 	local pid=$!
 	for _ in $(seq 100); do
 		pgrep -x "pbench-$pid" >/dev/null && break
@@ -327,7 +327,7 @@ t_sigint() {
 	pgrep -x "pbench-$pid" >/dev/null && ok "sigint: workload running" ||
 		not_ok "sigint: workload never started"
 	kill -INT $pid; wait $pid
-	expect "sigint: pipebench ends by the signal" "$?" 130
+	expect "sigint: pipetrace-bench ends by the signal" "$?" 130
 	for _ in $(seq 50); do
 		pgrep -x "pbench-$pid" >/dev/null || break
 		sleep 0.1

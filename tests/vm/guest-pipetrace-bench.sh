@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# pipebench --ab inside the test VM on the patched kernel (vmtest.sh runs
-# it through run-in-vm.sh):   guest-pipebench.sh [PIPEBENCH_BINARY]
+# pipetrace-bench --ab inside the test VM on the patched kernel (vmtest.sh runs
+# it through run-in-vm.sh):   guest-pipetrace-bench.sh [PIPETRACE_BENCH_BINARY]
 # cwd: anywhere; it changes to the repository top (the host root is the
-# guest's root, so the host-built ./pipebench runs unchanged).
+# guest's root, so the host-built ./pipetrace-bench runs unchanged).
 #
 # Asserts the two A/B claims of issue 7 with exact counts from the
 # tracepoint tier (guest timings under TCG are not figures: no throughput
@@ -14,16 +14,16 @@
 #     pipe->mutex per 64 KiB write > 8 -> <= 8 (the 8-page burst comes
 #     from the pool, the rest is allocated under the mutex);
 #  3. uring: one IOCB_NOWAIT EAGAIN per read on empty pipes, none with data;
-# and that pipebench put each knob back. Skips (exit 0, "# SKIP" line) on
+# and that pipetrace-bench put each knob back. Skips (exit 0, "# SKIP" line) on
 # a kernel without the knobs or where the tracepoint tier does not attach.
 set -u
 cd "$(dirname "$0")/../.."
-PIPEBENCH=$(readlink -f "${1:-./pipebench}")
+PIPETRACE_BENCH=$(readlink -f "${1:-./pipetrace-bench}")
 . tests/host/lib.sh
 
-skip() { echo "ok - guest-pipebench # SKIP $*"; exit 0; }
+skip() { echo "ok - guest-pipetrace-bench # SKIP $*"; exit 0; }
 
-[ -x "$PIPEBENCH" ] || { echo "not ok - no pipebench binary at $PIPEBENCH"; exit 1; }
+[ -x "$PIPETRACE_BENCH" ] || { echo "not ok - no pipetrace-bench binary at $PIPETRACE_BENCH"; exit 1; }
 for k in pipe-prealloc-max pipe-prealloc-keep pipe-read-batch; do
 	[ -e /proc/sys/fs/$k ] || skip "kernel has no fs.$k (not the patched kernel)"
 done
@@ -33,12 +33,12 @@ col() {
 	csv_rows "$1" "$2" ab_side="$3" | head -1
 }
 
-# the tier pipebench picks here must be the exact one
-"$PIPEBENCH" --csv -N 10 -R 1 pingpong >"$TMP/tier.csv" 2>"$TMP/tier.err"
+# the tier pipetrace-bench picks here must be the exact one
+"$PIPETRACE_BENCH" --csv -N 10 -R 1 pingpong >"$TMP/tier.csv" 2>"$TMP/tier.err"
 tier=$(csv_rows "$TMP/tier.csv" tier | head -1)
 [ "$tier" = tracepoint ] ||
-	skip "pipebench uses the '${tier:-none}' tier here, not tracepoint: $(head -1 "$TMP/tier.err")"
-ok "pipebench picks the tracepoint tier"
+	skip "pipetrace-bench uses the '${tier:-none}' tier here, not tracepoint: $(head -1 "$TMP/tier.err")"
+ok "pipetrace-bench picks the tracepoint tier"
 
 saved="$(cat /proc/sys/fs/pipe-prealloc-max) $(cat /proc/sys/fs/pipe-prealloc-keep) $(cat /proc/sys/fs/pipe-read-batch)"
 
@@ -47,7 +47,7 @@ saved="$(cat /proc/sys/fs/pipe-prealloc-max) $(cat /proc/sys/fs/pipe-prealloc-ke
 # and every read finds all 16 buffers.
 N=100 R=2
 echo 0 >/proc/sys/fs/pipe-prealloc-max
-"$PIPEBENCH" --csv --ab pipe-read-batch=0,1 -S 65536 -N $N -R $R pingpong \
+"$PIPETRACE_BENCH" --csv --ab pipe-read-batch=0,1 -S 65536 -N $N -R $R pingpong \
 	>"$TMP/batch.csv" 2>"$TMP/batch.err"
 expect "batch A/B: exit status" "$?" 0
 sed 's/^/# /' "$TMP/batch.csv"
@@ -68,7 +68,7 @@ echo "${saved%% *}" >/proc/sys/fs/pipe-prealloc-max
 
 # 2. prefill: N 64 KiB writes per rep through a stream
 N=200
-"$PIPEBENCH" --csv --ab pipe-prealloc-max=0,8 -S 65536 -N $N -R $R stream \
+"$PIPETRACE_BENCH" --csv --ab pipe-prealloc-max=0,8 -S 65536 -N $N -R $R stream \
 	>"$TMP/pool.csv" 2>"$TMP/pool.err"
 expect "prealloc A/B: exit status" "$?" 0
 sed 's/^/# /' "$TMP/pool.csv"
@@ -92,7 +92,7 @@ expect "prealloc: fs.pipe-prealloc-max restored" "$(cat /proc/sys/fs/pipe-preall
 # 3. io_uring on pipes (nowait support): a read submitted on an empty pipe
 # fails once with -EAGAIN (IOCB_NOWAIT), waits on poll and then succeeds,
 # never punted to io-wq; on pipes holding the data no EAGAIN at all
-"$PIPEBENCH" --csv -R $R uring >"$TMP/uring.csv" 2>"$TMP/uring.err"
+"$PIPETRACE_BENCH" --csv -R $R uring >"$TMP/uring.csv" 2>"$TMP/uring.err"
 expect "uring: exit status" "$?" 0
 sed 's/^/# /' "$TMP/uring.csv"
 # vcol VARIANT COLUMN
@@ -111,7 +111,7 @@ expect "uring data: no EAGAIN" "$(vcol data eagain_read)" 0
 expect "uring data: one read each" "$(vcol data reads)" $ops
 
 # 4. the size sweep a kernel developer runs (figures from TCG, not judged)
-"$PIPEBENCH" --quick --ab pipe-prealloc-max=0,8 stream >"$TMP/sweep" 2>&1
+"$PIPETRACE_BENCH" --quick --ab pipe-prealloc-max=0,8 stream >"$TMP/sweep" 2>&1
 expect "sweep table: exit status" "$?" 0
 sed 's/^/# /' "$TMP/sweep"
 expect "knobs all restored" "$(cat /proc/sys/fs/pipe-prealloc-max) $(cat /proc/sys/fs/pipe-prealloc-keep) $(cat /proc/sys/fs/pipe-read-batch)" "$saved"

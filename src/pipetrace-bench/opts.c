@@ -7,7 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "core/cli.h"
-#include "pipebench.h"
+#include "pipetrace-bench.h"
 
 const char *const pb_wl_names[PB_NWL] = {
 	[PB_STREAM] = "stream",
@@ -19,7 +19,7 @@ const char *const pb_wl_names[PB_NWL] = {
 };
 
 static const char usage[] =
-"Usage: pipebench [OPTIONS] [WORKLOAD...]\n"
+"Usage: pipetrace-bench [OPTIONS] [WORKLOAD...]\n"
 "Run the reference pipe workloads and print each one's throughput next to\n"
 "the pipe metrics measured during the run; --ab compares two values of a\n"
 "kernel knob on one boot. Needs root (BPF; --ab writes /proc/sys/fs).\n"
@@ -67,9 +67,9 @@ static const char usage[] =
 "  -V, --version        the version\n"
 "\n"
 "Examples:\n"
-"  pipebench stream                          the size sweep\n"
-"  pipebench --ab pipe-read-batch=0,1 stream\n"
-"  pipebench --ab pipe-prealloc-max=0,8 -S 32768,65536 stream --csv\n";
+"  pipetrace-bench stream                          the size sweep\n"
+"  pipetrace-bench --ab pipe-read-batch=0,1 stream\n"
+"  pipetrace-bench --ab pipe-prealloc-max=0,8 -S 32768,65536 stream --csv\n";
 
 /* no empty entries: strtok_r would skip them */
 static bool list_ok(const char *s, size_t cap)
@@ -176,7 +176,7 @@ int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
 		{ "version", no_argument, NULL, 'V' },
 		{}
 	};
-	static const struct cli_help help = { "pipebench", usage, NULL, NULL };
+	static const struct cli_help help = { "pipetrace-bench", usage, NULL, NULL };
 	bool any_wl = false;
 	int c;
 	long l;
@@ -189,7 +189,7 @@ int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
 	while ((c = getopt_long(argc, argv, ":S:w:P:d:R:N:C:s:r:n:c:vhV", longs, NULL)) != -1) {
 		switch (c) {
 		case 's': case 'r': case 'n': case 'c':
-			USAGE_ERR("-%c is the %s in every front end: pipebench's %s is %s",
+			USAGE_ERR("-%c is the %s in every front end: pipetrace-bench's %s is %s",
 				  c, c == 's' ? "sort column" : c == 'r' ? "row count" :
 				  c == 'n' ? "command name" : "interval count",
 				  c == 's' ? "size list" : c == 'r' ? "readers list" :

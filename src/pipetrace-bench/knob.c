@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The fs.pipe-* knobs for --ab: parse, set, and put the value back however
- * pipebench ends (normal exit, error exit, the signals of
+ * pipetrace-bench ends (normal exit, error exit, the signals of
  * cli_end_signals); and the signal path, which also ends the running
  * workload (its own process group, so a terminal's Ctrl-C does not reach
  * it directly).
@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "core/cli.h"
-#include "pipebench.h"
+#include "pipetrace-bench.h"
 
 static const struct pb_knob_info knobs[] = {
 	{ "pipe-prealloc-max", 0, 8 },
@@ -113,7 +113,7 @@ void pb_knob_restore(void)
 	if (!armed)
 		return;
 	if (write_value(saved, saved_len)) {
-		static const char msg[] = "pipebench: could not restore the knob\n";
+		static const char msg[] = "pipetrace-bench: could not restore the knob\n";
 
 		if (write(STDERR_FILENO, msg, sizeof(msg) - 1) < 0)
 			armed = 0;
@@ -125,15 +125,15 @@ void pb_knob_restore(void)
 
 /*
  * A SIGKILLed --ab run cannot put its knob back: it leaves the value to
- * restore in the state directory (PIPEBENCH_STATE_DIR, default
- * /run/pipebench), one file per knob: "PATH VALUE PID". Every pipebench
+ * restore in the state directory (PIPETRACE_BENCH_STATE_DIR, default
+ * /run/pipetrace-bench), one file per knob: "PATH VALUE PID". Every pipetrace-bench
  * run puts back what a dead run left, or says what to set by hand.
  */
 static const char *state_dir(void)
 {
-	const char *dir = getenv("PIPEBENCH_STATE_DIR");
+	const char *dir = getenv("PIPETRACE_BENCH_STATE_DIR");
 
-	return dir && *dir ? dir : "/run/pipebench";
+	return dir && *dir ? dir : "/run/pipetrace-bench";
 }
 
 void pb_knob_recover(void)
@@ -150,7 +150,7 @@ void pb_knob_recover(void)
 		if (!fgets(line, sizeof(line), f) ||
 		    sscanf(line, "%95s %d %d", kpath, &value, &pid) != 3) {
 			fclose(f);
-			fprintf(stderr, "pipebench: %s: not a saved knob value; "
+			fprintf(stderr, "pipetrace-bench: %s: not a saved knob value; "
 				"removed\n", file);
 			unlink(file);
 			continue;
@@ -161,14 +161,14 @@ void pb_knob_recover(void)
 		snprintf(path, sizeof(path), "%s", kpath);
 		saved_len = snprintf(saved, sizeof(saved), "%d\n", value);
 		if (write_value(saved, saved_len)) {
-			fprintf(stderr, "pipebench: a killed --ab run (pid %d) left "
+			fprintf(stderr, "pipetrace-bench: a killed --ab run (pid %d) left "
 				"fs.%s changed and it cannot be restored (%s): set it "
 				"back to %d (sysctl fs.%s=%d)\n", pid, knobs[i].name,
 				strerror(errno), value, knobs[i].name, value);
 			continue;
 		}
 		unlink(file);
-		fprintf(stderr, "pipebench: a killed --ab run (pid %d) left fs.%s "
+		fprintf(stderr, "pipetrace-bench: a killed --ab run (pid %d) left fs.%s "
 			"changed: restored to %d\n", pid, knobs[i].name, value);
 	}
 }
@@ -184,7 +184,7 @@ static void save_state(const char *knob, int v)
 	fd = open(state, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	len = snprintf(buf, sizeof(buf), "%s %d %d\n", path, v, (int)getpid());
 	if (fd < 0 || write(fd, buf, len) != len)
-		fprintf(stderr, "pipebench: warning: cannot keep the value to "
+		fprintf(stderr, "pipetrace-bench: warning: cannot keep the value to "
 			"restore in %s: %s\n", state, strerror(errno));
 	if (fd >= 0)
 		close(fd);
@@ -231,7 +231,7 @@ int pb_knob_begin(const char *knob, char *err, size_t n)
 	FILE *f;
 	int v;
 	/* tests point this at a scratch directory on kernels without knobs */
-	const char *dir = getenv("PIPEBENCH_KNOB_DIR");
+	const char *dir = getenv("PIPETRACE_BENCH_KNOB_DIR");
 
 	snprintf(path, sizeof(path), "%s/%s", dir && *dir ? dir : "/proc/sys/fs",
 		 knob);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pipebench output: the table (one line per point) and the CSV (one row
+ * pipetrace-bench output: the table (one line per point) and the CSV (one row
  * per point, or per point and side with --ab). CSV columns are a contract:
  * only appended, never renamed or reordered.
  */
@@ -10,7 +10,7 @@
 #include "core/fmt.h"
 #include "core/out.h"
 #include "core/record.h"
-#include "pipebench.h"
+#include "pipetrace-bench.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -127,7 +127,7 @@ void pb_out_begin(FILE *f, const struct pb_opts *o, enum pt_tier tier)
 		return;
 	}
 	env_read_knobs(&env);
-	fprintf(f, "pipebench %s  tier: %s  reps: %d x ", PIPETRACE_VERSION,
+	fprintf(f, "pipetrace-bench %s  tier: %s  reps: %d x ", PIPETRACE_VERSION,
 		tier_name(tier), o->reps);
 	if (o->ops)
 		fprintf(f, "%ld ops", o->ops);
@@ -372,7 +372,7 @@ void pb_out_point(FILE *f, const struct pb_opts *o, const struct pb_point *p,
 		table_point(f, o, p, sides, nsides);
 		return;
 	}
-	snprintf(prefix, sizeof(prefix), "pipebench: %s %ld: ",
+	snprintf(prefix, sizeof(prefix), "pipetrace-bench: %s %ld: ",
 		 point_name(p, name, sizeof(name)), p->size);
 	spread_warning(stderr, prefix, p, sides, nsides);
 	/* the CSV's delta and noise are on MB/s for every workload */
@@ -397,7 +397,7 @@ void pb_out_end(FILE *f, const struct pb_opts *o)
 	      "PLACEMENT: where the two ends ran (unpinned: the scheduler's choice); "
 	      "!: a noisy point\n", f);
 	if (o->baseline)
-		fputs("nothing attached: the same point run with pipebench's programs "
+		fputs("nothing attached: the same point run with pipetrace-bench's programs "
 		      "detached, alternating with the attached runs\n", f);
 	if (o->ab.on)
 		fputs("DELTA%: patched vs baseline throughput, + = faster; NOISE%: half "
