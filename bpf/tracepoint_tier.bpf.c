@@ -81,16 +81,59 @@ struct call_state {
 
 #include "call_slots.bpf.h"
 
-/* Contention of the current call on pipe's mutex, into c. */
+/*
+ * Pipes whose mutex a pipe call has contended, and their inode: lock
+ * events carry no file, so a wait for a mutex is keyed at its
+ * contention_begin (and a drain counts it while it lasts) only if the
+ * mutex is one of these. Filled where a contended call ends, off the
+ * path of calls that do not contend: the first contention on a pipe is
+ * counted when its call ends.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 4096);
+	__type(key, __u64);	/* the pipe: its mutex */
+	__type(value, __u64);	/* its inode */
+} lock_inodes SEC(".maps");
+
+/* Contention of the current call on pipe's mutex (file's), into c. */
 static __always_inline void count_locks(struct pt_counts *c, struct call_state *st,
-					struct pipe_inode_info *pipe)
+					struct pipe_inode_info *pipe, struct file *file)
 {
+	__u64 lock = (__u64)pipe, inode;
+
 	if (!st || !st->w.locks)
 		return;
-	if (st->w.lock == (__u64)pipe)
+	if (st->w.lock == lock) {
 		count_contention(c, &st->w);
+		if (!bpf_map_lookup_elem(&lock_inodes, &lock)) {
+			inode = (__u64)file->f_inode;
+			bpf_map_update_elem(&lock_inodes, &lock, &inode, BPF_ANY);
+		}
+	}
 	st->w.locks = 0;
 	st->w.lock_ns = 0;
+}
+
+/*
+ * The key of the current task on the pipe whose mutex lock is, if
+ * lock_inodes knows it; false if not (or -p/-n leave the task out). The
+ * inode must still have that pipe: i_pipe is cleared before a pipe is
+ * freed, so a stale entry never names a lock that is not a pipe's.
+ */
+static __always_inline bool lock_key(struct pt_key *key, void *lock)
+{
+	__u64 l = (__u64)lock, *v = bpf_map_lookup_elem(&lock_inodes, &l);
+	struct inode *inode;
+
+	if (!v)
+		return false;
+	inode = (struct inode *)*v;
+	if (BPF_CORE_READ(inode, i_pipe) != lock || !pt_task_key(key))
+		return false;
+	key->ino = BPF_CORE_READ(inode, i_ino);
+	key->dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	return true;
 }
 
 /* The page tally of the current call, for page events of pipe. */
@@ -156,7 +199,7 @@ int BPF_PROG(tp_copy, struct pipe_inode_info *pipe, struct file *file,
 	c = file_counts(&key, file);
 	if (st) {
 		if (c) {
-			count_locks(c, st, pipe);
+			count_locks(c, st, pipe, file);
 			waited = st->wait_pipe == pipe && st->w.waits;
 			if (st->wait_pipe == pipe)
 				count_sleeps(c, &st->w, side == KPIPE_SIDE_READ ?
@@ -214,7 +257,7 @@ int BPF_PROG(tp_eagain, struct pipe_inode_info *pipe, struct file *file,
 	c = file_counts(&key, file);
 	if (!c)
 		return 0;
-	count_locks(c, call_in_progress(bpf_get_current_task_btf()), pipe);
+	count_locks(c, call_in_progress(bpf_get_current_task_btf()), pipe, file);
 	count_eagain(c, side == KPIPE_SIDE_READ ? PT_OP_READ : PT_OP_WRITE,
 		     cause == KPIPE_CAUSE_NOWAIT);
 	switch (reason) {
@@ -282,12 +325,16 @@ int BPF_PROG(tp_wait_end, struct pipe_inode_info *pipe, struct file *file,
 	return 0;
 }
 
-/* Mutex contention; whose it was, the call's pipe_copy/pipe_eagain says. */
+/*
+ * Mutex contention; whose it was, the call's pipe_copy/pipe_eagain says.
+ * The mutex of a pipe lock_inodes knows is shown while it is waited for.
+ */
 SEC("tp_btf/contention_begin")
 int BPF_PROG(tp_lock_begin, void *lock, unsigned int flags)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct call_state *st;
+	struct pt_key key = {};
 
 	if (!(flags & LCB_F_MUTEX))
 		return 0;
@@ -299,8 +346,8 @@ int BPF_PROG(tp_lock_begin, void *lock, unsigned int flags)
 		st->w.locks = 0;
 		st->w.lock_ns = 0;
 	}
-	/* whose pipe is not known yet: counted at the call's end only */
-	waits_lock_begin(&st->w, lock, flags, task->pid, NULL);
+	waits_lock_begin(&st->w, lock, flags, task->pid,
+			 !st->w.lock_ts && lock_key(&key, lock) ? &key : NULL);
 	return 0;
 }
 

@@ -10,6 +10,9 @@
  *   pipework stream SIZE N [FIFO]  N writes of SIZE drained by a child
  *   pipework pingpong N          N one-byte round trips
  *   pipework jobserver R T       R blocked 1-byte readers, T tokens
+ *   pipework lock-hold MS...     rounds of pipe->mutex held MS ms while a
+ *                                "pt-lockwait" child waits for it
+ *                                (wl_lock_hold)
  *   pipework splice N            N sendfile()s of 4 KiB into a pipe, spliced out
  *   pipework zero-read N         reads of 0 bytes, writer open or not, and
  *                                one end of file (wl_zero_reads)
@@ -175,7 +178,13 @@ int main(int argc, char **argv)
 		r = wl_slow_side(arg(argv[2]), arg(argv[3]), 0);
 	else if (!strcmp(w, "lock-writers") && argc >= 4)
 		r = wl_lock_writers(arg(argv[2]), arg(argv[3]));
-	else if (!strcmp(w, "put") && argc >= 4) {
+	else if (!strcmp(w, "lock-hold") && argc <= 2 + WL_LOCK_ROUNDS) {
+		long ms[WL_LOCK_ROUNDS];
+
+		for (int i = 2; i < argc; i++)
+			ms[i - 2] = arg(argv[i]);
+		r = wl_lock_hold(ms, argc - 2);
+	} else if (!strcmp(w, "put") && argc >= 4) {
 		say = stderr;
 		r = wl_put(STDOUT_FILENO, arg(argv[2]), arg(argv[3]));
 	} else if (!strcmp(w, "get")) {

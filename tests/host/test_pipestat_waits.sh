@@ -178,15 +178,19 @@ pct_per_interval() {
 		awk -F, -v c="$2" '$1 == c { printf "%s%.1f", (n++ ? " " : ""), $3 / ($2 * 1e7) }'
 }
 
+# -- COMMAND makes a cgroup: the test VMs mount no cgroup2 of their own
+command_cgroup() {
+	[ -z "${PIPETRACE_IN_VM:-}" ] || grep -q ' cgroup2 ' /proc/mounts ||
+		mount -t cgroup2 cgroup2 /sys/fs/cgroup
+}
+
 # A read blocked 3.5 s, watched every second: counted in each interval for
 # the part inside it, and while it lasts (100, 100, 100, 50), not 350 at
 # its end; the intervals add up to the whole wait.
 t_split_blocked_read() {
 	local pct total i want
 	cp /bin/cat "$TMP/pt-cat"
-	# -- COMMAND makes a cgroup: the test VMs mount no cgroup2 of their own
-	[ -z "${PIPETRACE_IN_VM:-}" ] || grep -q ' cgroup2 ' /proc/mounts ||
-		mount -t cgroup2 cgroup2 /sys/fs/cgroup
+	command_cgroup
 	"$PIPESTAT" --waits ${TIER:+--tier "$TIER"} -i 1 -k comm -n pt-cat --csv -- \
 		sh -c "(sleep 3.5; echo x) | $TMP/pt-cat >/dev/null; sleep 0.5" \
 		>"$TMP/out" 2>"$TMP/err"
@@ -211,6 +215,47 @@ t_split_blocked_read() {
 	# (cat may sleep once more between the x and the end of file)
 	expect "blocked read: sleeps counted where they ended, none before" \
 		"$(csv_rows "$TMP/out" waits_read comm=pt-cat | paste -sd' ' | cut -d' ' -f1-3)" "0 0 0"
+}
+
+# pipe->mutex held 3.5 s (a splice waiting for a socket's data) while
+# pt-lockwait waits for it in write(2), watched every second: each
+# interval has the part of that write inside it (the writer's own clock),
+# within 2 points, and the intervals add up to it. The 1 ms round first
+# is for the tracepoint tier: lock events carry no file, so it learns
+# whose mutex a lock is at the end of a contended call on that pipe.
+t_split_lock() {
+	local per
+	command_cgroup
+	"$PIPESTAT" --waits ${TIER:+--tier "$TIER"} -i 1 -k comm -n pt-lockwait --csv -- \
+		sh -c "$PIPEWORK lock-hold 1 3500 >$TMP/work" >"$TMP/out" 2>"$TMP/err"
+	expect "lock held: exit status" $? 0
+	# per interval: lock_wait_ns, the part of the writes inside it, its ns
+	per=$(cols "$TMP/out" time interval_s lock_wait_ns comm |
+		awk -F, -v w="$(sed -n 's/^contender .*from_ns=\([0-9]*\) to_ns=\([0-9]*\)/\1 \2/p' \
+			"$TMP/work" | paste -sd' ')" '
+		BEGIN { n = split(w, f, " ") }
+		$4 == "pt-lockwait" {
+			hi = $1 * 1e9; iv = $2 * 1e9; lo = hi - iv; want = 0
+			for (i = 1; i < n; i += 2) {
+				a = f[i] > lo ? f[i] : lo; b = f[i + 1] < hi ? f[i + 1] : hi
+				if (b > a) want += b - a
+			}
+			printf "%.0f %.0f %.0f\n", $3, want, iv
+		}')
+	echo "# lock_wait_ns, expected, interval ns: $(paste -sd' ' <<<"$per")"
+	expect "lock held: 3.5 s in four or five intervals" \
+		"$(awk '$1 > 0' <<<"$per" | wc -l | awk '{ print ($1 == 4 || $1 == 5) }')" 1
+	expect "lock held: each interval within 2 points of its part of the wait" \
+		"$(awk '{ d = $1 - $2; if (d < 0) d = -d; if (d > $3 * 0.02) print }' <<<"$per")" ""
+	expect "lock held: none over 100%" "$(awk '$1 > $3 * 1.005' <<<"$per")" ""
+	within "lock held: the intervals add up to its writes' time" \
+		"$(csv_get "$TMP/out" lock_wait_ns comm pt-lockwait)" \
+		"$(sed -n 's/^contender .*from_ns=\([0-9]*\) to_ns=\([0-9]*\)/\1 \2/p' "$TMP/work" |
+			awk '{ s += $2 - $1 } END { printf "%.0f", s }')" 2
+	below "lock held: the long wait was one (over 3.4 s)" 3400000000 \
+		"$(csv_get "$TMP/out" lock_wait_ns comm pt-lockwait)"
+	expect "lock held: two contended acquisitions" \
+		"$(csv_get "$TMP/out" lock_contended comm pt-lockwait)" 2
 }
 
 # No interval over 100% for a single-threaded process: the waits of the
@@ -302,6 +347,7 @@ t_split_attached() {
 
 run t_split_blocked_read
 run t_split_attached
+run t_split_lock
 run t_never_over_interval
 run t_default_waits
 [ "${TIER:-syscall}" = tracepoint ] || run t_no_waits

@@ -10,8 +10,11 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/prctl.h>
 #include <sys/sendfile.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include "core/clock.h"
 #include "workload.h"
@@ -278,6 +281,101 @@ long wl_lock_writers(int writers, long n)
 		got++;
 	close(p[0]);
 	return failed || got != writers * n ? -1 : got;
+}
+
+/* Waits until task pid sleeps in system call nr (/proc/PID/syscall says
+ * "running" while it runs): 0, or -1 after some 30 s. */
+static int wait_asleep_in(pid_t pid, long nr)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/syscall", (int)pid);
+	for (int i = 0; i < 30000; i++) {
+		FILE *f = fopen(path, "r");
+		long got = -1;
+
+		if (f) {
+			if (fscanf(f, "%ld", &got) != 1)
+				got = -1;
+			fclose(f);
+		}
+		if (got == nr)
+			return 0;
+		usleep(1000);
+	}
+	return (int)wl_fail("pid %d never slept in system call %ld", (int)pid, nr);
+}
+
+static long long realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* One round of wl_lock_hold() on pipe p and socket pair sv: 0, or -1. */
+static int lock_hold_round(int p[2], int sv[2], long hold_ms)
+{
+	pid_t holder, waiter = -1;
+	int failed = 1;
+	char got[2];
+
+	fflush(stdout);	/* the waiter prints: nothing buffered twice */
+	holder = wl_fork();
+	if (holder < 0)
+		return -1;
+	if (holder == 0)
+		_exit(splice(sv[0], NULL, p[1], NULL, 1, 0) != 1);
+	if (wait_asleep_in(holder, SYS_splice))
+		goto out;
+	waiter = wl_fork();
+	if (waiter < 0)
+		goto out;
+	if (waiter == 0) {
+		long long from, to;
+		ssize_t r;
+
+		prctl(PR_SET_NAME, "pt-lockwait");
+		from = realtime_ns();
+		r = write(p[1], "x", 1);
+		to = realtime_ns();
+		printf("contender pid=%d from_ns=%lld to_ns=%lld\n", getpid(), from, to);
+		fflush(stdout);
+		_exit(r != 1);
+	}
+	if (wait_asleep_in(waiter, SYS_write))
+		goto out;
+	usleep(hold_ms * 1000);
+	failed = 0;
+out:
+	/* the holder's byte ends the hold (and a failed round) */
+	failed |= write(sv[1], "s", 1) != 1;
+	failed |= wl_wait_child(holder);
+	if (waiter > 0)
+		failed |= wl_wait_child(waiter);
+	/* the spliced byte, and the writer's */
+	return failed || read(p[0], got, 2) != 2 ? -1 : 0;
+}
+
+long wl_lock_hold(const long *hold_ms, int rounds)
+{
+	int p[2], sv[2], done = 0;
+
+	if (pipe(p))
+		return -1;
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv)) {
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	while (done < rounds && !lock_hold_round(p, sv, hold_ms[done]))
+		done++;
+	close(p[0]);
+	close(p[1]);
+	close(sv[0]);
+	close(sv[1]);
+	return done == rounds ? rounds : -1;
 }
 
 long wl_splice(long n)

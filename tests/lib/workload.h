@@ -58,6 +58,18 @@ long wl_slow_side(double seconds, int sleep_ms, int slow_reader);
 #define WL_LOCK_BYTES	(1 << 20)
 long wl_lock_writers(int writers, long n);
 /*
+ * pipe->mutex held for known times: a child splices from a unix socket
+ * into a pipe, which holds the pipe's mutex while the splice waits for
+ * the socket's data (splice_file_to_pipe()). Once it sleeps there, a
+ * second child, named "pt-lockwait", writes a byte to the pipe and waits
+ * for the mutex; hold_ms[i] after that one sleeps too, this process sends
+ * the socket a byte. One round per hold_ms, on the same pipe; the writer
+ * prints "contender pid=P from_ns=S to_ns=E" per round: its write(2), in
+ * CLOCK_REALTIME ns (to lay over pipestat's intervals). Returns rounds.
+ */
+#define WL_LOCK_ROUNDS	8
+long wl_lock_hold(const long *hold_ms, int rounds);
+/*
  * n rounds of sendfile() of 4096 bytes of a temporary file into a pipe,
  * then splice() of them out to /dev/null: returns bytes spliced out
  */
