@@ -220,6 +220,40 @@ guest_pool_tests() {
 	knobs 8 1 1
 }
 
+# An injected fault in the batched read copy (fail_usercopy, only for
+# pipe_read_batch_copy()'s stack, only for ptwork: make-it-fail) counts
+# as a fault of the batch, as a real one does: the 64 KiB read completes
+# buffer by buffer and the batch is tried once in the call (one fault
+# injected, not one per buffer left).
+batch_injected_fault() {
+	local F=/sys/kernel/debug/fail_usercopy range ino left
+	[ -d $F ] || mount -t debugfs debugfs /sys/kernel/debug
+	# the function's start and the next symbol's (its end)
+	range=$(sort /proc/kallsyms | awk '
+		found { print "0x" $1; exit }
+		$3 ~ /^pipe_read_batch_copy($|[.])/ { printf "0x%s ", $1; found = 1 }')
+	check_eq "fail_usercopy and pipe_read_batch_copy() there" \
+		"$([ -d $F ] && [ "$(echo "$range" | wc -w)" = 2 ] && echo yes)" yes
+	set -- $range
+	echo 0 > $F/verbose
+	echo "${1:-0}" > $F/require-start
+	echo "${2:-0}" > $F/require-end
+	echo 32 > $F/stacktrace-depth
+	echo Y > $F/task-filter
+	echo 100 > $F/times
+	echo 100 > $F/probability
+	knobs 8 1 1
+	# shellcheck disable=SC2016
+	trace_run injected pipe -- sh -c 'echo 1 > /proc/self/make-it-fail && exec "$0" fullread' "$PT"
+	left=$(cat $F/times)
+	echo 0 > $F/probability
+	ino=$(ino_of injected)
+	check_eq "injected fault in the batched copy: the 64 KiB read completes, 16 bufs in 16 sections, not batched" \
+		"$(count injected pipe_copy "ino=$ino" side=read len=65536 bytes=65536 err=0 bufs=16 sections=16 batched=0)" 1
+	check_eq "injected fault in the batched copy: faults injected (the batch tried once in the call)" \
+		"$((100 - left))" 1
+}
+
 echo "# guest-tests on $KERNEL kernel $(uname -r), ptwork $PT"
 : > "$OUT/tests.tap"
 
@@ -306,10 +340,12 @@ if [ "$KERNEL" = patched ]; then
 		guest_pool_tests
 	fi
 elif [ "$KERNEL" = debug ]; then
-	# KASAN + lockdep kernel: only the integrity stress below (knobs
-	# flipped while it runs); run-in-vm.sh fails the run on any splat
+	# KASAN + lockdep kernel: the integrity stress below (knobs flipped
+	# while it runs; run-in-vm.sh fails the run on any splat) and the
+	# injected fault, which needs fail_usercopy (config-debug)
 	check_eq "debug kernel: lock dependency validator on, knobs present" \
 		"$([ -e /proc/lockdep ] && have_knobs && echo yes)" yes
+	batch_injected_fault
 else
 	if [ -d $T/events/pipe ]; then tap "not ok" "unpatched kernel has pipe events"
 	else tap ok "unpatched kernel has no pipe events"; fi
