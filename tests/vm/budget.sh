@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Check and tabulate the cost budgets of the patch series from two
-# guest-budget.sh runs (tests/vm/run-in-vm.sh --icount):
-#   budget.sh UNPATCHED_BUDGET_TXT PATCHED_BUDGET_TXT [TABLE_FILE]
+# Check and tabulate the cost budgets of the patch series from the
+# guest-budget.sh runs (tests/vm/run-in-vm.sh --icount) on the unpatched,
+# patched and tracepoints kernels, each with a line
+# "pipe_inode_info KERNEL bytes N" added on the host (pahole on its vmlinux):
+#   budget.sh UNPATCHED_TXT PATCHED_TXT TRACEPOINTS_TXT [TABLE_FILE]
 # Budgets (exit status 1 if one breaks):
 #  - nothing lost from the trace buffer in any traced run;
 #  - knobs off == unpatched: pages allocated, pages freed and pipe->mutex
@@ -16,8 +18,13 @@
 #    knobs off and on: acquisitions in pipe_write() == pipe_copy write
 #    events + pipe_wait_end write events (so the series' events count
 #    them);
-#  - 1-byte ping-pong instructions per round trip, knobs on and knobs off,
-#    within 1% of unpatched (medians of the runs);
+#  - 1-byte ping-pong instructions per round trip, and splice, tee and
+#    vmsplice instructions per round (ptwork spliceop), knobs on and knobs
+#    off, within 1% of unpatched (medians of the runs);
+#  - the events compiled in and disabled (the tracepoints kernel: 0001 and
+#    0002 only): instructions per op of ping-pong, 4 and 64 KiB writes,
+#    splice, tee and vmsplice within 1% of unpatched;
+#  - struct pipe_inode_info in the unpatched kernel's kmalloc size class;
 # and the benefit budgets:
 #  - 64 KiB and 32 KiB writes: instructions executed with pipe->mutex held
 #    in pipe_write() and pipe pages allocated with it held, knobs on below
@@ -34,10 +41,12 @@
 #  - a 64 KiB write whose source faults after 16 KiB: pages allocated,
 #    knobs on <= unpatched (no page it does not use).
 set -u
-U=${1:?usage: budget.sh UNPATCHED_TXT PATCHED_TXT [TABLE]}
-P=${2:?usage: budget.sh UNPATCHED_TXT PATCHED_TXT [TABLE]}
-TABLE=${3:-/dev/null}
-cat "$U" "$P" | awk -v table="$TABLE" '
+usage="usage: budget.sh UNPATCHED_TXT PATCHED_TXT TRACEPOINTS_TXT [TABLE]"
+U=${1:?$usage}
+P=${2:?$usage}
+TP=${3:?$usage}
+TABLE=${4:-/dev/null}
+cat "$U" "$P" "$TP" | awk -v table="$TABLE" '
 function med(k,   n, i, j, t, a) {
 	n = split(ins[k], a, " ")
 	if (n == 0) return -1
@@ -61,6 +70,32 @@ function brow(what, w, m, k, fmt,   ci, c, cell, line) {
 	}
 	print line > table
 }
+# the kmalloc size class of an object of n bytes
+function kclass(n,   i, c) {
+	split("8 16 32 64 96 128 192 256 512 1024 2048 4096 8192", c, " ")
+	for (i = 1; i in c; i++) if (n <= c[i] + 0) return c[i] + 0
+	return -1
+}
+# instructions per op: the median of config c against unpatched, "-" if none
+function irow(what, w, k,   line, b, ci, c, a) {
+	b = med(w SUBSEP "unpatched")
+	line = sprintf("| %-34s | %9s |", what, b > 0 ? b : "-")
+	for (ci = 1; ci <= 3; ci++) {
+		c = ci == 1 ? "tracepoints" : ci == 2 ? "off" : "on"
+		a = med(w SUBSEP c)
+		line = line sprintf(" %17s |", a > 0 && b > 0 ? sprintf("%d (%+.2f%%)", a, (a - b) * 100 / b) : "-")
+	}
+	print line > table
+}
+# median of config c within pct% of unpatched, from at least 5 runs each
+function within(w, c, pct, what,   a, b) {
+	a = med(w SUBSEP c); b = med(w SUBSEP "unpatched")
+	ok(runs[w, c] >= 5 && runs[w, "unpatched"] >= 5 && a > 0 && b > 0 && a <= b * (1 + pct / 100),
+	   sprintf("%s instructions/op, %s %s vs unpatched %s (%s, medians of %d/%d runs, budget +%d%%)",
+		what, c == "tracepoints" ? "tracepoints compiled in, disabled" : "knobs " c, a > 0 ? a : "-", b > 0 ? b : "-",
+		a > 0 && b > 0 ? sprintf("%+.2f%%", (a - b) * 100 / b) : "no figure", runs[w, c], runs[w, "unpatched"], pct))
+}
+$1 == "pipe_inode_info" && NF == 4 { sz[$2] = $4; next }
 NF == 4 && $3 == "instr" { ins[$1, $2] = ins[$1, $2] " " $4; runs[$1, $2]++; next }
 NF == 4 { val[$1, $2, $3] = $4; if (!($1 in seen)) { seen[$1] = 1; order[++nw] = $1 } }
 END {
@@ -97,6 +132,24 @@ END {
 	print "" > table
 	print "(1) pipe_copy sections; 6.12 has no event for them (copy_page_to_iter() is notrace): knobs off runs its per-buffer copy." > table
 	print "(2) per round: an io_uring read and write, an RWF_NOWAIT read and write, each while another task holds pipe->mutex (splice from an empty socket)." > table
+	print "" > table
+	print "| cost (instructions per op)         | unpatched | tracepoints (3)   | knobs off         | knobs on          |" > table
+	print "|------------------------------------|-----------|-------------------|-------------------|-------------------|" > table
+	irow("1-byte ping-pong round trip", "pingpong")
+	irow("4 KiB write, drained", "w4k")
+	irow("64 KiB write, drained", "w64k")
+	irow("splice round (4)", "splice")
+	irow("tee round (4)", "tee")
+	irow("vmsplice round (4)", "vmsplice")
+	printf "| %-34s | %9s | %17s | %17s | %17s |\n", "struct pipe_inode_info, bytes (5)",
+		("unpatched" in sz) ? sz["unpatched"] " (" kclass(sz["unpatched"]) ")" : "-",
+		("tracepoints" in sz) ? sz["tracepoints"] " (" kclass(sz["tracepoints"]) ")" : "-",
+		("patched" in sz) ? sz["patched"] " (" kclass(sz["patched"]) ")" : "-",
+		("patched" in sz) ? sz["patched"] " (" kclass(sz["patched"]) ")" : "-" > table
+	print "" > table
+	print "(3) the tracepoints kernel: 0001 and 0002 only, the events compiled in and disabled (no pool, no batch)." > table
+	print "(4) ptwork spliceop, 4 KiB per round: splice = write, splice pipe to pipe, splice to /dev/null; tee = tee pipe to pipe, splice to /dev/null; vmsplice = vmsplice in, vmsplice out." > table
+	print "(5) pahole on each vmlinux; in brackets the kmalloc size class it is allocated from (kmalloc-cg-N)." > table
 	close(table)
 	for (i = 1; i <= nw; i++) {
 		w = order[i]
@@ -115,7 +168,9 @@ END {
 			v(w, "off", "mutex_w"), v(w, "unpatched", "mutex_w"), v(w, "off", "mutex_r"), v(w, "unpatched", "mutex_r")))
 		for (ci = 2; ci <= 3; ci++) {
 			c = ci == 2 ? "off" : "on"
-			ok(v(w, c, "writes") > 0 && v(w, c, "mutex_w") == v(w, c, "writes") + v(w, c, "wait_w"),
+			# tee and vmsplice never call pipe_write()
+			ok((v(w, c, "writes") > 0 || w == "tee" || w == "vmsplice") &&
+			   v(w, c, "mutex_w") == v(w, c, "writes") + v(w, c, "wait_w"),
 			   sprintf("%s knobs %s: mutex acquisitions in pipe_write (%d) == writes (%d) + waits for room (%d)", w, c,
 				v(w, c, "mutex_w"), v(w, c, "writes"), v(w, c, "wait_w")))
 		}
@@ -160,20 +215,21 @@ END {
 		if (w == "faultw")
 			ok(v(w, "on", "alloc") <= v(w, "unpatched", "alloc"),
 			   sprintf("faultw: 64 KiB writes faulting after 16 KiB allocate no page they do not use, knobs on %.2f <= unpatched %.2f pages per write", v(w, "on", "alloc") / o, v(w, "unpatched", "alloc") / o))
-		if (w == "pingpong") {
-			b = med(w SUBSEP "unpatched")
-			for (ci = 2; ci <= 3; ci++) {
-				c = ci == 2 ? "off" : "on"
-				a = med(w SUBSEP c)
-				ok(runs[w, c] >= 5 && runs[w, "unpatched"] >= 5 && a > 0 && b > 0,
-				   "1-byte ping-pong, knobs " c ": at least 5 runs with an instruction count each")
-				ok(a > 0 && b > 0 && a <= b * 1.01,
-				   sprintf("1-byte ping-pong instructions/op, knobs %s %s vs unpatched %s (%s, medians of %d/%d runs, budget +1%%)",
-					c, a > 0 ? a : "-", b > 0 ? b : "-", a > 0 && b > 0 ? sprintf("%+.2f%%", (a - b) * 100 / b) : "no figure",
-					runs[w, c], runs[w, "unpatched"]))
-			}
+		what = w == "pingpong" ? "1-byte ping-pong" : w " round"
+		if (w == "pingpong" || w == "splice" || w == "tee" || w == "vmsplice") {
+			within(w, "off", 1, what)
+			within(w, "on", 1, what)
 		}
+		if (w == "pingpong" || w == "w4k" || w == "w64k" || w == "splice" || w == "tee" || w == "vmsplice")
+			within(w, "tracepoints", 1, w == "pingpong" || w ~ /^(splice|tee|vmsplice)$/ ? what : w " write")
 	}
+	split("pingpong w4k w64k splice tee vmsplice", need, " ")
+	for (i = 1; i in need; i++)
+		if (!(need[i] in seen)) ok(0, need[i] ": no figures at all")
+	ok(("unpatched" in sz) && ("patched" in sz) && kclass(sz["patched"]) == kclass(sz["unpatched"]),
+	   sprintf("struct pipe_inode_info in the unpatched kmalloc size class: %s bytes, kmalloc-%s; unpatched %s bytes, kmalloc-%s",
+		("patched" in sz) ? sz["patched"] : "-", ("patched" in sz) ? kclass(sz["patched"]) : "?",
+		("unpatched" in sz) ? sz["unpatched"] : "-", ("unpatched" in sz) ? kclass(sz["unpatched"]) : "?"))
 	exit bad > 0
 }'
 rc=$?

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Build (or find cached) test kernels for the pipetrace VM tests.
 #
-# usage: tests/vm/build-kernel.sh unpatched|patched|debug|both|all
+# usage: tests/vm/build-kernel.sh unpatched|patched|debug|tracepoints|both|all
 #
 # unpatched: unpack the Debian linux-source-6.12 tarball into
 #   $PIPETRACE_CACHE/build/base, make tinyconfig, merge
@@ -15,6 +15,10 @@
 # debug: patched with kernel-patch/config-debug merged on top (KASAN,
 #   lockdep), in its own tree $PIPETRACE_CACHE/build/debug, kept and
 #   resynced the same way (the first build is a full one).
+# tracepoints: the series' tracepoint patches only (lib.sh
+#   TRACEPOINT_PATCHES), in its own tree $PIPETRACE_CACHE/build/tracepoints,
+#   kept and resynced the same way: what the events cost compiled in and
+#   disabled (tests/vm/guest-budget.sh).
 # Results go to $PIPETRACE_CACHE/kernels/<flavour>-<key>/ (bzImage,
 # vmlinux, config, build.log), key = hash of source version + fragment
 # (+ patches); an existing result is reused, so a second run builds
@@ -195,12 +199,14 @@ build_flavour() { # flavour tree [fragment]
 
 build_patched() { build_flavour patched "$BUILD/patched"; }
 build_debug() { build_flavour debug "$BUILD/debug" "$PATCH_DIR/config-debug"; }
+build_tracepoints() { SERIES_N=$TRACEPOINT_PATCHES build_flavour tracepoints "$BUILD/tracepoints"; }
 
 case "${1:-both}" in
 unpatched) build_unpatched;;
 patched) build_patched;;
 debug) build_debug;;
+tracepoints) build_tracepoints;;
 both) build_unpatched; build_patched;;
-all) build_unpatched; build_patched; build_debug;;
-*) die "usage: $0 unpatched|patched|debug|both|all";;
+all) build_unpatched; build_patched; build_tracepoints; build_debug;;
+*) die "usage: $0 unpatched|patched|debug|tracepoints|both|all";;
 esac

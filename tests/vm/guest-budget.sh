@@ -4,7 +4,10 @@
 # with run-in-vm.sh --icount (guest ns = instructions) as
 #   guest-budget.sh PTWORK
 # For each workload and knob setting ("unpatched" on the unpatched kernel,
-# "off" = max 0 keep 1 batch 0 and "on" = the defaults on the patched one):
+# "off" = max 0 keep 1 batch 0 and "on" = the defaults on the patched one;
+# on the tracepoints kernel, the series' events without the pool and the
+# batch, "tracepoints": only the untraced runs, what the events cost
+# compiled in and disabled):
 #  - a traced run counting, per operation, pipe pages allocated
 #    (kmem:mm_page_alloc, order 0, GFP_HIGHUSER|__GFP_ACCOUNT or its nowait
 #    form) and freed (kmem:mm_page_free of those pfns), pipe->mutex
@@ -52,7 +55,10 @@ urstream 64 uring-stream 64
 urbusy 10 uring-busy 10
 idle 256 idle 256
 faultw 32 fault-write 32
-read64k 16 fullread 16"
+read64k 16 fullread 16
+splice 1000 spliceop splice 1000
+tee 1000 spliceop tee 1000
+vmsplice 1000 spliceop vmsplice 1000"
 
 put() { echo "$*" >> "$OUT"; }
 
@@ -156,14 +162,23 @@ timed() { # name config args...
 	done
 }
 
+# workloads with instructions per op (untraced runs)
+TIMED="pingpong w4k w32k w64k slowreader splice tee vmsplice"
+# and those the tracepoints kernel runs
+TIMED_TP="pingpong w4k w64k splice tee vmsplice"
+
 run_config() { # config
 	local cfg=$1 name ops args
 	while read -r name ops args; do
+		if [ "$cfg" = tracepoints ]; then
+			# shellcheck disable=SC2086
+			case " $TIMED_TP " in *" $name "*) timed "$name" "$cfg" $args;; esac
+			continue
+		fi
 		# shellcheck disable=SC2086
 		traced "$name" "$cfg" "$ops" $args
-		case "$name" in
-		pingpong|w4k|w32k|w64k|slowreader) timed "$name" "$cfg" $args;;
-		esac
+		# shellcheck disable=SC2086
+		case " $TIMED " in *" $name "*) timed "$name" "$cfg" $args;; esac
 		case "$name" in
 		w32k|w64k) held "$name" "$cfg" "$ops" $args;;
 		esac
@@ -186,6 +201,8 @@ if [ -f $K/pipe-prealloc-max ]; then
 	run_config off
 	echo 8 > $K/pipe-prealloc-max; echo 1 > $K/pipe-prealloc-keep; echo 1 > $K/pipe-read-batch
 	run_config on
+elif [ -d $T/events/pipe ]; then
+	run_config tracepoints
 else
 	run_config unpatched
 fi

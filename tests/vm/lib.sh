@@ -67,6 +67,14 @@ key_patched() {
 	} | sha
 }
 
+# The tracepoints kernel: the series' first TRACEPOINT_PATCHES patches
+# only (0001 the events, 0002 the wait events), to measure what the
+# events cost compiled in and disabled, without the pool and the batch.
+TRACEPOINT_PATCHES=2
+key_tracepoints() {
+	{ key_unpatched; SERIES_N=$TRACEPOINT_PATCHES series_patches | xargs cat; echo "recipe tracepoints 1"; } | sha
+}
+
 # Key of the debug kernel (patched + config-debug: KASAN, lockdep).
 key_debug() {
 	{ key_patched; cat "$PATCH_DIR/config-debug"; echo "recipe debug 1"; } | sha
@@ -77,14 +85,24 @@ kernel_dir() { # flavour -> cache dir of that kernel
 	unpatched) echo "$CACHE/kernels/unpatched-$(key_unpatched)";;
 	patched) echo "$CACHE/kernels/patched-$(key_patched)";;
 	debug) echo "$CACHE/kernels/debug-$(key_debug)";;
-	*) die "unknown kernel flavour '$1' (patched|unpatched|debug)";;
+	tracepoints) echo "$CACHE/kernels/tracepoints-$(key_tracepoints)";;
+	*) die "unknown kernel flavour '$1' (patched|unpatched|debug|tracepoints)";;
 	esac
 }
 
+# struct_size VMLINUX STRUCT: the struct's size in bytes (pahole, from
+# the kernel's DWARF), empty if pahole cannot tell.
+struct_size() {
+	timeout 300 pahole -C "$2" "$1" 2>/dev/null | sed -n 's|^[[:space:]]*/\* size: \([0-9]*\),.*|\1|p'
+}
+
+# The series' patches, in order; the first $SERIES_N only if it is set.
 series_patches() {
-	local p
+	local p n=0
 	while read -r p; do
 		case "$p" in ''|'#'*) continue;; esac
+		[ -z "${SERIES_N:-}" ] || [ $n -lt "$SERIES_N" ] || break
+		n=$((n + 1))
 		echo "$PATCH_DIR/$p"
 	done < "$PATCH_DIR/series"
 }

@@ -18,6 +18,10 @@
  *                               by a signal (EINTR)
  *   ptwork splicedrain          fill a pipe (64 KiB), splice it all to
  *                               /dev/null, close
+ *   ptwork spliceop KIND N      N rounds of one splice-family call on a
+ *                               4 KiB buffer, the pipes empty after each
+ *                               round; prints ns_per_op= (see
+ *                               mode_spliceop() for the rounds)
  *   ptwork eagain-read N        N O_NONBLOCK reads of an empty pipe
  *   ptwork uring N              N io_uring reads on N empty pipes, then data
  *   ptwork zero-read N          reads of 0 bytes of a pipe holding data, its
@@ -74,6 +78,7 @@
 #include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "core/clock.h"
 #include "lib/workload.h"
 
 #define KIB 1024
@@ -177,6 +182,62 @@ static int mode_splicedrain(void)
 		fail("splice returned %ld, expected %lu", r, sizeof(buf));
 	close(fds[0]);
 	close(fds[1]);
+	return 0;
+}
+
+/*
+ * N rounds of a splice-family call on 4 KiB, every round the same work
+ * (the pipes are empty again after it):
+ *   splice:   write 4 KiB into A, splice A -> B (moves the anonymous
+ *             buffer), splice B -> /dev/null (releases its page);
+ *   tee:      A holds 4 KiB throughout; tee A -> B (a second reference to
+ *             the page), splice B -> /dev/null (releases it: not the last);
+ *   vmsplice: vmsplice 4 KiB of user memory into A, vmsplice A back into
+ *             user memory.
+ * Prints ns_per_op= (under qemu -icount: instructions per round).
+ */
+static int mode_spliceop(const char *kind, long n)
+{
+	static char page[4096] __attribute__((aligned(4096))), back[4096];
+	struct iovec in = { page, sizeof(page) }, out = { back, sizeof(back) };
+	int a[2], b[2], null = open("/dev/null", O_WRONLY);
+	int k = !strcmp(kind, "splice") ? 0 : !strcmp(kind, "tee") ? 1 :
+		!strcmp(kind, "vmsplice") ? 2 : -1;
+	ssize_t r1 = sizeof(page), r2, r3;
+	double t0;
+	long i;
+
+	if (k < 0) {
+		fprintf(stderr, "ptwork: spliceop: unknown kind '%s' (splice, tee, vmsplice)\n", kind);
+		exit(2);
+	}
+	if (null < 0)
+		die("/dev/null");
+	xpipe(a, 0);
+	xpipe(b, 0);
+	memset(page, 's', sizeof(page));
+	if (k == 1 && write(a[1], page, sizeof(page)) != sizeof(page))
+		die("tee fill write");
+	t0 = pt_now(CLOCK_MONOTONIC);
+	for (i = 0; i < n; i++) {
+		if (k == 0) {
+			r1 = write(a[1], page, sizeof(page));
+			r2 = splice(a[0], NULL, b[1], NULL, sizeof(page), 0);
+			r3 = splice(b[0], NULL, null, NULL, sizeof(page), 0);
+		} else if (k == 1) {
+			r2 = tee(a[0], b[1], sizeof(page), 0);
+			r3 = splice(b[0], NULL, null, NULL, sizeof(page), 0);
+		} else {
+			r2 = vmsplice(a[1], &in, 1, 0);
+			r3 = vmsplice(a[0], &out, 1, 0);
+		}
+		if (r1 != sizeof(page) || r2 != sizeof(page) || r3 != sizeof(page))
+			fail("spliceop: a call moved %ld of 4096 bytes (round %lu)",
+			     r1 != sizeof(page) ? r1 : r2 != sizeof(page) ? r2 : r3, i);
+	}
+	printf("ns_per_op=%lld\n", ns(pt_now(CLOCK_MONOTONIC) - t0) / n);
+	if (k == 2 && memcmp(page, back, sizeof(back)))
+		fail("spliceop: vmsplice read back %lu of %lu bytes unequal", 1, sizeof(back));
 	return 0;
 }
 
@@ -902,6 +963,8 @@ int main(int argc, char **argv)
 		return mode_nobytes(WL_EINTR_WRITE, arg(argv, 2, argc), arg(argv, 3, argc));
 	if (!strcmp(m, "splicedrain"))
 		return mode_splicedrain();
+	if (!strcmp(m, "spliceop") && argc == 4)
+		return mode_spliceop(argv[2], arg(argv, 3, argc));
 	if (!strcmp(m, "fullread"))
 		return mode_fullread(argc > 2 ? arg(argv, 2, argc) : 1);
 	if (!strcmp(m, "eagain-read"))
@@ -938,6 +1001,7 @@ int main(int argc, char **argv)
 		"usage: ptwork writes N SIZE [RSIZE] | pingpong N | fullread [N] |\n"
 		"       eagain-read N | eagain-write N [SIZE] | nowait-write N SIZE |\n"
 		"       epipe N SIZE | sigwrite N SIZE | splicedrain | uring N |\n"
+		"       spliceop splice|tee|vmsplice N |\n"
 		"       zero-read N | uring-stream N | uring-busy N | idle N |\n"
 		"       fault-write N |\n"
 		"       stress W R RECS BIG | faultread | wr FILE VALUE\n");

@@ -3,7 +3,7 @@
 # Boot a cached test kernel under qemu (TCG) and run one host script in it.
 #
 # usage: tests/vm/run-in-vm.sh [options] SCRIPT [ARGS...]
-#   --kernel patched|unpatched|debug|debian-cloud|debian-rt
+#   --kernel patched|unpatched|debug|tracepoints|debian-cloud|debian-rt
 #                               which kernel (default: patched; debug = patched
 #                               with KASAN + lockdep); built and cached first
 #                               if missing (tests/vm/build-kernel.sh);

@@ -14,9 +14,11 @@
 #     the same in Debian 12's own 6.1 cloud and PREEMPT_RT images (fetched
 #     with apt-get download by tests/vm/debian-kernel.sh, not built):
 #     function tier via fentry and via kprobes, syscall tier refused;
-#  7. cost budgets: boots each kernel on one vCPU with -icount (guest ns =
-#     instructions), runs tests/vm/guest-budget.sh and checks the figures
-#     with tests/vm/budget.sh (table in $PIPETRACE_CACHE/budget-table.md);
+#  7. cost budgets: boots each kernel (and the tracepoints kernel, 0001 and
+#     0002 only) on one vCPU with -icount (guest ns = instructions), runs
+#     tests/vm/guest-budget.sh, adds struct pipe_inode_info's size (pahole)
+#     and checks the figures with tests/vm/budget.sh (table in
+#     $PIPETRACE_CACHE/budget-table.md);
 #  8. builds the debug kernel (patched + KASAN + lockdep) and runs the
 #     integrity stress in it with the knobs flipped while it runs.
 # Exit status 0 only if everything passed.
@@ -43,6 +45,8 @@ need_pkgs qemu-system-x86 busybox-static cpio build-essential liburing-dev \
 
 log "kernels"
 "$VM_DIR/build-kernel.sh" both >/dev/null
+# the budgets' third kernel: the events without the pool and the batch
+[ -n "$only" ] || "$VM_DIR/build-kernel.sh" tracepoints >/dev/null
 log "kernels ready at $(stamp)"
 # the KASAN + lockdep kernel builds in the background while the others run
 dbg_log=$CACHE/debug-build.log
@@ -120,11 +124,12 @@ fi
 # cost budgets, one vCPU, instructions counted (-icount)
 if [ -z "$only" ]; then
 	bres=()
-	for k in unpatched patched; do
+	for k in unpatched patched tracepoints; do
 		res=$(mktemp -d "$CACHE/runs/$(date +%Y%m%d-%H%M%S)-budget-$k.XXXX")
 		"$VM_DIR/run-in-vm.sh" --kernel "$k" --icount --results "$res" --timeout 1800 \
 			"$VM_DIR/guest-budget.sh" "$BIN/ptwork" >/dev/null ||
 			{ log "$k kernel, budget run: FAIL (results in $res)"; fail=1; }
+		echo "pipe_inode_info $k bytes $(struct_size "$(kernel_dir "$k")/vmlinux" pipe_inode_info)" >> "$res/budget.txt"
 		bres+=("$res/budget.txt")
 	done
 	if "$VM_DIR/budget.sh" "${bres[@]}" "$CACHE/budget-table.md"; then
