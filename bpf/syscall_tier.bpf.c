@@ -372,6 +372,9 @@ static __always_inline void exit_read(struct task_struct *task, struct call_stat
 		return;
 	count_add(c, read_bytes, ret);
 	end_hist(&st->src, PT_HIST_READ_SIZE, ret, task);
+	/* a per-pipe look-up: only for the columns of buffers */
+	if (!(pt_scope.hooks & PT_HOOK_BUFS))
+		return;
 	bufs = ring_claim_read(kernel_obj(st->src.pipe, struct pipe_inode_info),
 			       st->src.head, st->src.tail);
 	/*
@@ -413,7 +416,8 @@ static __always_inline void exit_write(struct task_struct *task, struct call_sta
 		return;
 	count_add(c, write_bytes, ret);
 	end_hist(&st->dst, PT_HIST_WRITE_SIZE, ret, task);
-	count_add(c, bufs_new, ring_claim_write(pipe, st->dst.head, st->dst.tail));
+	if (pt_scope.hooks & PT_HOOK_BUFS)
+		count_add(c, bufs_new, ring_claim_write(pipe, st->dst.head, st->dst.tail));
 }
 
 static __always_inline void exit_splice(struct task_struct *task, struct call_state *st,

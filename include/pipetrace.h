@@ -130,6 +130,21 @@ enum pt_op {
 	PT_OP_SPLICE,		/* splice/tee/vmsplice/sendfile: either side */
 };
 
+/*
+ * A tier's hooks: its programs, or parts of one, that count some of the
+ * raw counters. A session loads only the hooks the columns asked for need
+ * (src/core/hooks.c says which hook counts what on each tier); programs
+ * read pt_scope.hooks for the parts of theirs that run only when asked.
+ */
+enum pt_hook {
+	PT_HOOK_CALLS = 1 << 0,	/* the pipe calls themselves: always */
+	PT_HOOK_PAGES = 1 << 1,	/* pipe pages allocated or taken from the pool */
+	PT_HOOK_BUFS = 1 << 2,	/* ring buffers a call filled or emptied */
+	PT_HOOK_WAITS = 1 << 3,	/* sleeps inside a pipe call */
+	PT_HOOK_LOCKS = 1 << 4,	/* pipe->mutex contention */
+};
+#define PT_HOOKS_ALL	0x1fu
+
 /* Who is counted: each BPF object's rodata, set before load. */
 struct pt_scope {
 	__u32 self_tgid;	/* pipetrace's own pipe I/O is left out */
@@ -146,6 +161,7 @@ struct pt_scope {
 	__u8 key_cgroup;	/* keys carry the task's cgroup id (-k cgroup) */
 	__u8 one_call_slot;	/* tests: every thread on one call slot
 				 * (PIPETRACE_ONE_CALL_SLOT, call_slots.bpf.h) */
+	__u32 hooks;		/* enum pt_hook: the hooks loaded */
 };
 
 /* The drain's handshake with the programs: each BPF object's .bss. */

@@ -126,6 +126,14 @@ int advise_pipe(char *buf, size_t n, const struct pt_row *row,
 	return r.count;
 }
 
+__u64 advise_cols(void)
+{
+	return PT_COL_BIT(PT_COL_RING_QUOTA_SHRUNK) | PT_COL_BIT(PT_COL_WAIT_WRITE_PCT) |
+	       PT_COL_BIT(PT_COL_WAIT_READ_PCT) | PT_COL_BIT(PT_COL_RING_FULL_WRITES) |
+	       PT_COL_BIT(PT_COL_WAITS_READ) | PT_COL_BIT(PT_COL_WRITES) |
+	       PT_COL_BIT(PT_COL_WRITE_BYTES) | PT_COL_BIT(PT_COL_RING_SLOTS);
+}
+
 const char *advise_threshold(void)
 {
 	static char s[160];

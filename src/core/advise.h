@@ -47,5 +47,7 @@ int advise_pipe(char *buf, size_t n, const struct pt_row *row,
 		const struct pt_env *env, struct advice *a);
 /* The threshold, for the line that says why nothing was said */
 const char *advise_threshold(void);
+/* The columns the rules read (1 << enum pt_col): their hooks to load. */
+__u64 advise_cols(void);
 
 #endif

@@ -15,7 +15,10 @@ struct pt_load_opts {
 	char comm[PT_COMM_LEN];		/* -n; "" = every command */
 	__u32 max_keys;			/* counter map size; 0 = the default */
 	__u32 hists;			/* 1 << enum pt_hist: histograms to keep */
-	bool waits;			/* --waits: trace sleeps on sched_switch */
+	/* what the output shows (columns: 1 << enum pt_col; and hists): the
+	 * session loads only the hooks they need */
+	__u64 cols;
+	unsigned int hooks_off;		/* enum pt_hook: never load (--no-waits) */
 	const char *cgroup;		/* --cgroup: a cgroup v2 directory */
 	bool key_cgroup;		/* -k cgroup: keys carry the cgroup id */
 	bool verbose;

@@ -7,6 +7,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include "hooks.h"
 #include "metrics.h"
 
 #define TP PT_TIER_TRACEPOINT
@@ -15,6 +16,12 @@
 #define RAW(f) .sum = { offsetof(struct pt_counts, f) + 1 }
 #define SUM(f, g) .sum = { offsetof(struct pt_counts, f) + 1, offsetof(struct pt_counts, g) + 1 }
 #define KNOB(k) .knob = offsetof(struct pt_env, k) + 1
+#define USES(r) .uses = (r)
+/* what the pool's columns read on one tier or another */
+#define POOL_RAWS (PT_RAW(bufs_new) | PT_RAW(pool_hits) | PT_RAW(alloc_locked) | \
+		   PT_RAW(alloc_pages))
+#define EAGAIN_R (PT_RAW(eagain_read_nonblock) | PT_RAW(eagain_read_nowait))
+#define EAGAIN_W (PT_RAW(eagain_write_nonblock) | PT_RAW(eagain_write_nowait))
 
 /* How each tier knows a column: the common shapes. */
 #define ALL_EXACT { [TP] = { PT_EXACT }, [FN] = { PT_EXACT }, [SC] = { PT_EXACT } }
@@ -28,8 +35,7 @@
 	  [SC] = { PT_DERIVED, PT_NA_BATCH } }
 /* sleeps: the pipe_wait events, or sched_switch inside a call */
 #define WAITS(q)							\
-	{ [TP] = { q, PT_NA_NO_WAITS }, [FN] = { q, PT_NA_NO_WAITS },	\
-	  [SC] = { q, PT_NA_NO_WAITS } }
+	{ [TP] = { q, PT_NA_NO_WAITS }, [FN] = { q }, [SC] = { q } }
 #define LOCKS								\
 	{ [TP] = { PT_EXACT, PT_NA_NO_LOCKS },			\
 	  [FN] = { PT_EXACT, PT_NA_NO_LOCKS },			\
@@ -259,22 +265,27 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 		SUM(eagain_write_nonblock, eagain_write_nowait) },
 	[PT_COL_POOL_HITS] = { "pool_hits", "HITS", 7, "pages",
 		"new buffers whose page came from the pipe's cache or pool",
-		PT_V_U64, POOL(PT_EXACT, PT_DERIVED, PT_DERIVED), .value = v_pool_hits },
+		PT_V_U64, POOL(PT_EXACT, PT_DERIVED, PT_DERIVED), .value = v_pool_hits,
+		USES(POOL_RAWS) },
 	[PT_COL_POOL_MISSES] = { "pool_misses", "MISSES", 7, "pages",
 		"new buffers that needed a page allocated under pipe->mutex",
-		PT_V_U64, POOL(PT_EXACT, PT_EXACT, PT_EXACT), .value = v_pool_misses },
+		PT_V_U64, POOL(PT_EXACT, PT_EXACT, PT_EXACT), .value = v_pool_misses,
+		USES(POOL_RAWS) },
 	[PT_COL_POOL_HIT_PCT] = { "pool_hit_pct", "HIT%", 6, "%",
 		"pool_hits / (pool_hits + pool_misses)",
-		PT_V_PCT, POOL(PT_EXACT, PT_DERIVED, PT_DERIVED), .value = v_pool_hit_pct },
+		PT_V_PCT, POOL(PT_EXACT, PT_DERIVED, PT_DERIVED), .value = v_pool_hit_pct,
+		USES(POOL_RAWS) },
 	[PT_COL_ALLOC_LOCKED] = { "alloc_locked", "ALLOC_LK", 8, "pages",
 		"pipe pages allocated with pipe->mutex held",
-		PT_V_U64, POOL(PT_EXACT, PT_EXACT, PT_EXACT), .value = v_alloc_locked },
+		PT_V_U64, POOL(PT_EXACT, PT_EXACT, PT_EXACT), .value = v_alloc_locked,
+		USES(PT_RAW(alloc_locked) | PT_RAW(alloc_pages)) },
 	[PT_COL_ALLOC_UNLOCKED] = { "alloc_unlocked", "ALLOC_UL", 8, "pages",
 		"pipe pages allocated before taking pipe->mutex (prefill)",
 		PT_V_U64, POOL(PT_EXACT, PT_EXACT, PT_EXACT), RAW(alloc_unlocked) },
 	[PT_COL_COPY_SECTIONS] = { "copy_sections", "SECTIONS", 8, "sections",
 		"user-access (STAC/CLAC) sections reads opened",
-		PT_V_U64, COPIES(PT_EXACT), .value = v_copy_sections },
+		PT_V_U64, COPIES(PT_EXACT), .value = v_copy_sections,
+		USES(PT_RAW(read_sections) | PT_RAW(read_bufs)) },
 	[PT_COL_COPY_BUFFERS] = { "copy_buffers", NULL, 0, "buffers",
 		"pipe buffers reads copied from", PT_V_U64,
 		{ [TP] = { PT_EXACT }, [FN] = { PT_DERIVED, PT_NA_BATCH },
@@ -285,7 +296,9 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 		RAW(prefill_dropped) },
 	[PT_COL_SECTIONS_PER_READ] = { "sections_per_read", "SEC/RD", 7,
 		"sections/read", "copy_sections per read (io_uring reads left out)",
-		PT_V_RATIO, COPIES(PT_DERIVED), .value = v_sections_per_read },
+		PT_V_RATIO, COPIES(PT_DERIVED), .value = v_sections_per_read,
+		USES(PT_RAW(read_sections) | PT_RAW(read_bufs) | PT_RAW(reads) |
+		     PT_RAW(uring_reads)) },
 	[PT_COL_EAGAIN_NONBLOCK] = { "eagain_nonblock", NULL, 0, "calls",
 		"-EAGAIN returns of O_NONBLOCK files",
 		PT_V_U64, ALL_EXACT,
@@ -295,10 +308,10 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 		PT_V_U64, ALL_EXACT, SUM(eagain_read_nowait, eagain_write_nowait) },
 	[PT_COL_EAGAIN_EMPTY] = { "eagain_empty", NULL, 0, "calls",
 		"-EAGAIN because the pipe was empty", PT_V_U64, REASON,
-		.value = v_eagain_empty },
+		.value = v_eagain_empty, USES(PT_RAW(eagain_empty) | EAGAIN_R) },
 	[PT_COL_EAGAIN_FULL] = { "eagain_full", NULL, 0, "calls",
 		"-EAGAIN because the pipe was full", PT_V_U64, REASON,
-		.value = v_eagain_full },
+		.value = v_eagain_full, USES(PT_RAW(eagain_full) | EAGAIN_W) },
 	[PT_COL_EAGAIN_LOCK] = { "eagain_lock", NULL, 0, "calls",
 		"-EAGAIN because pipe->mutex was contended (nowait; no kernel since "
 		"v4 of the series: always unknown)", PT_V_U64, NO_TIER, .value = v_none },
@@ -355,37 +368,43 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 	[PT_COL_RING_SLOTS] = { "ring_slots", NULL, 0, "slots",
 		"usable slots of the pipe's ring as its last write saw them "
 		"(pipe->max_usage); of several pipes, the smallest",
-		PT_V_U64, ALL_EXACT, .state = true, .value = v_ring_slots },
+		PT_V_U64, ALL_EXACT, .state = true, .value = v_ring_slots,
+		USES(PT_RAW(ring_slots)) },
 	[PT_COL_RING_PEAK] = { "ring_peak", NULL, 0, "slots",
 		"most ring slots in use a write saw (at its start and end, all "
 		"of them if it waited for room); of several pipes, the highest",
-		PT_V_U64, WAITS(PT_EXACT), .state = true, .value = v_ring_peak },
+		PT_V_U64, WAITS(PT_EXACT), .state = true, .value = v_ring_peak,
+		USES(PT_RAW(ring_slots) | PT_RAW(ring_peak)) },
 	[PT_COL_RING_FULL_WRITES] = { "ring_full_writes", NULL, 0, "calls",
 		"writes that found the ring full (waited for room, or -EAGAIN)",
 		PT_V_U64, WAITS(PT_EXACT), RAW(ring_full_writes) },
 	[PT_COL_RING_OWNER_UID] = { "ring_owner_uid", NULL, 0, "uid",
 		"the user the ring's pages count to (pipe->user, its creator)",
-		PT_V_U64, ALL_EXACT, .state = true, .value = v_ring_owner_uid },
+		PT_V_U64, ALL_EXACT, .state = true, .value = v_ring_owner_uid,
+		USES(PT_RAW(ring_slots) | PT_RAW(ring_owner_uid)) },
 	[PT_COL_RING_OWNER_PAGES] = { "ring_owner_pages", NULL, 0, "pages",
 		"pipe pages that user holds in all its pipes (user->pipe_bufs)",
-		PT_V_U64, ALL_EXACT, .state = true, .value = v_ring_owner_pages },
+		PT_V_U64, ALL_EXACT, .state = true, .value = v_ring_owner_pages,
+		USES(PT_RAW(ring_slots) | PT_RAW(ring_owner_pages)) },
 	[PT_COL_RING_QUOTA_SHRUNK] = { "ring_quota_shrunk", NULL, 0, "flag",
 		"1: a ring of 2 slots whose owner's new pipes get 2 slots: its "
 		"pipe pages + 16 are over fs.pipe-user-pages-soft",
 		PT_V_U64, { [TP] = { PT_DERIVED }, [FN] = { PT_DERIVED },
 			    [SC] = { PT_DERIVED } },
-		.state = true, .value = v_ring_quota_shrunk },
+		.state = true, .value = v_ring_quota_shrunk,
+		USES(PT_RAW(ring_slots) | PT_RAW(ring_owner_pages)) },
 	[PT_COL_WAIT_READ_PCT] = { NULL, "WAIT_R%", 7, "%",
 		"wait_read_ns as a share of the interval (100: one task all of it)",
 		PT_V_PCT, WAITS(PT_DERIVED), .value = v_wait_read_pct,
-		.name = "wait_read_pct" },
+		USES(PT_RAW(wait_read_ns)), .name = "wait_read_pct" },
 	[PT_COL_WAIT_WRITE_PCT] = { NULL, "WAIT_W%", 7, "%",
 		"wait_write_ns as a share of the interval (100: one task all of it)",
 		PT_V_PCT, WAITS(PT_DERIVED), .value = v_wait_write_pct,
-		.name = "wait_write_pct" },
+		USES(PT_RAW(wait_write_ns)), .name = "wait_write_pct" },
 	[PT_COL_EAGAIN] = { NULL, "EAGAIN", 6, "calls",
 		"reads and writes that returned -EAGAIN (eagain_read + eagain_write)",
-		PT_V_U64, ALL_EXACT, .value = v_eagain, .name = "eagain" },
+		PT_V_U64, ALL_EXACT, .value = v_eagain, USES(EAGAIN_R | EAGAIN_W),
+		.name = "eagain" },
 };
 
 /* The knob states and missing events env is in (PT_NA_*). */
@@ -404,7 +423,33 @@ int metric_parse(const char *csv)
 	return -1;
 }
 
-enum pt_quality pt_col_quality(enum pt_col col, const struct pt_env *env)
+/* The raw counters a column's value reads. */
+static __u64 col_raws(const struct pt_metric *m)
+{
+	__u64 raws = m->uses;
+
+	for (int i = 0; i < 2 && m->sum[i]; i++)
+		raws |= 1ULL << ((m->sum[i] - 1) / sizeof(__u64));
+	return raws;
+}
+
+__u32 pt_col_hooks(enum pt_col col, enum pt_tier t)
+{
+	return pt_raw_hooks(col_raws(&pt_metrics[col]), t);
+}
+
+__u32 pt_cols_hooks(__u64 cols, __u32 hists, enum pt_tier t)
+{
+	__u32 hooks = pt_hist_hooks(hists, t);
+
+	for (int i = 0; i < PT_NCOLS; i++)
+		if (cols & PT_COL_BIT(i))
+			hooks |= pt_col_hooks(i, t);
+	return hooks;
+}
+
+/* Known on env's tier in its knob state, its hooks loaded or not. */
+static enum pt_quality tier_quality(enum pt_col col, const struct pt_env *env)
 {
 	const struct pt_how *h;
 
@@ -412,6 +457,18 @@ enum pt_quality pt_col_quality(enum pt_col col, const struct pt_env *env)
 		return PT_NA;
 	h = &pt_metrics[col].how[env->tier];
 	return h->na_when & na_state(env) ? PT_NA : h->q;
+}
+
+/* A column the tier knows whose hooks were left out: no column asked. */
+static bool left_out(enum pt_col col, const struct pt_env *env)
+{
+	return tier_quality(col, env) != PT_NA &&
+	       (pt_col_hooks(col, env->tier) & env->hooks_off);
+}
+
+enum pt_quality pt_col_quality(enum pt_col col, const struct pt_env *env)
+{
+	return left_out(col, env) ? PT_NA : tier_quality(col, env);
 }
 
 struct pt_value pt_get(enum pt_col col, const struct pt_counts *c,
@@ -457,30 +514,25 @@ static const struct {
 	{ PT_NA_PREFILL, "not known with fs.pipe-prealloc-max > 0" },
 	{ PT_NA_BATCH, "not known with fs.pipe-read-batch on" },
 	{ PT_NA_NO_POOL, "not known without the pool (kernel-patch/ 0002)" },
-	{ PT_NA_NO_WAITS, "not known without --waits (tracepoint tier: without "
-			  "pipe:pipe_wait_* events)" },
+	{ PT_NA_NO_WAITS, "not known without pipe:pipe_wait_* events" },
 	{ PT_NA_NO_LOCKS, "not known without lock:contention_* events" },
 };
 
-/* One line: "<indent><label>: col, col, ..." for the columns match() takes. */
-static void summary_line(char *buf, size_t n, int *len, const char *indent,
-			 const char *label, enum pt_tier t, enum pt_quality q,
-			 unsigned int flag)
+/* "<indent><label>: col, ..." wrapped at 78, the columns cols */
+static void cols_line(char *buf, size_t n, int *len, const char *indent,
+		      const char *label, __u64 cols)
 {
 	const char *sep = ": ";
-	int start = *len, col = 0;
+	int col;
 
+	if (!cols)
+		return;
+	append(buf, n, len, indent);
+	append(buf, n, len, label);
+	col = strlen(indent) + strlen(label);
 	for (int i = 0; i < PT_NCOLS; i++) {
-		const struct pt_how *h = &pt_metrics[i].how[t];
-		bool take = flag ? (h->q != PT_NA && (h->na_when & flag)) : h->q == q;
-
-		if (!take || !pt_metrics[i].csv)
+		if (!(cols & PT_COL_BIT(i)))
 			continue;
-		if (*len == start) {
-			append(buf, n, len, indent);
-			append(buf, n, len, label);
-			col = strlen(indent) + strlen(label);
-		}
 		if (col + 2 + strlen(pt_metrics[i].csv) > 78) {
 			append(buf, n, len, ",\n");
 			append(buf, n, len, indent);
@@ -493,13 +545,43 @@ static void summary_line(char *buf, size_t n, int *len, const char *indent,
 		col += strlen(sep) + strlen(pt_metrics[i].csv);
 		sep = ", ";
 	}
-	if (*len != start)
-		append(buf, n, len, "\n");
+	append(buf, n, len, "\n");
+}
+
+/* One line for the CSV columns of quality q on tier t, or (flag) those
+ * it knows except in knob state flag. */
+static void summary_line(char *buf, size_t n, int *len, const char *indent,
+			 const char *label, enum pt_tier t, enum pt_quality q,
+			 unsigned int flag)
+{
+	__u64 cols = 0;
+
+	for (int i = 0; i < PT_NCOLS; i++) {
+		const struct pt_how *h = &pt_metrics[i].how[t];
+
+		if (pt_metrics[i].csv &&
+		    (flag ? (h->q != PT_NA && (h->na_when & flag)) : h->q == q))
+			cols |= PT_COL_BIT(i);
+	}
+	cols_line(buf, n, len, indent, label, cols);
+}
+
+/* The CSV columns tier t knows and would count with hook h. */
+static __u64 hook_cols(enum pt_hook h, enum pt_tier t)
+{
+	__u64 cols = 0;
+
+	for (int i = 0; i < PT_NCOLS; i++)
+		if (pt_metrics[i].csv && pt_metrics[i].how[t].q != PT_NA &&
+		    (pt_col_hooks(i, t) & h))
+			cols |= PT_COL_BIT(i);
+	return cols;
 }
 
 int pt_tier_summary(char *buf, size_t n, enum pt_tier t, const char *indent)
 {
 	static const enum pt_quality order[] = { PT_EXACT, PT_DERIVED, PT_NA };
+	char label[160];
 	int len = 0;
 
 	if (n)
@@ -510,6 +592,13 @@ int pt_tier_summary(char *buf, size_t n, enum pt_tier t, const char *indent)
 	for (size_t i = 0; i < sizeof(na_states) / sizeof(na_states[0]); i++)
 		summary_line(buf, n, &len, indent, na_states[i].when, t, PT_NA,
 			     na_states[i].flag);
+	/* the hooks that load only for the columns that need them */
+	for (__u32 h = PT_HOOK_CALLS << 1; h & PT_HOOKS_ALL; h <<= 1) {
+		if (!(pt_tier_hooks(t) & h))
+			continue;
+		snprintf(label, sizeof(label), "%s only when asked for", pt_hook_name(h, t));
+		cols_line(buf, n, &len, indent, label, hook_cols(h, t));
+	}
 	return len;
 }
 
@@ -525,7 +614,41 @@ void pt_print_tiers(FILE *f)
 	}
 	fputs("Derived values are marked * in tables and listed in the CSV\n"
 	      "'derived' column; values a tier cannot know are '-' in tables,\n"
-	      "empty in CSV.\n", f);
+	      "empty in CSV. A hook 'only when asked for' is loaded when a column\n"
+	      "the output shows needs it; its columns are '-' and empty otherwise.\n", f);
+}
+
+/*
+ * "left out (no column shown needs H, ...): col, ...": the hooks not
+ * loaded that columns this tier knows need, and those columns.
+ */
+static void left_out_part(char *buf, size_t n, int *len, const char *part,
+			  const struct pt_env *env)
+{
+	const char *sep = "left out (no column shown needs ";
+	__u32 hooks = 0;
+
+	for (int i = 0; i < PT_NCOLS; i++)
+		if (pt_metrics[i].csv && left_out(i, env))
+			hooks |= pt_col_hooks(i, env->tier) & env->hooks_off;
+	if (!hooks)
+		return;
+	append(buf, n, len, part);
+	for (__u32 h = 1; h & PT_HOOKS_ALL; h <<= 1) {
+		if (!(hooks & h))
+			continue;
+		append(buf, n, len, sep);
+		append(buf, n, len, pt_hook_name(h, env->tier));
+		sep = ", ";
+	}
+	sep = "): ";
+	for (int i = 0; i < PT_NCOLS; i++) {
+		if (!pt_metrics[i].csv || !left_out(i, env))
+			continue;
+		append(buf, n, len, sep);
+		append(buf, n, len, pt_metrics[i].csv);
+		sep = ", ";
+	}
 }
 
 int pt_tier_line(char *buf, size_t n, const struct pt_env *env)
@@ -541,7 +664,10 @@ int pt_tier_line(char *buf, size_t n, const struct pt_env *env)
 		int before = len;
 
 		for (int i = 0; i < PT_NCOLS; i++) {
-			if (!pt_metrics[i].csv || pt_col_quality(i, env) != shown[j])
+			/* derived: as shown; not known: by the tier, not asked */
+			if (!pt_metrics[i].csv ||
+			    (shown[j] == PT_NA ? tier_quality(i, env) :
+			     pt_col_quality(i, env)) != shown[j])
 				continue;
 			if (len == before) {
 				append(buf, n, &len, part);
@@ -554,6 +680,7 @@ int pt_tier_line(char *buf, size_t n, const struct pt_env *env)
 		if (len != before)
 			part = "; ";
 	}
+	left_out_part(buf, n, &len, part, env);
 	if (!len)
 		append(buf, n, &len, "every column exact");
 	return len;

@@ -33,6 +33,8 @@ struct pt_env {
 	unsigned int lacks;	/* PT_NA_NO_*: events this kernel lacks */
 	long user_pages_soft;	/* fs.pipe-user-pages-soft; -1: unknown */
 	long pipe_max_size;	/* fs.pipe-max-size; -1: unknown */
+	unsigned int hooks_off;	/* enum pt_hook: not loaded, no column asked
+				 * for them (0: every hook loaded) */
 };
 
 /* A pipe's slots when its owner was over fs.pipe-user-pages-soft as it
@@ -118,9 +120,7 @@ enum pt_na_when {
 	PT_NA_BATCH = 1 << 1,	/* fs.pipe-read-batch > 0 */
 	PT_NA_NO_POOL = 1 << 2,	/* kernel without fs.pipe-prealloc-max */
 	/* set by the session in pt_env.lacks */
-	PT_NA_NO_WAITS = 1 << 3,	/* sleeps not traced: no pipe_wait_*
-					 * events, or no --waits (a program on
-					 * every context switch) */
+	PT_NA_NO_WAITS = 1 << 3,	/* no pipe_wait_* events */
 	PT_NA_NO_LOCKS = 1 << 4,	/* no lock:contention_* events */
 };
 
@@ -148,11 +148,23 @@ struct pt_metric {
 	/* otherwise its value from the raw counts; false: no value (0/0) */
 	bool (*value)(const struct pt_counts *c, const struct pt_env *e,
 		      struct pt_value *v);
+	/* the raw counters value reads (PT_RAW(f) | ...; sum's are known) */
+	__u64 uses;
 	const char *rate_head;	/* heading with --rate; NULL: head and "/s" */
 	const char *name;	/* -o's name of a table-only column */
 };
 
 extern const struct pt_metric pt_metrics[PT_NCOLS];
+
+/* Sets of columns: bit c is column c. */
+#define PT_COL_BIT(c)	(1ULL << (c))
+#define PT_COLS_ALL	(~0ULL >> (64 - PT_NCOLS))
+_Static_assert(PT_NCOLS <= 64, "a column set is a __u64");
+
+/* The hooks (enum pt_hook) tier t needs for column col. */
+__u32 pt_col_hooks(enum pt_col col, enum pt_tier t);
+/* The hooks tier t needs for the columns cols and histograms hists. */
+__u32 pt_cols_hooks(__u64 cols, __u32 hists, enum pt_tier t);
 
 /* The column of a CSV name; -1 if no column has it. */
 int metric_parse(const char *csv);

@@ -2,6 +2,7 @@
 #include <getopt.h>
 #include <string.h>
 #include "core/cgroup.h"
+#include "core/advise.h"
 #include "core/cli.h"
 #include "core/metrics.h"
 #include "core/out.h"
@@ -38,7 +39,10 @@ static const char usage[] =
 "                       default (reads, writes, bytes, EAGAINs, waits),\n"
 "                       kernel (pool, allocations, copy sections), all;\n"
 "                       +LIST adds to the columns so far (the default).\n"
-"                       Bytes in Ki/Mi/Gi (1024). CSV and JSON: every column\n"
+"                       Bytes in Ki/Mi/Gi (1024). CSV and JSON: every column;\n"
+"                       with -o those it names, the others empty (null).\n"
+"                       Only the hooks shown columns need are loaded\n"
+"                       (Tiers, below)\n"
 "      --rate           counts per second of the interval, not totals (the\n"
 "                       table's headings say /s: r/s, w/s, rB/s, ...)\n"
 "  -k, --by KEY         one row per: total (default), pid, comm, pipe,\n"
@@ -68,13 +72,14 @@ static const char usage[] =
 "                       (ns per sleep; not with --no-waits), or all; not with\n"
 "                       --csv; with --json as keys hist_NAME of each object;\n"
 "                       with --listen, --textfile Prometheus histograms\n"
-"      --no-waits       do not time the sleeps of readers and writers in the\n"
-"                       syscall and function tiers (waits_*, wait_*_ns,\n"
-"                       WAIT_R%, WAIT_W% then unknown): no program on every\n"
-"                       context switch (see pipestat(8), OVERHEAD). Timed by\n"
-"                       default (--waits); the tracepoint tier times them\n"
-"                       always, from the kernel's events\n"
-"      --waits          time them (the default)\n"
+"      --no-waits       do not time the sleeps of readers and writers, even\n"
+"                       for columns that show them (waits_*, wait_*_ns,\n"
+"                       WAIT_R%, WAIT_W%, ring_peak, ring_full_writes then\n"
+"                       unknown): no program on every context switch (see\n"
+"                       pipestat(8), OVERHEAD)\n"
+"      --waits          time them even when no column shown needs them\n"
+"                       (they are timed whenever one does, as the default\n"
+"                       table's WAIT_R%, WAIT_W%)\n"
 "      --tier TIER      auto (default), tracepoint, function or syscall\n"
 "      --max-keys N     in-kernel counter slots (default 16384); events\n"
 "                       that find it full are reported as untracked\n"
@@ -115,6 +120,41 @@ static const char usage_tail[] =
 "--max-series), and no table on stdout (--csv or --json still print).\n";
 
 #define USAGE_ERR(...) do { snprintf(err, n, __VA_ARGS__); return CLI_USAGE; } while (0)
+
+/* The sleeps' columns: what --waits asks for. */
+#define WAIT_COLS (PT_COL_BIT(PT_COL_WAITS_READ) | PT_COL_BIT(PT_COL_WAIT_READ_NS) | \
+		   PT_COL_BIT(PT_COL_WAITS_WRITE) | PT_COL_BIT(PT_COL_WAIT_WRITE_NS))
+
+static __u64 table_cols(const struct pt_columns *c)
+{
+	__u64 cols = 0;
+
+	for (int i = 0; i < c->n; i++)
+		cols |= PT_COL_BIT(c->col[i]);
+	return cols;
+}
+
+/*
+ * The columns the output shows, whose hooks alone the session loads: the
+ * table's (-o), or --advise's; CSV and JSON every column unless -o
+ * narrows them (the others are then empty, null); Prometheus every column.
+ */
+static __u64 shown_cols(const struct pipestat_opts *o, bool cols_given)
+{
+	__u64 cols;
+
+	if (o->advise)
+		cols = advise_cols();
+	else if (o->csv || o->json)
+		cols = cols_given ? table_cols(&o->cols) : PT_COLS_ALL;
+	else
+		cols = o->listen || o->textfile ? 0 : table_cols(&o->cols);
+	if (o->listen || o->textfile)
+		cols |= PT_COLS_ALL;
+	if (o->sort_col >= 0)
+		cols |= PT_COL_BIT(o->sort_col);
+	return cols;
+}
 
 /* -i and the positional interval: PIPESTAT_MIN_INTERVAL or more */
 static bool set_interval(struct pipestat_opts *o, const char *arg, char *err,
@@ -169,7 +209,7 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 	static const struct cli_help help = { "pipestat", usage, usage_tail, NULL };
 	char host[LISTEN_HOST_MAX];
 	unsigned int port;
-	bool by_given = false, no_waits = false;
+	bool by_given = false, no_waits = false, waits = false, cols_given = false;
 	long mask;
 	int c, v, tracing = 0;
 
@@ -223,9 +263,11 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 			break;
 		case OPT_WAITS:
 			no_waits = false;
+			waits = true;
 			break;
 		case OPT_NO_WAITS:
 			no_waits = true;
+			waits = false;
 			break;
 		case OPT_JSON:
 			o->json = true;
@@ -242,6 +284,7 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		case 'o':
 			if (!columns_parse(&o->cols, optarg, err, n))
 				return CLI_USAGE;
+			cols_given = true;
 			break;
 		case OPT_RATE:
 			o->rate = true;
@@ -329,9 +372,10 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		USAGE_ERR("-c needs -i");
 	if (o->csv && o->load.hists)
 		USAGE_ERR("--hist prints histograms as text: not with --csv");
-	/* who is blocked is the operator's first question: on unless refused
-	 * (the cost: pipestat(8), OVERHEAD); sleep lengths need the sleeps */
-	o->load.waits = !no_waits;
+	/* hooks for what is shown; who is blocked (the default table's waits)
+	 * unless refused (the cost: pipestat(8), OVERHEAD) */
+	o->load.cols = shown_cols(o, cols_given) | (waits ? WAIT_COLS : 0);
+	o->load.hooks_off = no_waits ? PT_HOOK_WAITS : 0;
 	if (no_waits && o->load.hists & (1u << PT_HIST_WAIT_READ | 1u << PT_HIST_WAIT_WRITE))
 		USAGE_ERR("--hist wait_read/wait_write need the waits: not with --no-waits");
 	if (o->command && !o->command[0])

@@ -360,7 +360,7 @@ int main(int argc, char **argv)
 
 	/* WAIT_R%/WAIT_W% and the detail pane's histograms */
 	o.load.hists = (1u << PT_NHIST) - 1;
-	o.load.waits = true;
+	o.load.cols = PT_COLS_ALL;	/* its columns and panes: every hook */
 	if (pt_session_open(&t.s, &o.load, err, sizeof(err))) {
 		fprintf(stderr, "pipetop: %s\n", err);
 		return 1;

@@ -183,6 +183,7 @@ int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,
 
 	memset(o, 0, sizeof(*o));
 	o->load.tier = PT_TIER_AUTO;
+	o->load.cols = pb_out_cols();
 	o->ab.value[0] = o->ab.value[1] = -1;
 	optind = 0;
 	opterr = 0;

@@ -280,19 +280,32 @@ static void table_point(FILE *f, const struct pb_opts *o, const struct pb_point 
 }
 
 /* One row of the CSV, or one JSON object keyed by the CSV's column names. */
+/* The table columns of a row: before and after the figures of its own. */
+static const enum pt_col ordered[] = {
+	PT_COL_WRITES, PT_COL_WRITE_BYTES, PT_COL_READS, PT_COL_READ_BYTES,
+	PT_COL_POOL_HIT_PCT, PT_COL_ALLOC_LOCKED, PT_COL_COPY_SECTIONS,
+	PT_COL_EAGAIN_READ, PT_COL_EAGAIN_WRITE,
+};
+static const enum pt_col tail[] = {
+	PT_COL_SECTIONS_PER_READ, PT_COL_COPY_BUFFERS, PT_COL_KNOB_PREALLOC_MAX,
+	PT_COL_KNOB_PREALLOC_KEEP, PT_COL_KNOB_READ_BATCH,
+};
+
+__u64 pb_out_cols(void)
+{
+	__u64 cols = 0;
+
+	for (size_t i = 0; i < sizeof(ordered) / sizeof(ordered[0]); i++)
+		cols |= PT_COL_BIT(ordered[i]);
+	for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]); i++)
+		cols |= PT_COL_BIT(tail[i]);
+	return cols;
+}
+
 static void point_side(FILE *f, const struct pb_opts *o, const struct pb_point *p,
 		       const struct pb_side *s, int side, double delta, double noise)
 {
 	struct pb_stats mb = pb_stats_of(s->mbps, s->n), us = pb_stats_of(s->usop, s->n);
-	static const enum pt_col ordered[] = {
-		PT_COL_WRITES, PT_COL_WRITE_BYTES, PT_COL_READS, PT_COL_READ_BYTES,
-		PT_COL_POOL_HIT_PCT, PT_COL_ALLOC_LOCKED, PT_COL_COPY_SECTIONS,
-		PT_COL_EAGAIN_READ, PT_COL_EAGAIN_WRITE,
-	};
-	static const enum pt_col tail[] = {
-		PT_COL_SECTIONS_PER_READ, PT_COL_COPY_BUFFERS, PT_COL_KNOB_PREALLOC_MAX,
-		PT_COL_KNOB_PREALLOC_KEEP, PT_COL_KNOB_READ_BATCH,
-	};
 	struct pt_value v;
 	char place[32];
 	struct rec r;

@@ -145,6 +145,8 @@ void pb_knob_recover(void);
 void pb_knob_set_child(pid_t pgid);
 
 /* out.c */
+/* The columns its rows show (1 << enum pt_col): the hooks to load. */
+__u64 pb_out_cols(void);
 void pb_out_begin(FILE *f, const struct pb_opts *o, enum pt_tier tier);
 void pb_out_point(FILE *f, const struct pb_opts *o, const struct pb_point *p,
 		  const struct pb_side *sides, int nsides);

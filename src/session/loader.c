@@ -14,6 +14,7 @@
 #include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "core/hooks.h"
 #include "loader.h"
 
 /* Best first */
@@ -114,6 +115,7 @@ static int configure(struct pt_session *s, const struct pt_load_opts *o)
 	f->one_call_slot = getenv("PIPETRACE_ONE_CALL_SLOT") != NULL;
 	memcpy(f->comm, o->comm, PT_COMM_LEN);
 	f->hists = o->hists;
+	f->hooks = s->plan.hooks;
 	err = size_gen_map(s->o.obj, &counts_map, keys);
 	/* no --hist: a map of one entry nobody writes */
 	return err ?: size_gen_map(s->o.obj, &hists_map,
@@ -172,14 +174,34 @@ static int bind_maps(struct pt_session *s, const struct pt_load_opts *o)
 	return 0;
 }
 
+/* -v: the programs loaded, those the columns asked for need */
+static void say_programs(struct bpf_object *obj)
+{
+	struct bpf_program *p;
+	const char *sep = "";
+
+	fprintf(stderr, "%s: programs loaded: ", program_invocation_short_name);
+	bpf_object__for_each_program(p, obj) {
+		if (!bpf_program__autoload(p))
+			continue;
+		fprintf(stderr, "%s%s", sep, bpf_program__name(p));
+		sep = " ";
+	}
+	fputc('\n', stderr);
+}
+
 static int start(struct pt_session *s, const struct pt_load_opts *o)
 {
 	int err;
 
-	/* sleeps cost a program on every context switch: only when asked,
-	 * except where the kernel reports them itself */
-	if (!o->waits && s->tier != PT_TIER_TRACEPOINT)
-		s->plan.lacks |= PT_NA_NO_WAITS;
+	/* only the hooks the output's columns need: a page or context
+	 * switch hook runs on every page or switch of the machine */
+	s->plan.hooks = pt_cols_hooks(o->cols, o->hists, s->tier) & ~o->hooks_off &
+			pt_tier_hooks(s->tier);
+	if (s->plan.lacks & PT_NA_NO_WAITS)
+		s->plan.hooks &= ~PT_HOOK_WAITS;
+	if (s->plan.lacks & PT_NA_NO_LOCKS)
+		s->plan.hooks &= ~PT_HOOK_LOCKS;
 	err = s->ops->open(&s->o, &s->plan);
 
 	if (!err && o->verbose && s->plan.via[0])
@@ -187,6 +209,8 @@ static int start(struct pt_session *s, const struct pt_load_opts *o)
 			tier_name(s->tier), s->plan.via);
 	err = err ?: configure(s, o);
 	err = err ?: s->ops->load(&s->o);
+	if (!err && o->verbose)
+		say_programs(s->o.obj);
 	err = err ?: bind_maps(s, o);
 	return err ?: s->ops->attach(&s->o, &s->plan);
 }
@@ -394,5 +418,6 @@ void pt_session_env(const struct pt_session *s, struct pt_env *env)
 {
 	env->tier = s->tier;
 	env->lacks = s->plan.lacks;
+	env->hooks_off = PT_HOOKS_ALL & ~s->plan.hooks;
 	env_read_knobs(env);
 }

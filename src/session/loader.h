@@ -23,6 +23,7 @@ struct pt_plan {
 	bool has_prefill_event;		/* tracepoint: pipe_prefill (0002) */
 	__u32 pipe_page_gfp;		/* GFP_HIGHUSER | __GFP_ACCOUNT here */
 	unsigned int lacks;		/* PT_NA_NO_*: events this kernel lacks */
+	__u32 hooks;			/* enum pt_hook: what to load (the session) */
 	char via[96];			/* how it attaches, for -v */
 };
 

@@ -94,8 +94,9 @@ static int attach(struct pt_obj *o, const struct pt_plan *plan)
 		err = err ?: attach_kprobe(skel->progs.fn_read_krp, &skel->links.fn_read_krp, true, read_fn);
 		err = err ?: attach_kprobe(skel->progs.fn_write_kp, &skel->links.fn_write_kp, false, write_fn);
 		err = err ?: attach_kprobe(skel->progs.fn_write_krp, &skel->links.fn_write_krp, true, write_fn);
-		err = err ?: attach_kprobe(skel->progs.fn_release_kp, &skel->links.fn_release_kp,
-					   false, release_fn);
+		if (plan->hooks & PT_HOOK_BUFS)
+			err = err ?: attach_kprobe(skel->progs.fn_release_kp,
+						   &skel->links.fn_release_kp, false, release_fn);
 		if (err)
 			return err;
 	}
@@ -121,13 +122,18 @@ static int open_obj(struct pt_obj *o, const struct pt_plan *plan)
 	kprobe[3] = skel->progs.fn_write_krp;
 	kprobe[4] = skel->progs.fn_release_kp;
 	for (size_t i = 0; i < sizeof(fentry) / sizeof(fentry[0]); i++) {
-		bpf_program__set_autoload(fentry[i], !plan->kprobes);
-		bpf_program__set_autoload(kprobe[i], plan->kprobes);
+		/* [4]: anon_pipe_buf_release, only for the buffers' columns */
+		bool on = i < 4 || plan->hooks & PT_HOOK_BUFS;
+
+		bpf_program__set_autoload(fentry[i], on && !plan->kprobes);
+		bpf_program__set_autoload(kprobe[i], on && plan->kprobes);
 	}
 	skel->rodata->pipe_page_gfp = plan->pipe_page_gfp;
-	bpf_program__set_autoload(skel->progs.fn_lock_begin, !(plan->lacks & PT_NA_NO_LOCKS));
-	bpf_program__set_autoload(skel->progs.fn_lock_end, !(plan->lacks & PT_NA_NO_LOCKS));
-	bpf_program__set_autoload(skel->progs.fn_switch, !(plan->lacks & PT_NA_NO_WAITS));
+	/* the other hooks the columns asked for need */
+	bpf_program__set_autoload(skel->progs.fn_page_alloc, plan->hooks & PT_HOOK_PAGES);
+	bpf_program__set_autoload(skel->progs.fn_lock_begin, plan->hooks & PT_HOOK_LOCKS);
+	bpf_program__set_autoload(skel->progs.fn_lock_end, plan->hooks & PT_HOOK_LOCKS);
+	bpf_program__set_autoload(skel->progs.fn_switch, plan->hooks & PT_HOOK_WAITS);
 	if (plan->kprobes)
 		return 0;
 	err = bpf_program__set_attach_target(fentry[0], 0, plan->read_fn);

@@ -38,9 +38,11 @@ static int open_obj(struct pt_obj *o, const struct pt_plan *plan)
 	if (!skel)
 		return -errno;
 	skel->rodata->pipe_page_gfp = plan->pipe_page_gfp;
-	bpf_program__set_autoload(skel->progs.sc_lock_begin, !(plan->lacks & PT_NA_NO_LOCKS));
-	bpf_program__set_autoload(skel->progs.sc_lock_end, !(plan->lacks & PT_NA_NO_LOCKS));
-	bpf_program__set_autoload(skel->progs.sc_switch, !(plan->lacks & PT_NA_NO_WAITS));
+	/* the hooks the columns asked for need (the ring claim: rodata) */
+	bpf_program__set_autoload(skel->progs.sc_page_alloc, plan->hooks & PT_HOOK_PAGES);
+	bpf_program__set_autoload(skel->progs.sc_lock_begin, plan->hooks & PT_HOOK_LOCKS);
+	bpf_program__set_autoload(skel->progs.sc_lock_end, plan->hooks & PT_HOOK_LOCKS);
+	bpf_program__set_autoload(skel->progs.sc_switch, plan->hooks & PT_HOOK_WAITS);
 	return 0;
 }
 

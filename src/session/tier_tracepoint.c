@@ -38,16 +38,18 @@ static int open_obj(struct pt_obj *o, const struct pt_plan *plan)
 
 	if (!skel)
 		return -errno;
-	/* one program per event; off where this kernel lacks the event */
-	bpf_program__set_autoload(skel->progs.tp_prefill, plan->has_prefill_event);
-	bpf_program__set_autoload(skel->progs.tp_wait_begin,
-				  !(plan->lacks & PT_NA_NO_WAITS));
-	bpf_program__set_autoload(skel->progs.tp_wait_end,
-				  !(plan->lacks & PT_NA_NO_WAITS));
-	bpf_program__set_autoload(skel->progs.tp_lock_begin,
-				  !(plan->lacks & PT_NA_NO_LOCKS));
-	bpf_program__set_autoload(skel->progs.tp_lock_end,
-				  !(plan->lacks & PT_NA_NO_LOCKS));
+	/* one program per event: those the columns asked for need (the
+	 * session leaves out the events this kernel lacks) */
+	bpf_program__set_autoload(skel->progs.tp_page_get, plan->hooks & PT_HOOK_PAGES);
+	bpf_program__set_autoload(skel->progs.tp_prefill,
+				  plan->has_prefill_event && (plan->hooks & PT_HOOK_PAGES));
+	bpf_program__set_autoload(skel->progs.tp_wait_begin, plan->hooks & PT_HOOK_WAITS);
+	bpf_program__set_autoload(skel->progs.tp_wait_end, plan->hooks & PT_HOOK_WAITS);
+	bpf_program__set_autoload(skel->progs.tp_lock_begin, plan->hooks & PT_HOOK_LOCKS);
+	bpf_program__set_autoload(skel->progs.tp_lock_end, plan->hooks & PT_HOOK_LOCKS);
+	/* a call's state is opened only by those: freed with its task */
+	bpf_program__set_autoload(skel->progs.tp_task_free, plan->hooks &
+				  (PT_HOOK_PAGES | PT_HOOK_WAITS | PT_HOOK_LOCKS));
 	return 0;
 }
 

@@ -2,6 +2,7 @@
 /* The metrics table: per-tier qualities, knob states, the generated help. */
 #define _GNU_SOURCE
 #include <stdlib.h>
+#include "core/hooks.h"
 #include "core/metrics.h"
 #include "unit.h"
 
@@ -116,7 +117,7 @@ static void ring(void)
 	c.ring_owner_pages = 150;
 	CHECK(pt_get(PT_COL_RING_QUOTA_SHRUNK, &c, &e).u == 0);
 	/* peak and full writes need the sleeps seen */
-	e.lacks = PT_NA_NO_WAITS;
+	e.hooks_off = PT_HOOK_WAITS;
 	CHECK(pt_get(PT_COL_RING_PEAK, &c, &e).q == PT_NA);
 	CHECK(pt_get(PT_COL_RING_FULL_WRITES, &c, &e).q == PT_NA);
 	CHECK(pt_get(PT_COL_RING_SLOTS, &c, &e).u == 2);
@@ -167,6 +168,124 @@ static void tier_line(void)
 		  "eagain_lock, eagain_nopage, splice_in") == buf);
 }
 
+/* The raw counters a column reads: its sum's, and what its value uses. */
+static __u64 raws_of(const struct pt_metric *m)
+{
+	__u64 raws = m->uses;
+
+	for (int i = 0; i < 2 && m->sum[i]; i++)
+		raws |= 1ULL << ((m->sum[i] - 1) / sizeof(__u64));
+	return raws;
+}
+
+/*
+ * A column's stated raw counters are all it reads: changing any other
+ * leaves its value as it was, on every tier. (Its hooks follow from them:
+ * a counter it read but did not state would go uncounted, silently.)
+ */
+static void uses_complete(void)
+{
+	for (int t = 0; t < PT_TIER_COUNT; t++) {
+		struct pt_env e = env_of(t, 0, 0);
+
+		e.interval_s = 1;
+		e.user_pages_soft = 10;
+		for (int i = 0; i < PT_NCOLS; i++) {
+			__u64 raws = raws_of(&pt_metrics[i]);
+			struct pt_counts c;
+			__u64 *f = (__u64 *)&c;
+
+			for (size_t j = 0; j < PT_NRAW; j++)
+				f[j] = 2 + j;	/* ring_slots 2: quota_shrunk */
+			struct pt_value a = pt_get(i, &c, &e);
+
+			for (size_t j = 0; j < PT_NRAW; j++) {
+				if (raws & 1ULL << j)
+					continue;
+				f[j] += 1000;
+				struct pt_value b = pt_get(i, &c, &e);
+
+				CHECK(a.q == b.q && a.u == b.u && a.d == b.d);
+				f[j] -= 1000;
+			}
+		}
+	}
+}
+
+/* Which hooks a column needs on each tier: the ones that count its raw
+ * counters, several for a counter derived from several hooks. */
+static void col_hooks(void)
+{
+	const __u32 C = PT_HOOK_CALLS;
+	const __u64 dflt = PT_COL_BIT(PT_COL_READS) | PT_COL_BIT(PT_COL_WRITES) |
+		PT_COL_BIT(PT_COL_READ_BYTES) | PT_COL_BIT(PT_COL_WRITE_BYTES) |
+		PT_COL_BIT(PT_COL_EAGAIN) | PT_COL_BIT(PT_COL_WAIT_READ_PCT) |
+		PT_COL_BIT(PT_COL_WAIT_WRITE_PCT);
+
+	CHECK(pt_col_hooks(PT_COL_READS, PT_TIER_SYSCALL) == C);
+	CHECK(pt_col_hooks(PT_COL_EOF_READS, PT_TIER_FUNCTION) == C);
+	/* syscall tier: hits are new buffers (the ring claim) less pages */
+	CHECK(pt_col_hooks(PT_COL_POOL_HITS, PT_TIER_SYSCALL) ==
+	      (C | PT_HOOK_PAGES | PT_HOOK_BUFS));
+	CHECK(pt_col_hooks(PT_COL_ALLOC_LOCKED, PT_TIER_SYSCALL) == (C | PT_HOOK_PAGES));
+	CHECK(pt_col_hooks(PT_COL_POOL_HITS, PT_TIER_FUNCTION) == (C | PT_HOOK_PAGES));
+	CHECK(pt_col_hooks(PT_COL_POOL_HITS, PT_TIER_TRACEPOINT) == (C | PT_HOOK_PAGES));
+	CHECK(pt_col_hooks(PT_COL_COPY_BUFFERS, PT_TIER_SYSCALL) == (C | PT_HOOK_BUFS));
+	CHECK(pt_col_hooks(PT_COL_COPY_BUFFERS, PT_TIER_FUNCTION) == (C | PT_HOOK_BUFS));
+	CHECK(pt_col_hooks(PT_COL_COPY_SECTIONS, PT_TIER_TRACEPOINT) == C);
+	CHECK(pt_col_hooks(PT_COL_WAIT_READ_PCT, PT_TIER_TRACEPOINT) == (C | PT_HOOK_WAITS));
+	CHECK(pt_col_hooks(PT_COL_RING_FULL_WRITES, PT_TIER_SYSCALL) == (C | PT_HOOK_WAITS));
+	CHECK(pt_col_hooks(PT_COL_LOCK_WAIT_NS, PT_TIER_FUNCTION) == (C | PT_HOOK_LOCKS));
+	CHECK(pt_col_hooks(PT_COL_KNOB_READ_BATCH, PT_TIER_SYSCALL) == C);
+	/* the operator's default table: the calls and the sleeps */
+	for (int t = 0; t < PT_TIER_COUNT; t++)
+		CHECK(pt_cols_hooks(dflt, 0, t) == (C | PT_HOOK_WAITS));
+	CHECK(pt_cols_hooks(PT_COLS_ALL, 0, PT_TIER_SYSCALL) == PT_HOOKS_ALL);
+	CHECK(pt_cols_hooks(PT_COLS_ALL, 0, PT_TIER_TRACEPOINT) ==
+	      (PT_HOOKS_ALL & ~PT_HOOK_BUFS));
+	CHECK(pt_tier_hooks(PT_TIER_TRACEPOINT) == (PT_HOOKS_ALL & ~PT_HOOK_BUFS));
+	/* histograms: occupancy less the pages a write filled (tracepoint) */
+	CHECK(pt_cols_hooks(0, 1u << PT_HIST_OCCUPANCY, PT_TIER_SYSCALL) == C);
+	CHECK(pt_cols_hooks(0, 1u << PT_HIST_OCCUPANCY, PT_TIER_TRACEPOINT) ==
+	      (C | PT_HOOK_PAGES));
+	CHECK(pt_cols_hooks(0, 1u << PT_HIST_WAIT_WRITE, PT_TIER_FUNCTION) ==
+	      (C | PT_HOOK_WAITS));
+}
+
+/* A column whose hooks were not loaded is unknown, never 0; the tier line
+ * says what was left out and why, --help what loads only when asked. */
+static void left_out(void)
+{
+	struct pt_counts c = { .writes = 2, .bufs_new = 32, .alloc_pages = 32 };
+	struct pt_env e = env_of(PT_TIER_SYSCALL, -1, -1);
+	char buf[2048];
+
+	e.hooks_off = PT_HOOK_PAGES | PT_HOOK_LOCKS;
+	CHECK(pt_get(PT_COL_POOL_MISSES, &c, &e).q == PT_NA);
+	CHECK(pt_get(PT_COL_POOL_HITS, &c, &e).q == PT_NA);
+	CHECK(pt_get(PT_COL_WRITES, &c, &e).u == 2);
+	CHECK(pt_get(PT_COL_COPY_BUFFERS, &c, &e).q == PT_DERIVED);
+	pt_tier_line(buf, sizeof(buf), &e);
+	CHECK(strstr(buf, "; left out (no column shown needs kmem:mm_page_alloc, "
+		     "lock:contention_begin/end): pool_hits, pool_misses, pool_hit_pct, "
+		     "alloc_locked, lock_contended, lock_wait_ns") != NULL);
+	CHECK(strstr(buf, "not known: pool_hits") == NULL);
+	CHECK(strstr(buf, "derived: copy_sections") != NULL);
+	e.hooks_off = PT_HOOK_BUFS;
+	CHECK(pt_get(PT_COL_ALLOC_LOCKED, &c, &e).u == 32);
+	CHECK(pt_get(PT_COL_POOL_HITS, &c, &e).q == PT_NA);
+	/* a column the tier cannot know stays "not known" */
+	e = env_of(PT_TIER_TRACEPOINT, -1, -1);
+	e.hooks_off = PT_HOOK_WAITS;
+	e.lacks = PT_NA_NO_WAITS;
+	pt_tier_line(buf, sizeof(buf), &e);
+	CHECK(strstr(buf, "waits_read") && !strstr(buf, "left out"));
+	pt_tier_summary(buf, sizeof(buf), PT_TIER_SYSCALL, "");
+	CHECK(strstr(buf, "\nkmem:mm_page_alloc only when asked for: pool_hits, "
+		     "pool_misses, pool_hit_pct,\n  alloc_locked\n") != NULL);
+	CHECK(strstr(buf, "\nsched:sched_switch only when asked for: waits_read, ") != NULL);
+}
+
 int main(void)
 {
 	rows_complete();
@@ -175,5 +294,8 @@ int main(void)
 	help_is_table();
 	tier_line();
 	ring();
+	uses_complete();
+	col_hooks();
+	left_out();
 	return unit_summary("test_metrics");
 }

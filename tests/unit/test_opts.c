@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* pipestat's option parsing: values, limits and the errors users see. */
 #include <stdio.h>
+#include "core/advise.h"
 #include "core/metrics.h"
 #include "pipestat/listen.h"
 #include "pipestat/opts.h"
@@ -32,11 +33,43 @@ static void defaults(void)
 	CHECK(o.interval == 0 && o.count == 0 && o.duration == 0);
 	CHECK(o.by == PT_BY_TOTAL && !o.csv && !o.demo);
 	CHECK(o.load.tier == PT_TIER_AUTO && o.load.npids == 0 && !o.load.comm[0]);
-	CHECK(o.load.waits);	/* who is blocked: timed unless refused */
-	CHECK(parse("--no-waits", &o, err) == CLI_RUN && !o.load.waits);
-	CHECK(parse("--no-waits --waits", &o, err) == CLI_RUN && o.load.waits);
+	CHECK(!o.load.hooks_off);	/* who is blocked: timed unless refused */
+	CHECK(parse("--no-waits", &o, err) == CLI_RUN && o.load.hooks_off == PT_HOOK_WAITS);
+	CHECK(parse("--no-waits --waits", &o, err) == CLI_RUN && !o.load.hooks_off);
 	CHECK(parse("--no-waits --hist wait_read", &o, err) == CLI_USAGE);
 	CHECK_STR(err, "--hist wait_read/wait_write need the waits: not with --no-waits");
+}
+
+/* The columns the output shows: the session loads their hooks only. */
+static void shown_cols(void)
+{
+	const __u64 wait_cols = PT_COL_BIT(PT_COL_WAITS_READ) |
+		PT_COL_BIT(PT_COL_WAIT_READ_NS) | PT_COL_BIT(PT_COL_WAITS_WRITE) |
+		PT_COL_BIT(PT_COL_WAIT_WRITE_NS);
+	struct pipestat_opts o;
+	struct pt_columns c;
+	char err[256];
+	__u64 dflt = 0;
+
+	columns_default(&c);
+	for (int i = 0; i < c.n; i++)
+		dflt |= PT_COL_BIT(c.col[i]);
+	CHECK(parse("-k pid", &o, err) == CLI_RUN && o.load.cols == dflt);
+	CHECK(parse("-o reads,pool_hits", &o, err) == CLI_RUN &&
+	      o.load.cols == (PT_COL_BIT(PT_COL_READS) | PT_COL_BIT(PT_COL_POOL_HITS)));
+	CHECK(parse("-o reads -s alloc_locked", &o, err) == CLI_RUN &&
+	      o.load.cols == (PT_COL_BIT(PT_COL_READS) | PT_COL_BIT(PT_COL_ALLOC_LOCKED)));
+	/* CSV, JSON: every column, unless -o narrows them */
+	CHECK(parse("--csv", &o, err) == CLI_RUN && o.load.cols == PT_COLS_ALL);
+	CHECK(parse("--json -o writes", &o, err) == CLI_RUN &&
+	      o.load.cols == PT_COL_BIT(PT_COL_WRITES));
+	CHECK(parse("--listen 127.0.0.1:0 -o writes", &o, err) == CLI_RUN &&
+	      o.load.cols == PT_COLS_ALL);
+	/* --waits: the sleeps' columns whatever the others */
+	CHECK(parse("-o reads --waits", &o, err) == CLI_RUN &&
+	      o.load.cols == (PT_COL_BIT(PT_COL_READS) | wait_cols));
+	CHECK(parse("--csv --no-waits", &o, err) == CLI_RUN &&
+	      o.load.cols == PT_COLS_ALL && o.load.hooks_off == PT_HOOK_WAITS);
 }
 
 static void values(void)
@@ -220,7 +253,7 @@ static void resize(void)
 	CHECK(parse("--resize 77=1 2", &o, err) == CLI_USAGE);
 	/* --advise: per pipe, with the waits that are its figures */
 	CHECK(parse("--advise -d 5", &o, err) == CLI_RUN && o.advise);
-	CHECK(o.by == PT_BY_PIPE && o.load.waits);
+	CHECK(o.by == PT_BY_PIPE && !o.load.hooks_off && o.load.cols == advise_cols());
 	CHECK(parse("--advise -k pipe", &o, err) == CLI_RUN);
 	CHECK(parse("--advise -k comm", &o, err) == CLI_USAGE);
 	CHECK(parse("--advise --csv", &o, err) == CLI_USAGE);
@@ -255,6 +288,7 @@ static void command(void)
 
 int main(void)
 {
+	shown_cols();
 	defaults();
 	values();
 	errors();

@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# Pay only for what is asked: a hook (a BPF program, or a part of one)
+# loads only when a column the output shows needs it. Asking for a column
+# loads its program, not asking leaves it out (the loader's list with -v,
+# and the programs pipestat holds, by bpftool); a column left
+# out is empty, never 0, and the tier line says why; what is asked for
+# stays exact (N 64 KiB writes: 16N new buffers). TIER=T runs it on tier T
+# (the VM runs it on the function and tracepoint tiers).
+set -u
+cd "$(dirname "$0")/../.."
+. tests/host/lib.sh
+
+if [ "$(id -u)" != 0 ]; then
+	echo "tests/host/test_hooks.sh: needs root (BPF)"; exit 1
+fi
+T=${TIER:-syscall}
+# each hook's programs on this tier (the buffers' hook of the syscall tier
+# is a part of sys_exit, not a program: no name)
+case $T in
+syscall) CALLS="sc_sys_enter sc_sys_exit sc_uring_done sc_uring_poll"
+	PAGES=sc_page_alloc BUFS= WAITS=sc_switch LOCKS="sc_lock_begin sc_lock_end";;
+function) CALLS="fn_read_f\|fn_read_k fn_write_f\|fn_write_k"
+	PAGES=fn_page_alloc BUFS=fn_release WAITS=fn_switch
+	LOCKS="fn_lock_begin fn_lock_end";;
+tracepoint) CALLS="tp_copy tp_eagain"
+	PAGES=tp_page_get BUFS= WAITS="tp_wait_begin tp_wait_end"
+	LOCKS="tp_lock_begin tp_lock_end";;
+esac
+
+# loaded: the programs the loader says it loaded (-v), one a line
+loaded() { sed -n 's/^pipestat: programs loaded: //p' "$TMP/err" | tr ' ' '\n'; }
+
+# hook WHAT NAMES WANT: every program of NAMES loaded (WANT 1) or none (0)
+hook() {
+	local what=$1 names=$2 want=$3 name n=0 all=0
+	for name in $names; do
+		all=$((all + 1))
+		loaded | grep -q "^\($name\)" && n=$((n + 1))
+	done
+	[ "$all" = 0 ] && return
+	expect "$what" "$n" $((want * all))
+}
+
+# attach ARGS...: pipestat -v on $TIER with ARGS
+attach() { start_pipestat -v ${TIER:+--tier "$TIER"} -n pipework "$@"; }
+
+# the kernel's view: the programs pipestat holds are the ones it said
+held_names() {
+	grep -hE '^prog_id:' /proc/"$PS_PID"/fdinfo/* 2>/dev/null | awk '{ print $2 }' |
+		sort -u | while read -r id; do
+			bpftool prog show id "$id" | sed -n 's/.* name \([^ ]*\) .*/\1/p'
+		done | sort
+}
+
+check_held() {
+	expect "$1: the programs held are those loaded" "$(held_names | tr '\n' ' ')" \
+		"$(loaded | sort | tr '\n' ' ')"
+}
+
+# -o writes,write_bytes: the calls alone; every other column empty
+t_calls_only() {
+	local n=100 out pid
+	attach -k pid --csv -o writes,write_bytes || { not_ok "calls only: attach"; return; }
+	check_held "calls only"
+	out=$(work stream 65536 $n); pid=$(pid_of "$out")
+	stop_pipestat
+	hook "calls only: the calls' programs loaded" "$CALLS" 1
+	hook "calls only: no page program" "$PAGES" 0
+	hook "calls only: no buffer program" "$BUFS" 0
+	hook "calls only: no sleep program" "$WAITS" 0
+	hook "calls only: no contention program" "$LOCKS" 0
+	expect "calls only: writes" "$(csv_get "$TMP/out" writes pid "$pid")" $n
+	expect "calls only: write_bytes" "$(csv_get "$TMP/out" write_bytes pid "$pid")" $((n * 65536))
+	expect "calls only: pool_misses empty, not 0" \
+		"[$(csv_rows "$TMP/out" pool_misses pid="$pid")]" "[]"
+	expect "calls only: reader's copy_buffers empty, not 0" \
+		"[$(csv_rows "$TMP/out" copy_buffers comm=pipework pid!="$pid")]" "[]"
+	expect "calls only: waits_write empty, not 0" \
+		"[$(csv_rows "$TMP/out" waits_write pid="$pid")]" "[]"
+	expect "calls only: the tier line says what was left out and why" \
+		"$(grep -c 'left out (no column shown needs .*): .*pool_misses, .*waits_read' "$TMP/err")" 1
+}
+
+# -o pool_hits,pool_misses,copy_buffers: their hooks, exact; no sleeps
+t_pages() {
+	local n=100 out pid hits misses
+	attach -k pid --csv -o pool_hits,pool_misses,copy_buffers ||
+		{ not_ok "pages: attach"; return; }
+	check_held "pages"
+	out=$(work stream 65536 $n); pid=$(pid_of "$out")
+	stop_pipestat
+	hook "pages: the page program loaded" "$PAGES" 1
+	hook "pages: the buffer program loaded" "$BUFS" 1
+	hook "pages: no sleep program" "$WAITS" 0
+	hits=$(csv_get "$TMP/out" pool_hits pid "$pid")
+	misses=$(csv_get "$TMP/out" pool_misses pid "$pid")
+	expect "pages: pool_hits + pool_misses == 16N" $((hits + misses)) $((16 * n))
+	expect "pages: reader's copy_buffers == 16N" \
+		"$(csv_sum "$TMP/out" copy_buffers comm=pipework pid!="$pid")" $((16 * n))
+	expect "pages: waits_read empty, not 0" "[$(csv_rows "$TMP/out" waits_read pid="$pid")]" "[]"
+}
+
+# the operator's default table: the calls and the sleeps, nothing else
+t_default_table() {
+	attach -k pid || { not_ok "default table: attach"; return; }
+	check_held "default table"
+	stop_pipestat
+	hook "default table: the calls' programs loaded" "$CALLS" 1
+	hook "default table: the sleep programs loaded" "$WAITS" 1
+	hook "default table: no page program" "$PAGES" 0
+	hook "default table: no buffer program" "$BUFS" 0
+	hook "default table: no contention program" "$LOCKS" 0
+	# --no-waits: none for the sleeps either; --waits: them with any -o
+	attach -k pid --no-waits || { not_ok "--no-waits: attach"; return; }
+	stop_pipestat
+	hook "--no-waits: no sleep program" "$WAITS" 0
+	attach -o reads --waits || { not_ok "-o reads --waits: attach"; return; }
+	stop_pipestat
+	hook "-o reads --waits: the sleep programs loaded" "$WAITS" 1
+	hook "-o reads --waits: no page program" "$PAGES" 0
+}
+
+# CSV without -o: every column, every hook
+t_csv_all() {
+	attach --csv || { not_ok "csv: attach"; return; }
+	check_held "csv"
+	stop_pipestat
+	local locks
+	hook "csv: the page program loaded" "$PAGES" 1
+	hook "csv: the buffer program loaded" "$BUFS" 1
+	hook "csv: the sleep programs loaded" "$WAITS" 1
+	# a kernel without lock:contention_* events (the tier line says) has
+	# no contention programs to load
+	grep -q 'not known: [^;]*lock_contended' "$TMP/err" && locks=0 || locks=1
+	hook "csv: the contention programs loaded" "$LOCKS" $locks
+	expect "csv: nothing left out" "$(grep -c 'left out' "$TMP/err")" 0
+}
+
+t_calls_only
+t_pages
+t_default_table
+t_csv_all
+summary
