@@ -3,9 +3,26 @@
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
+#include <linux/openat2.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include "textfile.h"
+
+/*
+ * The directory, through no symbolic link: one in a directory another user
+ * can write (or rename, as the owner of a parent can) could be pointed at
+ * a directory of root's before we start. The kernel checks each step.
+ */
+static int open_dir(const char *dir)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
+		.resolve = RESOLVE_NO_SYMLINKS,
+	};
+
+	return syscall(SYS_openat2, AT_FDCWD, dir, &how, sizeof(how));
+}
 
 /* 0, or the errno that makes the target unsafe to replace */
 static int target_check(const struct textfile *t)
@@ -42,10 +59,12 @@ int textfile_open(struct textfile *t, const char *path, char *err, size_t n)
 		dir[slash - path] = '\0';
 	}
 	strcpy(t->name, base);
-	t->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	t->dirfd = open_dir(dir);
 	if (t->dirfd < 0) {
 		snprintf(err, n, "--textfile %s: directory %s: %s", path, dir,
-			 strerror(errno));
+			 errno == ELOOP ? "a symbolic link on the way, which whoever "
+			 "can write where it lies could point elsewhere: give the "
+			 "real path" : strerror(errno));
 		return -1;
 	}
 	e = target_check(t);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A file replaced whole, safely as root in a directory others may write
- * (node_exporter's textfile collector): the directory is opened once and
- * held, each version is written to a new file created there exclusively
+ * (node_exporter's textfile collector): the directory is opened once,
+ * through no symbolic link, and held, each version is written to a new file created there exclusively
  * (O_CREAT|O_EXCL|O_NOFOLLOW, a random hidden name), synced, then renamed
  * over the target. A planted symlink, FIFO or device is never opened; a
  * target that exists and is not a regular file is refused, not replaced.

@@ -97,6 +97,22 @@ t_target_not_regular() {
 	expect "missing directory: says so" "$(grep -c "^pipestat: --textfile $ATK/no/such/dir.prom: directory $ATK/no/such: No such file or directory\$" <<<"$msg")" 1
 }
 
+# the directory on the way swapped for a symlink before pipestat starts
+# (as the owner of a directory above it can): never followed, so root's
+# file of that name elsewhere is not replaced
+t_directory_symlink() {
+	local msg rc
+	mkdir -p "$TMP/rootdir"
+	echo secret >"$TMP/rootdir/dir.prom"
+	chmod 600 "$TMP/rootdir/dir.prom"
+	as_nobody ln -s "$TMP/rootdir" "$ATK/dirlink"
+	msg=$(timeout 10 "$PIPESTAT" --textfile "$ATK/dirlink/dir.prom" -i 0.2 -c 1 2>&1 >/dev/null); rc=$?
+	expect "directory a symlink: exit 1" "$rc" 1
+	expect "directory a symlink: root's file untouched" "$(cat "$TMP/rootdir/dir.prom")" secret
+	expect "directory a symlink: one line saying why" "$msg" \
+		"pipestat: --textfile $ATK/dirlink/dir.prom: directory $ATK/dirlink: a symbolic link on the way, which whoever can write where it lies could point elsewhere: give the real path"
+}
+
 # the target swapped for a symlink while pipestat runs: not replaced
 t_target_swapped() {
 	new_victim
@@ -117,5 +133,6 @@ t_planted_symlink
 t_planted_fifo
 t_exclusive_create
 t_target_not_regular
+t_directory_symlink
 t_target_swapped
 summary
