@@ -129,7 +129,7 @@ metrics-doc: $(OUT)/test_prom
 	$(Q)$(OUT)/test_prom --doc >docs/METRICS.md
 
 # each tests/host/test_*.sh is one front end's known-answer suite
-hostcheck: all
+hostcheck: all $(OUT)/ptwork
 	$(Q)set -e; for t in tests/host/test_*.sh; do echo "== $$t"; $$t; done
 
 # the unit tests again under AddressSanitizer and UBSan, in their own tree

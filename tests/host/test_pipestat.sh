@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# pipestat host tests: known-answer workloads under pipestat on the
-# running kernel (the syscall tier on this workplace's kernel).
+# pipestat host tests: the front end (keys, filters, JSON, the table,
+# signals, stalled and closed outputs, hostile names, messages, bad input)
+# on the running kernel's tier (the syscall tier on this workplace's
+# kernel). The known-answer workloads on every tier: test_known_answers.sh.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/host/lib.sh
@@ -8,116 +10,6 @@ cd "$(dirname "$0")/../.."
 if [ "$(id -u)" != 0 ]; then
 	echo "tests/host/test_pipestat.sh: needs root (BPF)"; exit 1
 fi
-
-t_eagain_read() {
-	local n=1000 out pid
-	start_pipestat -k pid --csv || { not_ok "eagain-read: attach"; return; }
-	out=$(work eagain-read $n); pid=$(pid_of "$out")
-	stop_pipestat
-	expect "eagain-read: exit status" "$PS_RC" 0
-	expect "eagain-read: workload saw" "$out" "pid=$pid eagain-read=$n"
-	expect "eagain-read: eagain_read" "$(csv_get "$TMP/out" eagain_read pid "$pid")" $n
-	expect "eagain-read: reads" "$(csv_get "$TMP/out" reads pid "$pid")" $n
-	expect "eagain-read: eagain_nonblock" "$(csv_get "$TMP/out" eagain_nonblock pid "$pid")" $n
-	expect "eagain-read: eagain_nowait" "$(csv_get "$TMP/out" eagain_nowait pid "$pid")" 0
-	expect "eagain-read: read_bytes" "$(csv_get "$TMP/out" read_bytes pid "$pid")" 0
-}
-
-t_nowait_read() {
-	local n=500 out pid
-	start_pipestat -k pid --csv || { not_ok "nowait-read: attach"; return; }
-	out=$(work nowait-read $n); pid=$(pid_of "$out")
-	stop_pipestat
-	expect "nowait-read: eagain_read" "$(csv_get "$TMP/out" eagain_read pid "$pid")" $n
-	expect "nowait-read: eagain_nowait" "$(csv_get "$TMP/out" eagain_nowait pid "$pid")" $n
-	expect "nowait-read: eagain_nonblock" "$(csv_get "$TMP/out" eagain_nonblock pid "$pid")" 0
-}
-
-t_eagain_write() {
-	local n=700 out pid
-	start_pipestat -k pid --csv || { not_ok "eagain-write: attach"; return; }
-	out=$(work eagain-write $n); pid=$(pid_of "$out")
-	stop_pipestat
-	expect "eagain-write: eagain_write" "$(csv_get "$TMP/out" eagain_write pid "$pid")" $n
-	# one write filled the fresh pipe: 16 new buffers, all allocated
-	expect "eagain-write: writes" "$(csv_get "$TMP/out" writes pid "$pid")" $((n + 1))
-	expect "eagain-write: write_bytes" "$(csv_get "$TMP/out" write_bytes pid "$pid")" 65536
-	expect "eagain-write: pool_misses" "$(csv_get "$TMP/out" pool_misses pid "$pid")" 16
-	expect "eagain-write: eagain_read" "$(csv_get "$TMP/out" eagain_read pid "$pid")" 0
-}
-
-# N 64 KiB writes drained by a reader child: exact ops, bytes and buffers
-stream_checks() {
-	local what=$1 n=$2 out=$3 pid hits misses
-	pid=$(pid_of "$out")
-	expect "$what: workload moved" "$out" "pid=$pid stream=$((n * 65536))"
-	expect "$what: writes" "$(csv_get "$TMP/out" writes pid "$pid")" "$n"
-	expect "$what: write_bytes" "$(csv_get "$TMP/out" write_bytes pid "$pid")" $((n * 65536))
-	hits=$(csv_get "$TMP/out" pool_hits pid "$pid")
-	misses=$(csv_get "$TMP/out" pool_misses pid "$pid")
-	expect "$what: pool_hits + pool_misses == 16N" $((hits + misses)) $((16 * n))
-	expect "$what: alloc_locked == pool_misses" "$(csv_get "$TMP/out" alloc_locked pid "$pid")" "$misses"
-	# the reader is the workload's only other process
-	expect "$what: reader read_bytes" "$(csv_sum "$TMP/out" read_bytes comm=pipework pid!="$pid")" $((n * 65536))
-	expect "$what: reader copy_buffers" "$(csv_sum "$TMP/out" copy_buffers comm=pipework pid!="$pid")" $((16 * n))
-	# the reader reads until the writer closes: one read returns 0
-	expect "$what: reader eof_reads" "$(csv_sum "$TMP/out" eof_reads comm=pipework pid!="$pid")" 1
-	expect "$what: the writer has none" "$(csv_get "$TMP/out" eof_reads pid "$pid")" 0
-}
-
-t_stream() {
-	local n=300 out
-	start_pipestat -k pid --csv -n pipework || { not_ok "stream: attach"; return; }
-	out=$(work stream 65536 $n)
-	stop_pipestat
-	stream_checks stream $n "$out"
-}
-
-t_fifo() {
-	local n=200 out ino
-	start_pipestat -k pid --csv -n pipework || { not_ok "fifo: attach"; return; }
-	out=$(work stream 65536 $n "$TMP/fifo")
-	stop_pipestat
-	stream_checks fifo $n "$out"
-	# the same run keyed by pipe: the FIFO's own inode number
-	ino=$(stat -c %i "$TMP/fifo")
-	start_pipestat -k pipe --csv -n pipework || { not_ok "fifo by pipe: attach"; return; }
-	"$PIPEWORK" stream 65536 $n "$TMP/fifo" >/dev/null
-	stop_pipestat
-	expect "fifo by pipe: writes" "$(csv_get "$TMP/out" writes pipe_ino "$ino")" $n
-	expect "fifo by pipe: reads (and EOF)" "$(csv_get "$TMP/out" reads pipe_ino "$ino")" $((n + 1))
-	expect "fifo by pipe: copy_buffers" "$(csv_get "$TMP/out" copy_buffers pipe_ino "$ino")" $((16 * n))
-}
-
-# make's jobserver: blocked readers must not count each other's tokens
-t_jobserver() {
-	local out readers_total tokens=3000
-	start_pipestat -k pid --csv -n pipework || { not_ok "jobserver: attach"; return; }
-	out=$(work jobserver 6 $tokens)
-	stop_pipestat
-	for pid in $(sed -n 's/^reader pid=\([0-9]*\) .*/\1/p' <<<"$out"); do
-		local n
-		n=$(sed -n "s/^reader pid=$pid tokens=\([0-9]*\).*/\1/p" <<<"$out")
-		expect "jobserver: reader $pid read_bytes" "$(csv_get "$TMP/out" read_bytes pid "$pid")" "$n"
-		expect "jobserver: reader $pid copy_buffers" "$(csv_get "$TMP/out" copy_buffers pid "$pid")" "$n"
-	done
-	readers_total=$(csv_get "$TMP/out" copy_buffers comm pipework)
-	expect "jobserver: copy_buffers over all readers" "$readers_total" $tokens
-	expect "jobserver: writer writes" "$(csv_get "$TMP/out" writes pid "$(pid_of "$out")")" $tokens
-}
-
-# issue 26.1: reads of 0 bytes (read, readv, io_uring) of a pipe holding
-# data, its writer open, are no end of file; one read that asks for bytes
-# and gets 0, no writer left, is
-t_zero_read() {
-	local n=300 out pid
-	start_pipestat -k pid --csv -n pipework || { not_ok "zero-read: attach"; return; }
-	out=$(work zero-read $n); pid=$(pid_of "$out")
-	stop_pipestat
-	expect "zero-read: workload" "$out" "pid=$pid zero-read=$((6 * n))"
-	expect "zero-read: eof_reads" "$(csv_get "$TMP/out" eof_reads pid "$pid")" 1
-	expect "zero-read: reads" "$(csv_get "$TMP/out" reads pid "$pid")" $((6 * n + 2))
-}
 
 # --json: one valid JSON object per row, the CSV's numbers, unknown null
 t_json() {
@@ -187,59 +79,6 @@ t_pipe_ends() {
 	work eagain-read 5 >/dev/null
 	stop_pipestat
 	expect "pipe ends: null when not by pipe" "$(jq -c '[.writers, .readers]' "$TMP/out")" "[null,null]"
-}
-
-t_pingpong() {
-	local n=2000 out pid hits misses
-	start_pipestat -k pid --csv -n pipework || { not_ok "pingpong: attach"; return; }
-	out=$(work pingpong $n); pid=$(pid_of "$out")
-	stop_pipestat
-	expect "pingpong: writes" "$(csv_get "$TMP/out" writes pid "$pid")" $n
-	expect "pingpong: reads" "$(csv_get "$TMP/out" reads pid "$pid")" $n
-	hits=$(csv_get "$TMP/out" pool_hits pid "$pid")
-	misses=$(csv_get "$TMP/out" pool_misses pid "$pid")
-	# every 1-byte write lands in an empty pipe: one new buffer each
-	expect "pingpong: new buffers" $((hits + misses)) $n
-	expect "pingpong: copy_sections" "$(csv_get "$TMP/out" copy_sections pid "$pid")" $n
-}
-
-# sendfile and splice move pages, not copies: their own columns
-t_splice() {
-	local n=300 out pid
-	start_pipestat -k pid --csv -n pipework || { not_ok "splice: attach"; return; }
-	out=$(work splice $n); pid=$(pid_of "$out")
-	stop_pipestat
-	expect "splice: workload moved" "$out" "pid=$pid splice=$((n * 4096))"
-	expect "splice: splice_in" "$(csv_get "$TMP/out" splice_in pid "$pid")" $n
-	expect "splice: splice_in_bytes" "$(csv_get "$TMP/out" splice_in_bytes pid "$pid")" $((n * 4096))
-	expect "splice: splice_out" "$(csv_get "$TMP/out" splice_out pid "$pid")" $n
-	expect "splice: splice_out_bytes" "$(csv_get "$TMP/out" splice_out_bytes pid "$pid")" $((n * 4096))
-	expect "splice: not reads or writes" "$(csv_get "$TMP/out" reads pid "$pid")/$(csv_get "$TMP/out" writes pid "$pid")" 0/0
-	# and in the table
-	start_pipestat -k pid -n pipework -o kernel || { not_ok "splice table: attach"; return; }
-	out=$(work splice $n); pid=$(pid_of "$out")
-	stop_pipestat
-	# 300 x 4 KiB = 1.17 MiB
-	expect "splice table (-o kernel): SPL_IN_B, SPL_OUT_B" "$(awk -v p="$pid" '
-		$1 == "PID" { for (i = 1; i <= NF; i++) idx[$i] = i }
-		$1 == p { print $idx["SPL_IN_B"] "/" $idx["SPL_OUT_B"] }' "$TMP/out")" \
-		"1.2Mi/1.2Mi"
-}
-
-# io_uring reads never pass read(2): counted from the io_uring events
-t_uring() {
-	local comm
-	[ -x ./pipetrace-bench ] || { not_ok "uring: ./pipetrace-bench not built"; return; }
-	start_pipestat -k comm --csv || { not_ok "uring: attach"; return; }
-	./pipetrace-bench --csv -R 1 -N 1 uring >"$TMP/bench" 2>"$TMP/bench.err"
-	stop_pipestat
-	comm=$(sed -n "s/.*counting command '\(pbench-[0-9]*\)'.*/\1/p" "$TMP/bench.err")
-	# 128 pipes x 256 reads of 4 KiB, once on empty pipes, once on full
-	expect "uring: reads" "$(csv_get "$TMP/out" reads comm "$comm")" 65536
-	expect "uring: read_bytes" "$(csv_get "$TMP/out" read_bytes comm "$comm")" $((65536 * 4096))
-	expect "uring: one nowait EAGAIN per read of an empty pipe" \
-		"$(csv_get "$TMP/out" eagain_nowait comm "$comm")" 32768
-	expect "uring: writes (plain write(2))" "$(csv_get "$TMP/out" writes comm "$comm")" 65536
 }
 
 t_pid_filter() {
@@ -667,32 +506,9 @@ t_table() {
 	expect "-o bad name: says which" "$(grep -c "invalid column 'nope' in -o 'reads,nope'" <<<"$msg")" 1
 }
 
-# Syscall tier: a call's state sits in a slot picked by thread id, or in
-# task storage when another thread holds the slot. Every thread on one slot
-# sends all but one of them there: the same answers must come out.
-t_one_call_slot() {
-	echo "# PIPETRACE_ONE_CALL_SLOT=1: call states spill to task storage"
-	export PIPETRACE_ONE_CALL_SLOT=1
-	t_eagain_read
-	t_stream
-	t_jobserver
-	t_pingpong
-	unset PIPETRACE_ONE_CALL_SLOT
-}
-
-t_eagain_read
-t_nowait_read
-t_eagain_write
-t_stream
-t_fifo
-t_jobserver
-t_zero_read
 t_json
 t_operator
 t_pipe_ends
-t_pingpong
-t_splice
-t_uring
 t_pid_filter
 t_sigterm_last_interval
 t_map_full
@@ -714,5 +530,4 @@ t_messages
 t_bad_input
 t_demo
 t_table
-t_one_call_slot
 summary

@@ -45,12 +45,8 @@ knobs() {
 	echo "$3" >/proc/sys/fs/pipe-read-batch
 }
 
-# col COLUMN MATCH_COLUMN MATCH_VALUE: the raw field(s) of matching rows,
-# joined by spaces ("" for an empty field: a metric the tier cannot know)
+# col COLUMN MATCH_COLUMN MATCH_VALUE: the raw field(s) of matching rows
 col() { csv_rows "$TMP/out" "$1" "$2=$3" | paste -sd' '; }
-sum() { csv_get "$TMP/out" "$@"; }
-
-exact_tier() { [ "$1" != syscall ]; }
 
 # --- tier choice ---------------------------------------------------------
 t_choice() {
@@ -93,281 +89,47 @@ t_choice() {
 	done
 }
 
-# --- known answers -------------------------------------------------------
-t_eagain_read() { # tier
-	local t=$1 n=200 out pid
-	start_pipestat --tier $t -k pid --csv -n pipework || { not_ok "$t eagain-read: attach"; return; }
-	out=$(work eagain-read $n); pid=$(pid_of "$out")
-	stop_pipestat
-	expect "$t eagain-read: workload" "$out" "pid=$pid eagain-read=$n"
-	expect "$t eagain-read: reads" "$(sum reads pid "$pid")" $n
-	expect "$t eagain-read: eagain_read" "$(sum eagain_read pid "$pid")" $n
-	expect "$t eagain-read: eagain_nonblock" "$(sum eagain_nonblock pid "$pid")" $n
-	expect "$t eagain-read: eagain_nowait" "$(sum eagain_nowait pid "$pid")" 0
-	expect "$t eagain-read: read_bytes" "$(sum read_bytes pid "$pid")" 0
-	if exact_tier $t; then
-		expect "$t eagain-read: eagain_empty" "$(col eagain_empty pid "$pid")" $n
-		expect "$t eagain-read: eagain_full" "$(col eagain_full pid "$pid")" 0
-	else
-		expect "$t eagain-read: eagain_empty unknown" "$(col eagain_empty pid "$pid")" ""
-	fi
+# host suites run here on a tier: the known answers, time (waits,
+# pipe->mutex contention, histograms; with the knobs on where it has
+# them) and each pipe's ring
+host_suite() { # suite tier [label [VAR=VALUE...]]
+	local suite=$1 tier=$2 what=${3:-$2 tier} log
+	shift 3 2>/dev/null || shift $#
+	log=$TMP/$suite.$tier.$$.$RANDOM.log
+	env TIER="$tier" LOCK_PER="$LOCK_PER" WAITS_ONLY="$WAITS_ONLY" NOWAIT=$NOWAIT \
+		PTWORK="$PTWORK" "$@" tests/host/test_$suite.sh >"$log" 2>&1
+	sed -n "s/^\(not \)\{0,1\}ok - /&$what: /p" "$log"
+	passed=$((passed + $(grep -c '^ok' "$log")))
+	failed=$((failed + $(grep -c '^not ok' "$log")))
+	grep -q '^[0-9]* passed' "$log" || not_ok "$what: $suite suite did not finish"
 }
 
-t_nowait_read() { # tier
-	local t=$1 n=100 out pid
-	if [ $NOWAIT = 0 ]; then
-		start_pipestat --tier $t -k comm --csv -n pipework || { not_ok "$t nowait-read: attach"; return; }
-		"$PIPEWORK" nowait-read $n >"$TMP/work" 2>&1
-		stop_pipestat
-		expect "$t nowait-read: this kernel's pipes refuse RWF_NOWAIT" "$(head -1 "$TMP/work")" \
-			"FAIL: call 0 did not fail as wanted (returned -1, Operation not supported)"
-		expect "$t nowait-read: so no read reaches the pipe" "$(sum reads comm pipework)" ""
-		return
-	fi
-	start_pipestat --tier $t -k pid --csv -n pipework || { not_ok "$t nowait-read: attach"; return; }
-	out=$(work nowait-read $n); pid=$(pid_of "$out")
-	stop_pipestat
-	expect "$t nowait-read: eagain_read" "$(sum eagain_read pid "$pid")" $n
-	expect "$t nowait-read: eagain_nowait" "$(sum eagain_nowait pid "$pid")" $n
-	expect "$t nowait-read: eagain_nonblock" "$(sum eagain_nonblock pid "$pid")" 0
-	exact_tier $t && expect "$t nowait-read: eagain_empty" "$(col eagain_empty pid "$pid")" $n
-}
-
-t_eagain_write() { # tier max
-	local t=$1 max=$2 n=100 out pid hits misses
-	start_pipestat --tier $t -k pid --csv -n pipework || { not_ok "$t eagain-write: attach"; return; }
-	out=$(work eagain-write $n); pid=$(pid_of "$out")
-	stop_pipestat
-	expect "$t eagain-write: eagain_write" "$(sum eagain_write pid "$pid")" $n
-	expect "$t eagain-write: writes" "$(sum writes pid "$pid")" $((n + 1))
-	expect "$t eagain-write: write_bytes" "$(sum write_bytes pid "$pid")" 65536
-	hits=$(sum pool_hits pid "$pid"); misses=$(sum pool_misses pid "$pid")
-	exact_tier $t || [ "$max" -le 0 ] &&
-		expect "$t eagain-write: pool_hits + pool_misses == 16" $((hits + misses)) 16
-	if exact_tier $t; then
-		expect "$t eagain-write: eagain_full" "$(col eagain_full pid "$pid")" $n
-		# a fresh pipe: every page allocated; with prefill on, the first
-		# 8 (the burst) before the mutex, the other 8 under it; the
-		# EAGAIN writes allocate nothing
-		if [ "$max" -gt 0 ]; then
-			expect "$t eagain-write (prealloc $max): alloc_locked" "$(col alloc_locked pid "$pid")" 8
-			expect "$t eagain-write (prealloc $max): alloc_unlocked" "$(col alloc_unlocked pid "$pid")" 8
-		else
-			expect "$t eagain-write: alloc_locked" "$(col alloc_locked pid "$pid")" 16
-			expect "$t eagain-write: alloc_unlocked" "$(col alloc_unlocked pid "$pid")" 0
-		fi
-	elif [ "$max" -le 0 ]; then
-		expect "$t eagain-write: alloc_locked" "$(col alloc_locked pid "$pid")" 16
-	fi
-}
-
-t_stream() { # tier max
-	local t=$1 max=$2 n=64 out pid hits misses locked
-	start_pipestat --tier $t -k pid --csv -n pipework || { not_ok "$t stream: attach"; return; }
-	out=$(work stream 65536 $n); pid=$(pid_of "$out")
-	stop_pipestat
-	local what="$t stream (prealloc ${max})"
-	expect "$what: workload moved" "$out" "pid=$pid stream=$((n * 65536))"
-	expect "$what: writes" "$(sum writes pid "$pid")" $n
-	expect "$what: write_bytes" "$(sum write_bytes pid "$pid")" $((n * 65536))
-	hits=$(sum pool_hits pid "$pid"); misses=$(sum pool_misses pid "$pid")
-	if exact_tier $t || [ "$max" -le 0 ]; then
-		expect "$what: pool_hits + pool_misses == 16N" $((hits + misses)) $((16 * n))
-	fi
-	# (syscall tier with prefill on: misses are all pages allocated, prefill
-	# included, so hits + misses can exceed the new buffers)
-	locked=$(col alloc_locked pid "$pid")
-	if [ "$max" -gt 0 ]; then
-		if exact_tier $t; then
-			# the burst comes from the pool, at most the other 8
-			# pages of each write are allocated under the mutex
-			expect "$what: alloc_locked <= 8N" "$(( ${locked:-999999} <= 8 * n ))" 1
-		else
-			expect "$what: alloc_locked unknown" "$locked" ""
-		fi
-	else
-		expect "$what: alloc_locked == pool_misses" "$locked" "$misses"
-	fi
-	expect "$what: reader read_bytes" "$(csv_sum "$TMP/out" read_bytes comm=pipework pid!="$pid")" $((n * 65536))
-	expect "$what: reader copy_buffers" "$(csv_sum "$TMP/out" copy_buffers comm=pipework pid!="$pid")" $((16 * n))
-}
-
-t_fullread() { # tier batch
-	local t=$1 batch=$2 k=8 secs
-	start_pipestat --tier $t --csv -n ptwork || { not_ok "$t fullread: attach"; return; }
-	for _ in $(seq $k); do "$PTWORK" fullread >/dev/null || not_ok "$t fullread: ptwork"; done
-	stop_pipestat
-	local what="$t fullread x$k (batch $batch)"
-	expect "$what: reads" "$(sum reads key_type total)" $k
-	expect "$what: read_bytes" "$(sum read_bytes key_type total)" $((k * 65536))
-	expect "$what: copy_buffers" "$(sum copy_buffers key_type total)" $((16 * k))
-	secs=$(col copy_sections key_type total)
-	if [ "$batch" -gt 0 ]; then
-		if [ $t = tracepoint ]; then
-			expect "$what: copy_sections == reads" "$secs" $k
-		else
-			expect "$what: copy_sections unknown with batching on" "$secs" ""
-		fi
-	else
-		expect "$what: copy_sections == 16 per read" "$secs" $((16 * k))
-	fi
-}
-
-# io_uring on a kernel whose pipes refuse IOCB_NOWAIT: each read goes to an
-# io-wq worker (iou-wrk-*) at once and blocks there until its byte comes
-iou() { # COLUMN: its sum over the io-wq workers' rows ("" if none)
-	local c s=
-	for c in $(csv_rows "$TMP/out" comm | grep '^iou-wrk-' | sort -u); do
-		s=$((${s:-0} + $(csv_get "$TMP/out" "$1" comm "$c")))
-	done
-	echo "$s"
-}
-t_uring_punted() { # tier
-	local t=$1 n=16
-	start_pipestat --tier $t -k comm --csv || { not_ok "$t uring: attach"; return; }
-	"$PTWORK" uring $n >/dev/null || not_ok "$t uring: ptwork"
-	stop_pipestat
-	expect "$t uring (punted to io-wq): reads" "$(iou reads)" $n
-	expect "$t uring (punted to io-wq): read_bytes" "$(iou read_bytes)" $n
-	expect "$t uring (punted to io-wq): no EAGAIN at all" "$(csv_sum "$TMP/out" eagain_read)" 0
-	expect "$t uring (punted to io-wq): no IOCB_NOWAIT EAGAIN" "$(csv_sum "$TMP/out" eagain_nowait)" 0
-}
-
-t_uring() { # tier
-	local t=$1 n=16
-	[ $NOWAIT = 1 ] || { t_uring_punted $t; return; }
-	start_pipestat --tier $t --csv -n ptwork || { not_ok "$t uring: attach"; return; }
-	"$PTWORK" uring $n >/dev/null || not_ok "$t uring: ptwork"
-	stop_pipestat
-	expect "$t uring: eagain_nowait" "$(sum eagain_nowait key_type total)" $n
-	expect "$t uring: eagain_read" "$(sum eagain_read key_type total)" $n
-	expect "$t uring: eagain_empty" "$(col eagain_empty key_type total)" $n
-}
-
-# reads of 0 bytes are no end of file, writer or not: one EOF (issue 26.1);
-# the pipe tiers never see them (pipe_read() returns at once, untraced)
-t_zero_read() { # tier
-	local t=$1 n=50 out
-	start_pipestat --tier $t -k comm --csv -n ptwork || { not_ok "$t zero-read: attach"; return; }
-	out=$("$PTWORK" zero-read $n) || not_ok "$t zero-read: ptwork"
-	stop_pipestat
-	expect "$t zero-read: workload" "$(tail -1 <<<"$out")" "zero-reads=$((6 * n)) eof=1"
-	expect "$t zero-read: eof_reads" "$(sum eof_reads comm ptwork)" 1
-	if [ $t = syscall ]; then
-		expect "$t zero-read: reads" "$(sum reads comm ptwork)" $((6 * n + 2))
-	else
-		expect "$t zero-read: reads" "$(sum reads comm ptwork)" 2
-	fi
-}
-
-t_pingpong() { # tier batch
-	local t=$1 batch=$2 n=1000 out pid hits misses
-	start_pipestat --tier $t -k pid --csv -n pipework || { not_ok "$t pingpong: attach"; return; }
-	out=$(work pingpong $n); pid=$(pid_of "$out")
-	stop_pipestat
-	expect "$t pingpong: writes" "$(sum writes pid "$pid")" $n
-	expect "$t pingpong: reads" "$(sum reads pid "$pid")" $n
-	hits=$(sum pool_hits pid "$pid"); misses=$(sum pool_misses pid "$pid")
-	# every 1-byte write lands in an empty pipe: one new buffer each
-	exact_tier $t || [ "$batch" -le 0 ] &&
-		expect "$t pingpong: new buffers" $((hits + misses)) $n
-	if [ $t = function ] && [ "$batch" -gt 0 ]; then
-		expect "$t pingpong: copy_buffers unknown with batching on" "$(col copy_buffers pid "$pid")" ""
-	else
-		expect "$t pingpong: copy_buffers" "$(col copy_buffers pid "$pid")" $n
-	fi
-}
-
-# make's jobserver: blocked 1-byte readers, each copies exactly its tokens
-t_jobserver() { # tier batch
-	local t=$1 batch=$2 tokens=600 out pid n
-	[ $t = function ] && [ "$batch" -gt 0 ] && return 0
-	start_pipestat --tier $t -k pid --csv -n pipework || { not_ok "$t jobserver: attach"; return; }
-	out=$(work jobserver 6 $tokens)
-	stop_pipestat
-	for pid in $(sed -n 's/^reader pid=\([0-9]*\) .*/\1/p' <<<"$out"); do
-		n=$(sed -n "s/^reader pid=$pid tokens=\([0-9]*\).*/\1/p" <<<"$out")
-		expect "$t jobserver: reader $pid read_bytes" "$(sum read_bytes pid "$pid")" "$n"
-		expect "$t jobserver: reader $pid copy_buffers" "$(sum copy_buffers pid "$pid")" "$n"
-	done
-	expect "$t jobserver: copy_buffers over all readers" "$(sum copy_buffers comm pipework)" $tokens
-	expect "$t jobserver: writer writes" "$(sum writes pid "$(pid_of "$out")")" $tokens
-}
-
-# a FIFO keyed by its own inode
-t_fifo() { # tier batch
-	local t=$1 batch=$2 n=32 ino
-	[ $t = function ] && [ "$batch" -gt 0 ] && return 0
-	rm -f "$TMP/fifo"
-	start_pipestat --tier $t -k pipe --csv -n pipework || { not_ok "$t fifo: attach"; return; }
-	"$PIPEWORK" stream 65536 $n "$TMP/fifo" >/dev/null || not_ok "$t fifo: pipework"
-	stop_pipestat
-	ino=$(stat -c %i "$TMP/fifo")
-	expect "$t fifo by pipe: writes" "$(sum writes pipe_ino "$ino")" $n
-	expect "$t fifo by pipe: write_bytes" "$(sum write_bytes pipe_ino "$ino")" $((n * 65536))
-	expect "$t fifo by pipe: reads (and EOF)" "$(sum reads pipe_ino "$ino")" $((n + 1))
-	expect "$t fifo by pipe: copy_buffers" "$(sum copy_buffers pipe_ino "$ino")" $((16 * n))
-}
-
-suite() { # tier max batch
-	local t=$1
-	t_eagain_read $t
-	t_nowait_read $t
-	t_eagain_write $t "$2"
-	t_stream $t "$2"
-	t_fullread $t "$3"
-	t_pingpong $t "$3"
-	t_jobserver $t "$3"
-	t_fifo $t "$3"
-	t_zero_read $t
-	exact_tier $t && t_uring $t
+# known TIER MAX KEEP BATCH [VAR=VALUE...]: the known-answer suite on TIER
+# with those knobs (where the kernel has them; the suite reads them), only
+# its first pass (SPILL=0) unless told; $KP names a flavour
+KP=
+known() {
+	local t=$1 label="$1 tier$KP"
+	knobs "$2" "$3" "$4"
+	[ $KNOBS = 1 ] && label="$label, knobs $2 $3 $4"
+	shift 4
+	host_suite known_answers "$t" "$label" SPILL=0 "$@"
 }
 
 echo "# pipestat in the $KERNEL kernel ($(uname -r)), knobs: $KNOBS"
 t_choice
-if [ $KNOBS = 1 ]; then
-	for t in $BEST syscall; do
-		knobs 0 1 0; suite $t 0 0
-		knobs 8 1 1; suite $t 8 1
-	done
-	# the function tier on the patched kernel with the 6.12 behaviour
-	knobs 0 1 0; suite function 0 0
-	knobs 8 1 1
-elif [ $SYSCALL = 1 ]; then
-	suite $BEST -1 -1
-	suite syscall -1 -1
-else
-	suite $BEST -1 -1
-fi
+for t in $BEST syscall; do
+	[ $SYSCALL = 1 ] || [ $t != syscall ] || continue
+	known $t 0 1 0
+	[ $KNOBS = 1 ] && known $t 8 1 1
+done
+# the function tier on the patched kernel with the 6.12 behaviour
+[ $BEST = tracepoint ] && known function 0 1 0
 # Tracepoint tier: a call's tally sits in a slot picked by thread id, or in
 # task storage when another thread holds the slot. Every thread on one slot
 # (PIPETRACE_ONE_CALL_SLOT=1) sends all but one of them there: the same
 # answers must come out.
-if [ $BEST = tracepoint ]; then
-	echo "# PIPETRACE_ONE_CALL_SLOT=1: tracepoint tier tallies spill to task storage"
-	export PIPETRACE_ONE_CALL_SLOT=1
-	if [ $KNOBS = 1 ]; then
-		knobs 8 1 1; max=8 batch=1
-	else
-		max=-1 batch=-1
-	fi
-	t_eagain_read tracepoint
-	t_eagain_write tracepoint $max
-	t_stream tracepoint $max
-	t_pingpong tracepoint $batch
-	t_jobserver tracepoint $batch
-	unset PIPETRACE_ONE_CALL_SLOT
-fi
-# host suites run here on a tier: time (waits, pipe->mutex contention,
-# histograms; with the knobs on where it has them) and each pipe's ring
-host_suite() { # suite tier [label]
-	local log=$TMP/$1.log what=${3:-$2 tier}
-	TIER=$2 LOCK_PER=$LOCK_PER WAITS_ONLY=$WAITS_ONLY tests/host/test_$1.sh >"$log" 2>&1
-	sed -n "s/^\(not \)\{0,1\}ok - /&$what: /p" "$log"
-	passed=$((passed + $(grep -c '^ok' "$log")))
-	failed=$((failed + $(grep -c '^not ok' "$log")))
-	grep -q '^[0-9]* passed' "$log" || not_ok "$what: $1 suite did not finish"
-}
+[ $BEST = tracepoint ] && known tracepoint 8 1 1 SPILL=only
 
 # the function tier's kprobe fallback (as on kernels that refuse fentry)
 export PIPESTAT_NO_FENTRY=1
@@ -382,15 +144,12 @@ if [ $SYSCALL = 0 ] && [ $VIA = fentry/fexit ]; then
 	expect "kprobe fallback: auto picks it" \
 		"$(grep -c '^pipestat: function tier via kprobes on pipe_read/pipe_write' "$TMP/err")" 1
 	echo "# function tier via kprobes"
-	suite function -1 -1
+	host_suite known_answers function "function tier (kprobes)" SPILL=0
 	host_suite pipestat_waits function "function tier (kprobes)"
 elif [ $SYSCALL = 1 ]; then
-	knobs 0 1 0
-	t_eagain_read function
-	t_eagain_write function 0
-	t_stream function 0
-	t_fullread function 0
-	t_jobserver function 0
+	KP=" (kprobes)"
+	known function 0 1 0 KA_ONLY="t_eagain_read t_eagain_write t_stream t_fullread t_jobserver"
+	KP=
 	knobs 8 1 1
 fi
 unset PIPESTAT_NO_FENTRY

@@ -1,0 +1,366 @@
+#!/usr/bin/env bash
+# Known answers: workloads whose counts follow from their parameters (N
+# nonblocking reads of an empty pipe: N read EAGAINs; N 64 KiB writes: 16N
+# pages), under pipestat on one tier, checked exactly from its CSV.
+#
+# One suite for every tier: TIER=T runs it on tier T (default: the best
+# this kernel allows, the syscall tier on this workplace's host); the VMs
+# run it on the function and tracepoint tiers and each knob setting
+# (tests/vm/guest-pipestat.sh). What a tier cannot know in the kernel's
+# knob state is what pipestat's own tier line says (the metrics table):
+# such a field must be empty, every other one exact. The knobs (patched
+# kernels) are read from /proc/sys/fs.
+#
+#   TIER=T          the tier (pipestat --tier)
+#   NOWAIT=0        the kernel's pipes refuse RWF_NOWAIT (Linux 6.1): reads
+#                   asking for it fail before pipe_read(), io_uring hands
+#                   each read of an empty pipe to an io-wq worker
+#   SPILL=0         no second pass with PIPETRACE_ONE_CALL_SLOT=1; SPILL=only:
+#                   that pass only
+#   KA_ONLY="t_x .."  only these tests
+#   PTWORK=PATH     the static workload binary (default build/ptwork)
+set -u
+cd "$(dirname "$0")/../.."
+. tests/host/lib.sh
+
+if [ "$(id -u)" != 0 ]; then
+	echo "tests/host/test_known_answers.sh: needs root (BPF)"; exit 1
+fi
+PTWORK=${PTWORK:-build/ptwork}
+NOWAIT=${NOWAIT:-1}
+[ -x "$PTWORK" ] || { echo "tests/host/test_known_answers.sh: $PTWORK not built (make build/ptwork)"; exit 1; }
+
+# the kernel's knobs (0 where it has none: the 6.12 behaviour)
+knob() { cat "/proc/sys/fs/$1" 2>/dev/null || echo 0; }
+PREFILL=$(( $(knob pipe-prealloc-max) > 0 ))
+BATCH=$(( $(knob pipe-read-batch) > 0 ))
+
+# size HOST VM: a workload's size; qemu's TCG runs the guest ~50x slower
+size() { if [ -n "${PIPETRACE_IN_VM:-}" ]; then echo "$2"; else echo "$1"; fi; }
+
+# attach ARGS...: start_pipestat on $TIER; RUN_TIER and NOT_KNOWN (", "
+# separated) from its tier line: "pipestat: T tier (...; not known: a, b)"
+attach() {
+	start_pipestat ${TIER:+--tier "$TIER"} "$@" || return 1
+	local line
+	line=$(grep 'Ctrl-C to end' "$TMP/err")
+	RUN_TIER=$(sed -n 's/^pipestat: \([a-z]*\) tier.*/\1/p' <<<"$line")
+	NOT_KNOWN=", $(sed -n 's/.*not known: \([^)]*\)).*/\1/p' <<<"$line"), "
+	[ -z "${TIER:-}" ] || [ "$RUN_TIER" = "$TIER" ] ||
+		{ not_ok "asked for the $TIER tier, the tier line says '$RUN_TIER'"; return 1; }
+}
+
+# known COLUMN: the tier knows COLUMN in this knob state
+known() { [[ $NOT_KNOWN != *", $1, "* ]]; }
+
+# raw COLUMN [CONDITION]...: the fields of the matching rows, joined ("" if
+# every one is empty: a value the tier cannot know)
+raw() { csv_rows "$TMP/out" "$@" | paste -sd' '; }
+
+# expect_col NAME COLUMN WANT [CONDITION]...: the sum of COLUMN over the
+# matching rows is WANT, or, if the tier cannot know COLUMN, every field is
+# empty (never 0)
+expect_col() {
+	local name=$1 col=$2 want=$3
+	shift 3
+	if known "$col"; then
+		expect "$name" "$(csv_sum "$TMP/out" "$col" "$@")" "$want"
+	else
+		expect "$name unknown here" "$(raw "$col" "$@")" ""
+	fi
+}
+
+# the pipe tiers hook pipe_read(), which a read asking for 0 bytes never
+# reaches; the syscall tier sees every read(2) (not a metric's quality: the
+# metrics table cannot say it)
+sees_empty_reads() { [ "$RUN_TIER" = syscall ]; }
+
+t_eagain_read() {
+	local n out pid
+	n=$(size 1000 200)
+	attach -k pid --csv -n pipework || { not_ok "eagain-read: attach"; return; }
+	out=$(work eagain-read "$n"); pid=$(pid_of "$out")
+	stop_pipestat
+	expect "eagain-read: exit status" "$PS_RC" 0
+	expect "eagain-read: workload saw" "$out" "pid=$pid eagain-read=$n"
+	expect "eagain-read: reads" "$(csv_get "$TMP/out" reads pid "$pid")" "$n"
+	expect "eagain-read: eagain_read" "$(csv_get "$TMP/out" eagain_read pid "$pid")" "$n"
+	expect "eagain-read: eagain_nonblock" "$(csv_get "$TMP/out" eagain_nonblock pid "$pid")" "$n"
+	expect "eagain-read: eagain_nowait" "$(csv_get "$TMP/out" eagain_nowait pid "$pid")" 0
+	expect "eagain-read: read_bytes" "$(csv_get "$TMP/out" read_bytes pid "$pid")" 0
+	expect_col "eagain-read: eagain_empty" eagain_empty "$n" pid="$pid"
+	expect_col "eagain-read: eagain_full" eagain_full 0 pid="$pid"
+}
+
+t_nowait_read() {
+	local n out pid
+	n=$(size 500 100)
+	if [ "$NOWAIT" = 0 ]; then
+		attach -k comm --csv -n pipework || { not_ok "nowait-read: attach"; return; }
+		"$PIPEWORK" nowait-read "$n" >"$TMP/work" 2>&1
+		stop_pipestat
+		expect "nowait-read: this kernel's pipes refuse RWF_NOWAIT" "$(head -1 "$TMP/work")" \
+			"FAIL: call 0 did not fail as wanted (returned -1, Operation not supported)"
+		expect "nowait-read: so no read reaches the pipe" "$(csv_get "$TMP/out" reads comm pipework)" ""
+		return
+	fi
+	attach -k pid --csv -n pipework || { not_ok "nowait-read: attach"; return; }
+	out=$(work nowait-read "$n"); pid=$(pid_of "$out")
+	stop_pipestat
+	expect "nowait-read: eagain_read" "$(csv_get "$TMP/out" eagain_read pid "$pid")" "$n"
+	expect "nowait-read: eagain_nowait" "$(csv_get "$TMP/out" eagain_nowait pid "$pid")" "$n"
+	expect "nowait-read: eagain_nonblock" "$(csv_get "$TMP/out" eagain_nonblock pid "$pid")" 0
+	expect_col "nowait-read: eagain_empty" eagain_empty "$n" pid="$pid"
+}
+
+# pool_sum NAME WANT [CONDITION]...: pool_hits + pool_misses (new buffers),
+# where the tier knows both
+pool_sum() {
+	local name=$1 want=$2 hits misses
+	shift 2
+	if known pool_hits && known pool_misses; then
+		hits=$(csv_sum "$TMP/out" pool_hits "$@")
+		misses=$(csv_sum "$TMP/out" pool_misses "$@")
+		expect "$name: pool_hits + pool_misses" $((hits + misses)) "$want"
+	else
+		expect "$name: pool_hits, pool_misses unknown here" "$(raw pool_hits "$@")/$(raw pool_misses "$@")" /
+	fi
+}
+
+t_eagain_write() {
+	local n out pid
+	n=$(size 700 100)
+	attach -k pid --csv -n pipework || { not_ok "eagain-write: attach"; return; }
+	out=$(work eagain-write "$n"); pid=$(pid_of "$out")
+	stop_pipestat
+	expect "eagain-write: eagain_write" "$(csv_get "$TMP/out" eagain_write pid "$pid")" "$n"
+	# one write filled the fresh pipe: 16 new buffers, all allocated
+	expect "eagain-write: writes" "$(csv_get "$TMP/out" writes pid "$pid")" $((n + 1))
+	expect "eagain-write: write_bytes" "$(csv_get "$TMP/out" write_bytes pid "$pid")" 65536
+	expect "eagain-write: eagain_read" "$(csv_get "$TMP/out" eagain_read pid "$pid")" 0
+	expect_col "eagain-write: eagain_full" eagain_full "$n" pid="$pid"
+	pool_sum "eagain-write" 16 pid="$pid"
+	[ "$PREFILL" = 1 ] || expect_col "eagain-write: pool_misses" pool_misses 16 pid="$pid"
+	# every page of the fresh pipe allocated; with prefill on, the first 8
+	# (the burst) before the mutex, the other 8 under it; the EAGAIN
+	# writes allocate nothing
+	expect_col "eagain-write (prefill $PREFILL): alloc_locked" alloc_locked \
+		$((PREFILL ? 8 : 16)) pid="$pid"
+	expect_col "eagain-write (prefill $PREFILL): alloc_unlocked" alloc_unlocked \
+		$((PREFILL ? 8 : 0)) pid="$pid"
+}
+
+# N 64 KiB writes drained by a reader child: exact ops, bytes and buffers
+stream_checks() {
+	local what=$1 n=$2 out=$3 pid misses locked
+	pid=$(pid_of "$out")
+	expect "$what: workload moved" "$out" "pid=$pid stream=$((n * 65536))"
+	expect "$what: writes" "$(csv_get "$TMP/out" writes pid "$pid")" "$n"
+	expect "$what: write_bytes" "$(csv_get "$TMP/out" write_bytes pid "$pid")" $((n * 65536))
+	pool_sum "$what" $((16 * n)) pid="$pid"
+	if known alloc_locked && [ "$PREFILL" = 1 ]; then
+		# the burst comes from the pool, at most the other 8 pages of
+		# each write are allocated under the mutex
+		locked=$(csv_get "$TMP/out" alloc_locked pid "$pid")
+		expect "$what: alloc_locked <= 8N" "$(( ${locked:-999999} <= 8 * n ))" 1
+	elif known alloc_locked; then
+		misses=$(csv_get "$TMP/out" pool_misses pid "$pid")
+		expect "$what: alloc_locked == pool_misses" "$(csv_get "$TMP/out" alloc_locked pid "$pid")" "$misses"
+	else
+		expect "$what: alloc_locked unknown here" "$(raw alloc_locked pid="$pid")" ""
+	fi
+	# the reader is the workload's only other process
+	expect "$what: reader read_bytes" "$(csv_sum "$TMP/out" read_bytes comm=pipework pid!="$pid")" $((n * 65536))
+	expect_col "$what: reader copy_buffers" copy_buffers $((16 * n)) comm=pipework pid!="$pid"
+	# the reader reads until the writer closes: one read returns 0
+	expect "$what: reader eof_reads" "$(csv_sum "$TMP/out" eof_reads comm=pipework pid!="$pid")" 1
+	expect "$what: the writer has none" "$(csv_get "$TMP/out" eof_reads pid "$pid")" 0
+}
+
+t_stream() {
+	local n out
+	n=$(size 300 64)
+	attach -k pid --csv -n pipework || { not_ok "stream: attach"; return; }
+	out=$(work stream 65536 "$n")
+	stop_pipestat
+	stream_checks "stream (prefill $PREFILL)" "$n" "$out"
+}
+
+# a FIFO, keyed by process and by its own inode number
+t_fifo() {
+	local n out ino
+	n=$(size 200 32)
+	rm -f "$TMP/fifo"
+	attach -k pid --csv -n pipework || { not_ok "fifo: attach"; return; }
+	out=$(work stream 65536 "$n" "$TMP/fifo")
+	stop_pipestat
+	stream_checks fifo "$n" "$out"
+	ino=$(stat -c %i "$TMP/fifo")
+	attach -k pipe --csv -n pipework || { not_ok "fifo by pipe: attach"; return; }
+	"$PIPEWORK" stream 65536 "$n" "$TMP/fifo" >/dev/null || not_ok "fifo by pipe: pipework"
+	stop_pipestat
+	expect "fifo by pipe: writes" "$(csv_get "$TMP/out" writes pipe_ino "$ino")" "$n"
+	expect "fifo by pipe: write_bytes" "$(csv_get "$TMP/out" write_bytes pipe_ino "$ino")" $((n * 65536))
+	expect "fifo by pipe: reads (and EOF)" "$(csv_get "$TMP/out" reads pipe_ino "$ino")" $((n + 1))
+	expect_col "fifo by pipe: copy_buffers" copy_buffers $((16 * n)) pipe_ino="$ino"
+}
+
+# make's jobserver: blocked readers must not count each other's tokens
+t_jobserver() {
+	local out tokens pid n
+	tokens=$(size 3000 600)
+	attach -k pid --csv -n pipework || { not_ok "jobserver: attach"; return; }
+	out=$(work jobserver 6 "$tokens")
+	stop_pipestat
+	for pid in $(sed -n 's/^reader pid=\([0-9]*\) .*/\1/p' <<<"$out"); do
+		n=$(sed -n "s/^reader pid=$pid tokens=\([0-9]*\).*/\1/p" <<<"$out")
+		expect "jobserver: reader $pid read_bytes" "$(csv_get "$TMP/out" read_bytes pid "$pid")" "$n"
+		expect_col "jobserver: reader $pid copy_buffers" copy_buffers "$n" pid="$pid"
+	done
+	expect_col "jobserver: copy_buffers over all readers" copy_buffers "$tokens" comm=pipework
+	expect "jobserver: writer writes" "$(csv_get "$TMP/out" writes pid "$(pid_of "$out")")" "$tokens"
+}
+
+# issue 26.1: reads of 0 bytes (read, readv, io_uring) of a pipe holding
+# data, its writer open, are no end of file; one read that asks for bytes
+# and gets 0, no writer left, is
+t_zero_read() {
+	local n out pid
+	n=$(size 300 50)
+	attach -k pid --csv -n pipework || { not_ok "zero-read: attach"; return; }
+	out=$(work zero-read "$n"); pid=$(pid_of "$out")
+	stop_pipestat
+	expect "zero-read: workload" "$out" "pid=$pid zero-read=$((6 * n))"
+	expect "zero-read: eof_reads" "$(csv_get "$TMP/out" eof_reads pid "$pid")" 1
+	if sees_empty_reads; then
+		expect "zero-read: reads" "$(csv_get "$TMP/out" reads pid "$pid")" $((6 * n + 2))
+	else
+		expect "zero-read: reads (0-byte reads never reach pipe_read())" \
+			"$(csv_get "$TMP/out" reads pid "$pid")" 2
+	fi
+}
+
+t_pingpong() {
+	local n out pid
+	n=$(size 2000 1000)
+	attach -k pid --csv -n pipework || { not_ok "pingpong: attach"; return; }
+	out=$(work pingpong "$n"); pid=$(pid_of "$out")
+	stop_pipestat
+	expect "pingpong: writes" "$(csv_get "$TMP/out" writes pid "$pid")" "$n"
+	expect "pingpong: reads" "$(csv_get "$TMP/out" reads pid "$pid")" "$n"
+	# every 1-byte write lands in an empty pipe: one new buffer each
+	pool_sum "pingpong (new buffers)" "$n" pid="$pid"
+	expect_col "pingpong: copy_sections" copy_sections "$n" pid="$pid"
+	expect_col "pingpong: copy_buffers" copy_buffers "$n" pid="$pid"
+}
+
+# the one 64 KiB read of a full default pipe: 16 buffers, one section each
+# unless the kernel batches them (fs.pipe-read-batch): then one
+t_fullread() {
+	local k=8
+	attach --csv -n ptwork || { not_ok "fullread: attach"; return; }
+	for _ in $(seq $k); do "$PTWORK" fullread >/dev/null || not_ok "fullread: ptwork"; done
+	stop_pipestat
+	local what="fullread x$k (batch $BATCH)"
+	expect "$what: reads" "$(csv_get "$TMP/out" reads key_type total)" $k
+	expect "$what: read_bytes" "$(csv_get "$TMP/out" read_bytes key_type total)" $((k * 65536))
+	expect_col "$what: copy_buffers" copy_buffers $((16 * k)) key_type=total
+	expect_col "$what: copy_sections" copy_sections $((BATCH ? k : 16 * k)) key_type=total
+}
+
+# io_uring reads of empty pipes: one IOCB_NOWAIT EAGAIN each (no io-wq punt)
+t_uring() {
+	local n=16
+	[ "$NOWAIT" = 1 ] || { t_uring_punted; return; }
+	attach --csv -n ptwork || { not_ok "uring: attach"; return; }
+	"$PTWORK" uring $n >/dev/null || not_ok "uring: ptwork"
+	stop_pipestat
+	expect "uring: eagain_nowait" "$(csv_get "$TMP/out" eagain_nowait key_type total)" $n
+	expect "uring: eagain_read" "$(csv_get "$TMP/out" eagain_read key_type total)" $n
+	expect_col "uring: eagain_empty" eagain_empty $n key_type=total
+}
+
+# io_uring on a kernel whose pipes refuse IOCB_NOWAIT: each read goes to an
+# io-wq worker (iou-wrk-*) at once and blocks there until its byte comes
+iou() { # COLUMN: its sum over the io-wq workers' rows ("" if none)
+	local c s=
+	for c in $(csv_rows "$TMP/out" comm | grep '^iou-wrk-' | sort -u); do
+		s=$((${s:-0} + $(csv_get "$TMP/out" "$1" comm "$c")))
+	done
+	echo "$s"
+}
+t_uring_punted() {
+	local n=16
+	attach -k comm --csv || { not_ok "uring: attach"; return; }
+	"$PTWORK" uring $n >/dev/null || not_ok "uring: ptwork"
+	stop_pipestat
+	expect "uring (punted to io-wq): reads" "$(iou reads)" $n
+	expect "uring (punted to io-wq): read_bytes" "$(iou read_bytes)" $n
+	expect "uring (punted to io-wq): no EAGAIN at all" "$(csv_sum "$TMP/out" eagain_read)" 0
+	expect "uring (punted to io-wq): no IOCB_NOWAIT EAGAIN" "$(csv_sum "$TMP/out" eagain_nowait)" 0
+}
+
+# io_uring reads counted whatever path they take: pipetrace-bench's uring point,
+# 128 pipes x 256 reads of 4 KiB, once on empty pipes, once on full
+t_uring_bench() {
+	local comm
+	[ "$NOWAIT" = 1 ] || return 0	# t_uring_punted: no IOCB_NOWAIT there
+	[ -x ./pipetrace-bench ] || { not_ok "uring bench: ./pipetrace-bench not built"; return; }
+	attach -k comm --csv || { not_ok "uring bench: attach"; return; }
+	./pipetrace-bench --csv -R 1 -N 1 uring >"$TMP/bench" 2>"$TMP/bench.err"
+	stop_pipestat
+	comm=$(sed -n "s/.*counting command '\(pbench-[0-9]*\)'.*/\1/p" "$TMP/bench.err")
+	expect "uring bench: reads" "$(csv_get "$TMP/out" reads comm "$comm")" 65536
+	expect "uring bench: read_bytes" "$(csv_get "$TMP/out" read_bytes comm "$comm")" $((65536 * 4096))
+	expect "uring bench: one nowait EAGAIN per read of an empty pipe" \
+		"$(csv_get "$TMP/out" eagain_nowait comm "$comm")" 32768
+	expect "uring bench: writes (plain write(2))" "$(csv_get "$TMP/out" writes comm "$comm")" 65536
+}
+
+# sendfile and splice move pages, not copies: their own columns
+t_splice() {
+	local n=300 out pid want=-/-
+	attach -k pid --csv -n pipework || { not_ok "splice: attach"; return; }
+	out=$(work splice "$n"); pid=$(pid_of "$out")
+	stop_pipestat
+	expect "splice: workload moved" "$out" "pid=$pid splice=$((n * 4096))"
+	expect_col "splice: splice_in" splice_in "$n" pid="$pid"
+	expect_col "splice: splice_in_bytes" splice_in_bytes $((n * 4096)) pid="$pid"
+	expect_col "splice: splice_out" splice_out "$n" pid="$pid"
+	expect_col "splice: splice_out_bytes" splice_out_bytes $((n * 4096)) pid="$pid"
+	expect "splice: not reads or writes" \
+		"$(csv_get "$TMP/out" reads pid "$pid")/$(csv_get "$TMP/out" writes pid "$pid")" 0/0
+	# and in the table: 300 x 4 KiB = 1.17 MiB
+	known splice_in_bytes && want=1.2Mi/1.2Mi
+	attach -k pid -n pipework -o kernel || { not_ok "splice table: attach"; return; }
+	out=$(work splice "$n"); pid=$(pid_of "$out")
+	stop_pipestat
+	expect "splice table (-o kernel): SPL_IN_B, SPL_OUT_B" "$(awk -v p="$pid" '
+		$1 == "PID" { for (i = 1; i <= NF; i++) idx[$i] = i }
+		$1 == p { print $idx["SPL_IN_B"] "/" $idx["SPL_OUT_B"] }' "$TMP/out")" \
+		"$want"
+}
+
+# run TEST...: each test unless KA_ONLY names others
+run() {
+	local t
+	for t in "$@"; do
+		[ -z "${KA_ONLY:-}" ] || [[ " $KA_ONLY " == *" $t "* ]] || continue
+		$t
+	done
+}
+
+[ "${SPILL:-1}" = only ] ||
+	run t_eagain_read t_nowait_read t_eagain_write t_stream t_fifo t_jobserver \
+	t_zero_read t_pingpong t_fullread t_uring t_uring_bench t_splice
+# Syscall and tracepoint tiers: a call's state sits in a slot picked by
+# thread id, or in task storage when another thread holds the slot. Every
+# thread on one slot sends all but one of them there: the same answers must
+# come out.
+if [ "${SPILL:-1}" != 0 ]; then
+	echo "# PIPETRACE_ONE_CALL_SLOT=1: call states spill to task storage"
+	export PIPETRACE_ONE_CALL_SLOT=1
+	run t_eagain_read t_eagain_write t_stream t_pingpong t_jobserver
+	unset PIPETRACE_ONE_CALL_SLOT
+fi
+summary
