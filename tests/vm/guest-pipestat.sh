@@ -93,11 +93,12 @@ t_choice() {
 # pipe->mutex contention, histograms; with the knobs on where it has
 # them) and each pipe's ring
 host_suite() { # suite tier [label [VAR=VALUE...]]
-	local suite=$1 tier=$2 what=${3:-$2 tier} log
+	local suite=$1 tier=$2 what=${3:-$2 tier} log t0=$SECONDS
 	shift 3 2>/dev/null || shift $#
 	log=$TMP/$suite.$tier.$$.$RANDOM.log
 	env TIER="$tier" LOCK_PER="$LOCK_PER" WAITS_ONLY="$WAITS_ONLY" NOWAIT=$NOWAIT \
 		PTWORK="$PTWORK" "$@" tests/host/test_$suite.sh >"$log" 2>&1
+	echo "# test_$suite.sh, $what: $((SECONDS - t0)) s"
 	sed -n "s/^\(not \)\{0,1\}ok - /&$what: /p" "$log"
 	passed=$((passed + $(grep -c '^ok' "$log")))
 	failed=$((failed + $(grep -c '^not ok' "$log")))
