@@ -78,25 +78,36 @@ expect_col() {
 # (docs/TIERS.md)
 counts_pipe_calls() { [ "$RUN_TIER" != syscall ]; }
 
-t_eagain_read() {
-	local n out pid
-	n=$(size 1000 200)
-	attach -k pid --csv -n pipework || { not_ok "eagain-read: attach"; return; }
-	out=$(work eagain-read "$n"); pid=$(pid_of "$out")
+# under WHAT ARGS...: pipework ARGS under pipestat -k pid --csv; its report
+# in OUT, its pid in PID (1: pipestat did not attach)
+under() {
+	local what=$1
+	shift
+	attach -k pid --csv -n pipework || { not_ok "$what: attach"; return 1; }
+	OUT=$(work "$@"); PID=$(pid_of "$OUT")
 	stop_pipestat
+}
+
+# of COLUMN: the workload process's COLUMN (under)
+of() { csv_get "$TMP/out" "$1" pid "$PID"; }
+
+t_eagain_read() {
+	local n
+	n=$(size 1000 200)
+	under eagain-read eagain-read "$n" || return
 	expect "eagain-read: exit status" "$PS_RC" 0
-	expect "eagain-read: workload saw" "$out" "pid=$pid eagain-read=$n"
-	expect "eagain-read: reads" "$(csv_get "$TMP/out" reads pid "$pid")" "$n"
-	expect "eagain-read: eagain_read" "$(csv_get "$TMP/out" eagain_read pid "$pid")" "$n"
-	expect "eagain-read: eagain_nonblock" "$(csv_get "$TMP/out" eagain_nonblock pid "$pid")" "$n"
-	expect "eagain-read: eagain_nowait" "$(csv_get "$TMP/out" eagain_nowait pid "$pid")" 0
-	expect "eagain-read: read_bytes" "$(csv_get "$TMP/out" read_bytes pid "$pid")" 0
-	expect_col "eagain-read: eagain_empty" eagain_empty "$n" pid="$pid"
-	expect_col "eagain-read: eagain_full" eagain_full 0 pid="$pid"
+	expect "eagain-read: workload saw" "$OUT" "pid=$PID eagain-read=$n"
+	expect "eagain-read: reads" "$(of reads)" "$n"
+	expect "eagain-read: eagain_read" "$(of eagain_read)" "$n"
+	expect "eagain-read: eagain_nonblock" "$(of eagain_nonblock)" "$n"
+	expect "eagain-read: eagain_nowait" "$(of eagain_nowait)" 0
+	expect "eagain-read: read_bytes" "$(of read_bytes)" 0
+	expect_col "eagain-read: eagain_empty" eagain_empty "$n" pid="$PID"
+	expect_col "eagain-read: eagain_full" eagain_full 0 pid="$PID"
 }
 
 t_nowait_read() {
-	local n out pid
+	local n
 	n=$(size 500 100)
 	if [ "$NOWAIT" = 0 ]; then
 		attach -k comm --csv -n pipework || { not_ok "nowait-read: attach"; return; }
@@ -107,13 +118,11 @@ t_nowait_read() {
 		expect "nowait-read: so no read reaches the pipe" "$(csv_get "$TMP/out" reads comm pipework)" ""
 		return
 	fi
-	attach -k pid --csv -n pipework || { not_ok "nowait-read: attach"; return; }
-	out=$(work nowait-read "$n"); pid=$(pid_of "$out")
-	stop_pipestat
-	expect "nowait-read: eagain_read" "$(csv_get "$TMP/out" eagain_read pid "$pid")" "$n"
-	expect "nowait-read: eagain_nowait" "$(csv_get "$TMP/out" eagain_nowait pid "$pid")" "$n"
-	expect "nowait-read: eagain_nonblock" "$(csv_get "$TMP/out" eagain_nonblock pid "$pid")" 0
-	expect_col "nowait-read: eagain_empty" eagain_empty "$n" pid="$pid"
+	under nowait-read nowait-read "$n" || return
+	expect "nowait-read: eagain_read" "$(of eagain_read)" "$n"
+	expect "nowait-read: eagain_nowait" "$(of eagain_nowait)" "$n"
+	expect "nowait-read: eagain_nonblock" "$(of eagain_nonblock)" 0
+	expect_col "nowait-read: eagain_empty" eagain_empty "$n" pid="$PID"
 }
 
 # pool_sum NAME WANT [CONDITION]...: pool_hits + pool_misses (new buffers),
@@ -131,26 +140,24 @@ pool_sum() {
 }
 
 t_eagain_write() {
-	local n out pid
+	local n
 	n=$(size 700 100)
-	attach -k pid --csv -n pipework || { not_ok "eagain-write: attach"; return; }
-	out=$(work eagain-write "$n"); pid=$(pid_of "$out")
-	stop_pipestat
-	expect "eagain-write: eagain_write" "$(csv_get "$TMP/out" eagain_write pid "$pid")" "$n"
+	under eagain-write eagain-write "$n" || return
+	expect "eagain-write: eagain_write" "$(of eagain_write)" "$n"
 	# one write filled the fresh pipe: 16 new buffers, all allocated
-	expect "eagain-write: writes" "$(csv_get "$TMP/out" writes pid "$pid")" $((n + 1))
-	expect "eagain-write: write_bytes" "$(csv_get "$TMP/out" write_bytes pid "$pid")" 65536
-	expect "eagain-write: eagain_read" "$(csv_get "$TMP/out" eagain_read pid "$pid")" 0
-	expect_col "eagain-write: eagain_full" eagain_full "$n" pid="$pid"
-	pool_sum "eagain-write" 16 pid="$pid"
-	[ "$PREFILL" = 1 ] || expect_col "eagain-write: pool_misses" pool_misses 16 pid="$pid"
+	expect "eagain-write: writes" "$(of writes)" $((n + 1))
+	expect "eagain-write: write_bytes" "$(of write_bytes)" 65536
+	expect "eagain-write: eagain_read" "$(of eagain_read)" 0
+	expect_col "eagain-write: eagain_full" eagain_full "$n" pid="$PID"
+	pool_sum "eagain-write" 16 pid="$PID"
+	[ "$PREFILL" = 1 ] || expect_col "eagain-write: pool_misses" pool_misses 16 pid="$PID"
 	# every page of the fresh pipe allocated; with prefill on, the first 8
 	# (the burst) before the mutex, the other 8 under it; the EAGAIN
 	# writes allocate nothing
 	expect_col "eagain-write (prefill $PREFILL): alloc_locked" alloc_locked \
-		$((PREFILL ? 8 : 16)) pid="$pid"
+		$((PREFILL ? 8 : 16)) pid="$PID"
 	expect_col "eagain-write (prefill $PREFILL): alloc_unlocked" alloc_unlocked \
-		$((PREFILL ? 8 : 0)) pid="$pid"
+		$((PREFILL ? 8 : 0)) pid="$PID"
 }
 
 # N 64 KiB writes drained by a reader child: exact ops, bytes and buffers
@@ -228,33 +235,29 @@ t_jobserver() {
 # data, its writer open, are no end of file; one read that asks for bytes
 # and gets 0, no writer left, is
 t_zero_read() {
-	local n out pid
+	local n
 	n=$(size 300 50)
-	attach -k pid --csv -n pipework || { not_ok "zero-read: attach"; return; }
-	out=$(work zero-read "$n"); pid=$(pid_of "$out")
-	stop_pipestat
-	expect "zero-read: workload" "$out" "pid=$pid zero-read=$((6 * n))"
-	expect "zero-read: eof_reads" "$(csv_get "$TMP/out" eof_reads pid "$pid")" 1
+	under zero-read zero-read "$n" || return
+	expect "zero-read: workload" "$OUT" "pid=$PID zero-read=$((6 * n))"
+	expect "zero-read: eof_reads" "$(of eof_reads)" 1
 	if counts_pipe_calls; then
 		expect "zero-read: reads (0-byte reads never reach pipe_read())" \
-			"$(csv_get "$TMP/out" reads pid "$pid")" 2
+			"$(of reads)" 2
 	else
-		expect "zero-read: reads" "$(csv_get "$TMP/out" reads pid "$pid")" $((6 * n + 2))
+		expect "zero-read: reads" "$(of reads)" $((6 * n + 2))
 	fi
 }
 
 t_pingpong() {
-	local n out pid
+	local n
 	n=$(size 2000 1000)
-	attach -k pid --csv -n pipework || { not_ok "pingpong: attach"; return; }
-	out=$(work pingpong "$n"); pid=$(pid_of "$out")
-	stop_pipestat
-	expect "pingpong: writes" "$(csv_get "$TMP/out" writes pid "$pid")" "$n"
-	expect "pingpong: reads" "$(csv_get "$TMP/out" reads pid "$pid")" "$n"
+	under pingpong pingpong "$n" || return
+	expect "pingpong: writes" "$(of writes)" "$n"
+	expect "pingpong: reads" "$(of reads)" "$n"
 	# every 1-byte write lands in an empty pipe: one new buffer each
-	pool_sum "pingpong (new buffers)" "$n" pid="$pid"
-	expect_col "pingpong: copy_sections" copy_sections "$n" pid="$pid"
-	expect_col "pingpong: copy_buffers" copy_buffers "$n" pid="$pid"
+	pool_sum "pingpong (new buffers)" "$n" pid="$PID"
+	expect_col "pingpong: copy_sections" copy_sections "$n" pid="$PID"
+	expect_col "pingpong: copy_buffers" copy_buffers "$n" pid="$PID"
 }
 
 # the one 64 KiB read of a full default pipe: 16 buffers, one section each
@@ -325,16 +328,14 @@ t_uring_bench() {
 # sendfile and splice move pages, not copies: their own columns
 t_splice() {
 	local n=300 out pid r w got want=-/-
-	attach -k pid --csv -n pipework || { not_ok "splice: attach"; return; }
-	out=$(work splice "$n"); pid=$(pid_of "$out")
-	stop_pipestat
-	expect "splice: workload moved" "$out" "pid=$pid splice=$((n * 4096))"
-	expect_col "splice: splice_in" splice_in "$n" pid="$pid"
-	expect_col "splice: splice_in_bytes" splice_in_bytes $((n * 4096)) pid="$pid"
-	expect_col "splice: splice_out" splice_out "$n" pid="$pid"
-	expect_col "splice: splice_out_bytes" splice_out_bytes $((n * 4096)) pid="$pid"
+	under splice splice "$n" || return
+	expect "splice: workload moved" "$OUT" "pid=$PID splice=$((n * 4096))"
+	expect_col "splice: splice_in" splice_in "$n" pid="$PID"
+	expect_col "splice: splice_in_bytes" splice_in_bytes $((n * 4096)) pid="$PID"
+	expect_col "splice: splice_out" splice_out "$n" pid="$PID"
+	expect_col "splice: splice_out_bytes" splice_out_bytes $((n * 4096)) pid="$PID"
 	# (a tier that sees no splice has no row of it: nothing counted)
-	r=$(csv_get "$TMP/out" reads pid "$pid"); w=$(csv_get "$TMP/out" writes pid "$pid")
+	r=$(of reads); w=$(of writes)
 	expect "splice: not reads or writes" "${r:-0}/${w:-0}" 0/0
 	# and in the table: 300 x 4 KiB = 1.17 MiB
 	known splice_in_bytes && want=1.2Mi/1.2Mi
