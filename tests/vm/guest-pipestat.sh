@@ -156,6 +156,8 @@ fi
 unset PIPESTAT_NO_FENTRY
 
 host_suite pipestat_waits $BEST
+# only the programs the columns asked for need are loaded
+host_suite hooks $BEST
 if [ $RING = 1 ]; then
 	host_suite ring $BEST
 else
