@@ -3,11 +3,10 @@
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
-#include <linux/openat2.h>
 #include <sys/random.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include "textfile.h"
+#include "trusted_file.h"
 
 /*
  * The directory, through no symbolic link: one in a directory another user
@@ -16,12 +15,7 @@
  */
 static int open_dir(const char *dir)
 {
-	struct open_how how = {
-		.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC,
-		.resolve = RESOLVE_NO_SYMLINKS,
-	};
-
-	return syscall(SYS_openat2, AT_FDCWD, dir, &how, sizeof(how));
+	return open_nolinks(dir, O_RDONLY | O_DIRECTORY);
 }
 
 /* 0, or the errno that makes the target unsafe to replace */

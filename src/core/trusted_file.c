@@ -8,7 +8,20 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <linux/openat2.h>
+#include <sys/syscall.h>
 #include "trusted_file.h"
+
+int open_nolinks(const char *path, int flags)
+{
+	struct open_how how = {
+		.flags = flags | O_CLOEXEC,
+		.resolve = RESOLVE_NO_SYMLINKS,
+	};
+
+	return syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
+}
+
 
 static bool ours(const struct stat *st)
 {
@@ -74,18 +87,21 @@ char *trusted_read(const char *path, size_t max, size_t *len, char *err, size_t 
 	ssize_t got = 0;
 	int fd = -1;
 
-	real = realpath(path, NULL);
-	if (!real) {
-		snprintf(err, n, "%s", strerror(errno));
+	/* a link on the way could be planted where others write: none */
+	fd = open_nolinks(path, O_RDONLY | O_NONBLOCK);
+	if (fd < 0) {
+		snprintf(err, n, "%s", errno == ELOOP ?
+			 "goes through a symbolic link: give the path it points to" :
+			 strerror(errno));
 		return NULL;
+	}
+	real = realpath(path, NULL);
+	if (!real || fstat(fd, &st)) {
+		snprintf(err, n, "%s", strerror(errno));
+		goto out;
 	}
 	if (!path_trusted(real, &file, err, n))
 		goto out;
-	fd = open(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st)) {
-		snprintf(err, n, "%s", strerror(errno));
-		goto out;
-	}
 	if (st.st_dev != file.st_dev || st.st_ino != file.st_ino) {
 		snprintf(err, n, "%s was replaced while it was checked", real);
 		goto out;

@@ -177,6 +177,12 @@ t_refused() {
 	refused "in a directory others write" "$TMP/open/web.yml" \
 		": $TMP/open is writable by others (mode 0777): they could change or swap the file"
 	refused "missing" "$WEB/none.yml" ": No such file or directory"
+	ln -s "$WEB/web.yml" "$TMP/link.yml"
+	refused "a symbolic link" "$TMP/link.yml" \
+		": goes through a symbolic link: give the path it points to"
+	ln -s "$WEB" "$TMP/linkdir"
+	refused "a directory reached through a link" "$TMP/linkdir/web.yml" \
+		": goes through a symbolic link: give the path it points to"
 	printf 'tls_server_config:\n  cert_file: [server.crt\n' >"$f"
 	refused "malformed" "$f" ":3: did not find expected ',' or ']'"
 	printf 'tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\n  client_auth_type: RequireAndVerifyClientCert\n' >"$f"
