@@ -229,16 +229,18 @@ $(OUT)/ptwork: tests/vm/ptwork.c $(TEST_WL_SRCS) $(TEST_WL_HDRS) | $(OUT)
 	$(Q)$(CC) -static -O2 -Wall -Wextra -Werror -Isrc -Itests $(filter %.c,$^) \
 		-luring -lpthread -o $@
 
+# each benchmark's output goes into its section of docs/BENCH.md (record.sh),
+# the one place the figures live
 bench: all $(OUT)/benchwork $(OUT)/floor.bpf.o $(LADDER) $(OUT)/bpfattach
-	$(Q)tests/bench/bench.sh
-	$(Q)tests/bench/pipetop_cost.sh
-	$(Q)tests/bench/prog_cost.sh
+	$(Q)tests/bench/record.sh host tests/bench/bench.sh
+	$(Q)tests/bench/record.sh pipetop tests/bench/pipetop_cost.sh
+	$(Q)tests/bench/record.sh programs tests/bench/prog_cost.sh
 	$(Q)$(MAKE) --no-print-directory vmbench
 
 # the test kernels under qemu -icount: instructions per op with pipestat
 # attached and not, per tier (tests/bench/vm_bench.sh)
 vmbench: all $(OUT)/ptwork $(OUT)/floor.bpf.o $(LADDER) $(OUT)/tpfloor.bpf.o $(OUT)/bpfattach
-	$(Q)tests/bench/vm_bench.sh
+	$(Q)tests/bench/record.sh vm tests/bench/vm_bench.sh
 
 # make install [PREFIX=/usr/local] [DESTDIR=]: the tools, their man pages
 # and bash completion; make uninstall removes exactly those files.

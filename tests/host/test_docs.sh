@@ -5,7 +5,8 @@
 # completion offers; the usage line and the man SYNOPSIS name each of them
 # (long or short form; --help and --version aside) unless they say
 # [OPTIONS]. pipetop's man KEYS section names the lines of its key table
-# (src/pipetop/keys.c) in order.
+# (src/pipetop/keys.c) in order. Benchmark figures appear only in
+# docs/BENCH.md, which tests/bench/record.sh writes.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/host/lib.sh
@@ -84,5 +85,34 @@ man_heads=$(man_text pipetop | awk '/^\.SH DESCRIPTION/ { f = 1; next } /^\.SH/ 
 	f && tp { print; tp = 0 } f && /^\.TP/ { tp = 1 }' | tr -c 'A-Za-z0-9_/%\n' ' ' |
 	tr ' ' '\n' | grep -xF -f <(tr ' ' '\n' <<<"$heads") | paste -sd' ')
 expect "pipetop: man columns in screen order" "$man_heads" "$heads"
+
+# Benchmark figures: docs/BENCH.md only, written by make bench and make
+# vmbench (tests/bench/record.sh); a cost figure anywhere else users read
+# is one by hand, stale after the next run. FIGURE: a number with a cost
+# unit, or a "best [median]" pair. (kernel-patch/README.md's figures are
+# the series' own, from make vmtest's budget runs.)
+FIGURE='[0-9][0-9.,]* ?(instructions|instr\b|instr/|ns/call|us (a|per)|us/op|MB/s|GB/s)|[0-9]{2,} ?ns (a|of|per)|[0-9.]+% of one core|peak RSS (about )?[0-9]|[0-9.]+ \[[0-9.]+\]'
+by_hand=$(grep -nE "$FIGURE" README.md man/*.[18] docs/*.md |
+	grep -v '^docs/BENCH.md:')
+expect "benchmark figures only in docs/BENCH.md" "$by_hand" ""
+
+# record.sh writes one section, with when, where and what ran, and only
+# when the benchmark succeeded
+cp docs/BENCH.md "$TMP/bench.md"
+BENCH_DOC=$TMP/bench.md tests/bench/record.sh vm printf '6696 instructions\n' >/dev/null
+expect "record.sh: the output in its section" \
+	"$(sed -n '/^<!-- begin vm -->$/,/^<!-- end vm -->$/p' "$TMP/bench.md" | grep -c '^6696 instructions$')" 1
+expect "record.sh: with date, commit, command and machine" \
+	"$(sed -n '/^<!-- begin vm -->$/,/^<!-- end vm -->$/p' "$TMP/bench.md" |
+		grep -cE '^Run [0-9-]+ [0-9:]+ UTC, commit |^`printf 6696 instructions|^Machine: [0-9]+ CPUs|^Linux ')" 4
+expect "record.sh: the other sections as they were" \
+	"$(diff <(sed '/^<!-- begin vm -->$/,/^<!-- end vm -->$/d' docs/BENCH.md) \
+		<(sed '/^<!-- begin vm -->$/,/^<!-- end vm -->$/d' "$TMP/bench.md") && echo same)" same
+cp "$TMP/bench.md" "$TMP/before.md"
+BENCH_DOC=$TMP/bench.md tests/bench/record.sh host sh -c 'echo 1 instructions; exit 3' >/dev/null 2>&1
+expect "record.sh: a failed run, its status" "$?" 3
+expect "record.sh: a failed run changes nothing" "$(cmp "$TMP/before.md" "$TMP/bench.md" && echo same)" same
+BENCH_DOC=$TMP/bench.md tests/bench/record.sh nosuch true >/dev/null 2>&1
+expect "record.sh: no such section: exit 2" "$?" 2
 
 summary
