@@ -25,7 +25,7 @@ env_set=$(env | grep -E '^(ROUNDS|PIPESTAT_B|BPFTRACE|LADDER|VMBENCH_[A-Z_]*|PAI
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 git diff --quiet HEAD 2>/dev/null || commit="$commit (with uncommitted changes)"
 {
-	echo "Run $(date -u '+%Y-%m-%d %H:%M UTC'), commit $commit, by \`make bench\` / \`make vmbench\`:"
+	echo "Run $(date -u '+%Y-%m-%d %H:%M UTC'), commit $commit:"
 	echo "\`${env_set}$*\`."
 	echo "Machine: $(nproc) CPUs ($(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)),"
 	echo "Linux $(uname -r), load average $(cut -d' ' -f1-3 /proc/loadavg) at the start."
