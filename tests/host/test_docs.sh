@@ -115,4 +115,7 @@ expect "record.sh: a failed run changes nothing" "$(cmp "$TMP/before.md" "$TMP/b
 BENCH_DOC=$TMP/bench.md tests/bench/record.sh nosuch true >/dev/null 2>&1
 expect "record.sh: no such section: exit 2" "$?" 2
 
+# the README is for users: narratives and figures live in docs/
+expect "README under 300 lines" "$(( $(wc -l <README.md) < 300 ))" 1
+
 summary
