@@ -232,6 +232,7 @@ $(OUT)/ptwork: tests/vm/ptwork.c $(TEST_WL_SRCS) $(TEST_WL_HDRS) | $(OUT)
 # each benchmark's output goes into its section of docs/BENCH.md (record.sh),
 # the one place the figures live
 bench: all $(OUT)/benchwork $(OUT)/floor.bpf.o $(LADDER) $(OUT)/bpfattach
+	$(Q)scripts/install-deps.sh
 	$(Q)tests/bench/record.sh host tests/bench/bench.sh
 	$(Q)tests/bench/record.sh pipetop tests/bench/pipetop_cost.sh
 	$(Q)tests/bench/record.sh programs tests/bench/prog_cost.sh

@@ -3,8 +3,10 @@
 # make bench: the run time of each BPF program pipestat attaches, per call
 # (run_time_ns / run_cnt from the kernel's BPF statistics,
 # kernel.bpf_stats_enabled = 1 while it runs), for every tier this kernel
-# can attach, under known workloads (1-byte ping-pong, 64 KiB stream,
-# nonblocking reads of an empty pipe).
+# can attach, with the default view (pipestat -k pid: the programs its
+# columns need) and with the full CSV (every program), under known
+# workloads (1-byte ping-pong, 64 KiB stream, nonblocking reads of an
+# empty pipe).
 #
 # On the host it then boots the two test kernels (tests/vm, if built) and
 # runs itself inside them: those figures come from qemu TCG (no KVM), so
@@ -55,9 +57,13 @@ prog_stats() {
 }
 
 echo "BPF program cost per call, $where"
-for tier in tracepoint function syscall; do
+for run in "tracepoint" "function" "syscall" "tracepoint --csv" "function --csv" \
+	   "syscall --csv"; do
+	tier=${run%% *}
+	view=${run#"$tier"}
 	: >"$TMP/err"
-	./pipestat --tier "$tier" -k pid >"$TMP/out" 2>"$TMP/err" &
+	# shellcheck disable=SC2086
+	./pipestat --tier "$tier" -k pid $view >"$TMP/out" 2>"$TMP/err" &
 	PS=$!
 	while ! grep -q 'Ctrl-C to end' "$TMP/err"; do
 		if ! kill -0 "$PS" 2>/dev/null; then
@@ -74,7 +80,7 @@ for tier in tracepoint function syscall; do
 	"$PIPEWORK" pingpong "$N" >/dev/null
 	"$PIPEWORK" stream 65536 $((N / 10)) >/dev/null
 	"$PIPEWORK" eagain-read "$N" >/dev/null
-	echo "  $tier tier (pingpong $N, stream 65536 x $((N / 10)), eagain-read $N):"
+	echo "  $tier tier, pipestat -k pid$view (pingpong $N, stream 65536 x $((N / 10)), eagain-read $N):"
 	prog_stats "$PS"
 	kill -INT "$PS"
 	wait "$PS" || true

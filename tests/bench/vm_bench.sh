@@ -9,7 +9,7 @@
 # tree's kernel-patch/ (kernel_dir; run-in-vm.sh builds one that is
 # missing), runs tests/vm/guest-bench.sh in each and prints one table of
 # medians: per kernel, tier and workload, instructions per op with nothing
-# attached and with pipestat (its floor, default, --waits), and the
+# attached and with pipestat (its floor, --csv --no-waits, --csv), and the
 # difference. Then the goals of issue 15 for the tracepoint tier, "met" or
 # "NOT met" (printed, never a failure).
 # VMBENCH_ROUNDS (default 5), VMBENCH_PP_N (1-byte round trips, default
@@ -33,7 +33,7 @@ function med(k,   n, i, j, t, a) {
 }
 function name(t, s) {
 	if (s == "floor") return t == "tracepoint" ? "floor: empty tp_btf on its events" : "floor: empty tp_btf sys_enter/exit"
-	if (s == "waits") return "pipestat --tier " t " (waits timed: the default)"
+	if (s == "waits") return "pipestat --tier " t " --csv (every hook)"
 	if (s == "step1") return "step 1: + syscall number test"
 	if (s == "step2") return "step 2: + fd -> pipe test"
 	if (s == "step3") return "step 3: + call state (slot by thread id)"
@@ -41,7 +41,7 @@ function name(t, s) {
 	if (s == "step1g") return "alt. 1g: step 1 + empty mm_page_alloc"
 	if (s == "step3t") return "alt. 3t: step 3 in task storage"
 	if (s == "step4p") return "alt. 4p: step 4 in a per-CPU hash"
-	return "pipestat --tier " t (t == "tracepoint" ? "" : " --no-waits")
+	return "pipestat --tier " t " --csv" (t == "tracepoint" ? "" : " --no-waits")
 }
 /^# kernel / { kern[$3] = $0; sub(/^# kernel [a-z]* /, "", kern[$3]); next }
 /^#/ { next }

@@ -10,10 +10,11 @@
 # function, syscall; unpatched: function, syscall; or TIERS, quoted) the
 # tier's floor where there is one (empty programs on the hooks the tier
 # needs, held by build/bpfattach: build/tpfloor.bpf.o on the pipe:* events,
-# build/floor.bpf.o on sys_enter/sys_exit), `./pipestat --tier T
+# build/floor.bpf.o on sys_enter/sys_exit), `./pipestat --tier T --csv
 # --no-waits` (one report at Ctrl-C, nothing in user space while it
-# counts) and, on the tiers where it changes what is attached,
-# `./pipestat --tier T --waits` (the default). On the unpatched kernel the syscall tier
+# counts; CSV: every column, so every hook but the sleeps'; the
+# tracepoint tier's with its sleeps, as it always timed them) and, on the
+# other tiers, `./pipestat --tier T --csv` (every hook). On the unpatched kernel the syscall tier
 # also gets the steps from its floor up (build/ladder*.bpf.o, see
 # tests/bench/ladder.bpf.c: setups step1..step4, step3t, step4p), when
 # built. In each setup two workloads
@@ -83,8 +84,9 @@ setup() { # tier setup
 	case $s in
 	floor) start attached build/bpfattach "$(floor_of "$t")" ;;
 	step*) start attached build/bpfattach "build/ladder${s#step}.bpf.o" ;;
-	pipestat) start 'Ctrl-C to end' ./pipestat --tier "$t" --no-waits ;;
-	waits) start 'Ctrl-C to end' ./pipestat --tier "$t" --waits ;;
+	pipestat) start 'Ctrl-C to end' ./pipestat --tier "$t" --csv \
+			$([ "$t" = tracepoint ] || echo --no-waits) ;;
+	waits) start 'Ctrl-C to end' ./pipestat --tier "$t" --csv ;;
 	esac || { fails=$((fails + 1)); return; }
 	measure "$t" "$s"
 	stop "$s"
@@ -120,7 +122,7 @@ for r in $(seq "$ROUNDS"); do
 			done
 		fi
 		setup "$t" pipestat
-		# the tracepoint tier times waits always: --waits adds nothing
+		# the tracepoint tier's row above has its sleeps already
 		[ "$t" = tracepoint ] || setup "$t" waits
 	done
 	echo "# round $r done"
