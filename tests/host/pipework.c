@@ -28,6 +28,12 @@
  *   pipework bursty SEC [RING]   pipetrace-bench's bursts for SEC seconds: 256 KiB
  *                                in 64 KiB writes every 20 ms, a reader
  *                                spending 2 ms per 64 KiB; prints bytes
+ *   pipework vec KIND SEG LEN N  N rounds of LEN bytes written and read back
+ *                                on one pipe, one side vectored in SEG-byte
+ *                                segments (KIND readv, preadv2-nowait,
+ *                                uring-readv, writev: wl_vec); prints
+ *                                "calls=N sections=S" (the sections the
+ *                                vectored calls open, from the boundaries)
  *   pipework put SIZE N          N writes of SIZE bytes to stdout
  *   pipework get SIZE            reads of SIZE bytes from stdin until EOF
  *
@@ -158,6 +164,20 @@ int main(int argc, char **argv)
 	if (!strcmp(w, "hold"))
 		return hold(argc > 2 ? atol(argv[2]) : 0,
 			    argc > 3 && !strcmp(argv[3], "packet"));
+	if (!strcmp(w, "vec") && argc >= 6) {
+		int kind = wl_vec_kind(argv[2]);
+		long n = arg(argv[5]);
+
+		if (kind < 0) {
+			fprintf(stderr, "pipework: unknown vec kind '%s'\n", argv[2]);
+			return 2;
+		}
+		r = wl_vec(kind, arg(argv[3]), arg(argv[4]), n);
+		if (r < 0)
+			return 1;
+		printf("pid=%d calls=%ld sections=%ld\n", getpid(), n, r);
+		return 0;
+	}
 	if (!strcmp(w, "eagain-read"))
 		r = wl_nobytes(WL_EAGAIN_READ, arg(argv[2]), 1);
 	else if (!strcmp(w, "nowait-read"))

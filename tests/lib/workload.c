@@ -497,3 +497,106 @@ long wl_zero_reads(long n)
 	close(fds[0]);
 	return done;
 }
+
+int wl_vec_kind(const char *name)
+{
+	static const char *const names[] = {
+		[WL_VEC_READV] = "readv", [WL_VEC_PREADV2_NOWAIT] = "preadv2-nowait",
+		[WL_VEC_URING_READV] = "uring-readv", [WL_VEC_WRITEV] = "writev",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i]))
+			return i;
+	return -1;
+}
+
+long wl_vec_sections(size_t seg, size_t len)
+{
+	size_t page = sysconf(_SC_PAGESIZE), at = 0;
+	long pieces = 0;
+
+	/* a piece ends at the next segment or buffer boundary, or the end */
+	while (at < len) {
+		size_t seg_end = (at / seg + 1) * seg, buf_end = (at / page + 1) * page;
+		size_t end = seg_end < buf_end ? seg_end : buf_end;
+
+		at = end < len ? end : len;
+		pieces++;
+	}
+	return pieces;
+}
+
+/* One io_uring READV of fd into iov: its result */
+static int uring_readv(struct io_uring *ring, int fd, const struct iovec *iov, int nr)
+{
+	struct io_uring_sqe *sqe = io_uring_get_sqe(ring);
+	struct io_uring_cqe *cqe;
+	int ret;
+
+	if (!sqe)
+		return wl_fail("no io_uring sqe");
+	io_uring_prep_readv(sqe, fd, iov, nr, 0);
+	ret = io_uring_submit_and_wait(ring, 1);
+	if (ret < 0 || io_uring_peek_cqe(ring, &cqe))
+		return wl_fail("io_uring READV: %s", strerror(-ret));
+	ret = cqe->res;
+	io_uring_cqe_seen(ring, cqe);
+	return ret;
+}
+
+/* One round of wl_vec(): len bytes in and out, the vectored side in iov */
+static int vec_round(enum wl_vec kind, int fds[2], char *buf, struct iovec *iov,
+		     int nr, size_t len, struct io_uring *ring)
+{
+	ssize_t w, r;
+
+	if (kind == WL_VEC_WRITEV)
+		w = writev(fds[1], iov, nr);
+	else
+		w = write(fds[1], buf, len);
+	if (w != (ssize_t)len)
+		return wl_fail("write of %zu returned %ld", len, (long)w);
+	if (kind == WL_VEC_READV)
+		r = readv(fds[0], iov, nr);
+	else if (kind == WL_VEC_PREADV2_NOWAIT)
+		r = preadv2(fds[0], iov, nr, -1, RWF_NOWAIT);
+	else if (kind == WL_VEC_URING_READV)
+		r = uring_readv(ring, fds[0], iov, nr);
+	else
+		r = read(fds[0], buf, len);
+	if (r != (ssize_t)len)
+		return wl_fail("read of %zu returned %ld", len, (long)r);
+	return 0;
+}
+
+long wl_vec(enum wl_vec kind, size_t seg, size_t len, long n)
+{
+	static char buf[65536];
+	static struct iovec iov[WL_VEC_SEGS];
+	struct io_uring ring;
+	int fds[2], nr = 0, ret = 0;
+	long i;
+
+	if (!seg || !len || len > sizeof(buf) || (len + seg - 1) / seg > WL_VEC_SEGS)
+		return wl_fail("segments of %zu for %zu bytes: not 1..%d of 1..%zu",
+			       seg, len, WL_VEC_SEGS, sizeof(buf));
+	for (size_t at = 0; at < len; at += seg, nr++)
+		iov[nr] = (struct iovec){ buf + at, len - at < seg ? len - at : seg };
+	if (wl_pipe(fds, 0))
+		return -1;
+	if (kind == WL_VEC_URING_READV && (ret = io_uring_queue_init(4, &ring, 0)) < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		errno = -ret;
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		if (vec_round(kind, fds, buf, iov, nr, len, &ring))
+			break;
+	if (kind == WL_VEC_URING_READV)
+		io_uring_queue_exit(&ring);
+	close(fds[0]);
+	close(fds[1]);
+	return i == n ? n * wl_vec_sections(seg, len) : -1;
+}

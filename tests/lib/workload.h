@@ -83,6 +83,30 @@ long wl_splice(long n);
  * open (5n), plus the n after: 6n.
  */
 long wl_zero_reads(long n);
+/*
+ * Vectored copies (issue 28): n rounds on one pipe, each moving len bytes
+ * (at most 64 KiB: one default pipe) in and out; the vectored side uses
+ * segments of seg bytes (the last one shorter, at most WL_VEC_SEGS), the
+ * other side one plain write(2) or read(2). A round starts on an empty
+ * pipe, so its buffers are whole pages from the round's first byte.
+ */
+enum wl_vec {
+	WL_VEC_READV,		/* write(2), then readv() */
+	WL_VEC_PREADV2_NOWAIT,	/* write(2), then preadv2(RWF_NOWAIT) */
+	WL_VEC_URING_READV,	/* write(2), then an io_uring READV */
+	WL_VEC_WRITEV,		/* writev(), then read(2) */
+};
+#define WL_VEC_SEGS	1024	/* IOV_MAX */
+/* "readv", "preadv2-nowait", "uring-readv", "writev": the kind, or -1 */
+int wl_vec_kind(const char *name);
+/*
+ * The user-access sections the vectored calls open, from the boundaries:
+ * each piece of a segment one pipe buffer's copy touches is its own
+ * user copy. Returns them for the n rounds, or -1.
+ */
+long wl_vec(enum wl_vec kind, size_t seg, size_t len, long n);
+/* ... and the same count for len bytes of one round, without running it */
+long wl_vec_sections(size_t seg, size_t len);
 /* n writes of size bytes to fd (a pipeline's stdout): the bytes written */
 long wl_put(int fd, size_t size, long n);
 /* Reads of size bytes from fd until end of file: the bytes read */
