@@ -22,10 +22,17 @@
  * them (read at entry, without the lock), then fills whole pages. Both
  * are derived; reads of buffers spliced in from files are not seen.
  *
+ * User-access sections of a read: one per buffer copied into a plain
+ * buffer (ITER_UBUF), none into kernel memory, and into an iovec one per
+ * segment piece (iov_pieces.bpf.h): the buffer boundaries are where the
+ * iterator stood at each release, the segments the iterator's own array.
+ * A vectored read that used up more buffers than that keeps is counted as
+ * one whose sections are not known.
+ *
  * Counts are kept in the task's state and added to the key at exit.
  * What the raw counts mean per column (pool hits = new buffers - pages
- * allocated under the mutex, EAGAIN reasons from the side, one section per
- * buffer) is src/core/metrics.c's table.
+ * allocated under the mutex, EAGAIN reasons from the side) is
+ * src/core/metrics.c's table.
  * Both attach flavours share the bodies; user space loads one flavour.
  */
 #include "vmlinux.h"
@@ -33,6 +40,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "agg.bpf.h"
+#include "iov_pieces.bpf.h"
 #include "pipe_page.bpf.h"
 #include "ring_seen.bpf.h"
 #include "tier_key.bpf.h"
@@ -48,11 +56,26 @@ char LICENSE[] SEC("license") = "GPL";
 #define RT_MUTEX_HAS_WAITERS	0x01
 #define PIPE_BUF_FLAG_CAN_MERGE	0x10
 
+/* how a read's destination takes its copies */
+enum dest_kind {
+	DEST_KERNEL,		/* kernel memory: no user-access section */
+	DEST_UBUF,		/* one plain buffer: a section per buffer */
+	DEST_IOVEC,		/* an iovec: a section per segment piece */
+};
+
+/* iov_iter before 6.4 named its iovec array iov */
+struct iov_iter___old {
+	const struct iovec *iov;
+} __attribute__((preserve_access_index));
+
 struct call_state {
 	struct pt_key key;
 	__u64 pipe;		/* its pipe, for the mutex owner */
 	__u64 iter;		/* read: the destination iov_iter */
 	__u64 left;		/* read: iter count after the last buffer used up */
+	__u64 asked;		/* read: iter count at entry */
+	struct iov_walk vec;	/* read into an iovec: segments, buffer cuts */
+	__u8 dest;		/* read: enum dest_kind */
 	__u8 side;
 	__u8 nonblock;
 	__u8 nowait;
@@ -103,6 +126,46 @@ static __always_inline __u16 merge_bytes(struct pipe_inode_info *pipe, __u64 len
 	return chars;
 }
 
+/* What a read copies into; for an iovec, where its segments start. */
+static __always_inline __u8 dest_of(struct iov_iter *iter, struct iov_walk *w)
+{
+	struct iov_iter___old *old = (void *)iter;
+	__u8 type = BPF_CORE_READ(iter, iter_type);
+
+	if (bpf_core_enum_value_exists(enum iter_type, ITER_UBUF) &&
+	    type == bpf_core_enum_value(enum iter_type, ITER_UBUF))
+		return DEST_UBUF;
+	if (type != bpf_core_enum_value(enum iter_type, ITER_IOVEC))
+		return DEST_KERNEL;
+	if (bpf_core_field_exists(iter->__iov))
+		w->iov = (__u64)BPF_CORE_READ(iter, __iov);
+	else
+		w->iov = (__u64)BPF_CORE_READ(old, iov);
+	w->skip = BPF_CORE_READ(iter, iov_offset);
+	w->nsegs = BPF_CORE_READ(iter, nr_segs);
+	return DEST_IOVEC;
+}
+
+/* The sections of a read that moved bytes, from the buffers it copied. */
+static __always_inline void count_sections(struct pt_counts *c, struct call_state *st,
+					   __u32 bufs, __u64 bytes)
+{
+	struct iov_walk w;
+	long n;
+
+	if (st->dest == DEST_UBUF) {
+		count_add(c, read_sections, bufs);
+	} else if (st->dest == DEST_IOVEC) {
+		w = st->vec;	/* bpf_loop() walks it on the stack */
+		w.total = bytes;
+		n = iov_pieces(&w);
+		if (n < 0)
+			count_add(c, read_sections_unknown, 1);
+		else
+			count_add(c, read_sections, n);
+	}
+}
+
 static __always_inline void call_enter(__u8 side, struct kiocb *iocb,
 				       struct iov_iter *iter)
 {
@@ -123,6 +186,8 @@ static __always_inline void call_enter(__u8 side, struct kiocb *iocb,
 	if (side == PT_OP_READ) {
 		st.iter = (__u64)iter;
 		st.left = len;
+		st.asked = len;
+		st.dest = dest_of(iter, &st.vec);
 	} else {
 		struct pipe_inode_info *pipe = (struct pipe_inode_info *)st.pipe;
 
@@ -182,6 +247,7 @@ static __always_inline void call_exit(long ret)
 		count_add(c, reads, 1);
 		count_add(c, read_bytes, bytes);
 		count_add(c, read_bufs, bufs);
+		count_sections(c, st, bufs, bytes);
 		if (!ret)
 			count_add(c, read_eof, 1);
 		if (bytes)
@@ -228,6 +294,12 @@ static __always_inline void on_buf_release(struct pipe_inode_info *pipe)
 	iter = (struct iov_iter *)st->iter;
 	st->bufs++;
 	st->left = BPF_CORE_READ(iter, count);
+	if (st->dest != DEST_IOVEC)
+		return;
+	/* a cut past the last one kept makes the pieces unknown */
+	if (st->vec.ncuts < IOV_CUTS)
+		st->vec.cut[st->vec.ncuts & (IOV_CUTS - 1)] = st->asked - st->left;
+	st->vec.ncuts++;
 }
 
 /* PREEMPT_RT: a mutex is an rt_mutex, its owner a task pointer */

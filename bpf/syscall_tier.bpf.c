@@ -5,12 +5,22 @@
  * Pipe reads, writes and splices are seen at syscall entry and exit; the
  * pipe ring (head/tail) is read at both ends. Pages for pipe buffers are
  * seen at kmem:mm_page_alloc while the task is inside a pipe write.
+ *
+ * User-access sections of a read: one per buffer for a plain buffer
+ * (read(2), one iovec). A readv/preadv2 of two or more iovecs opens one
+ * per segment piece (iov_pieces.bpf.h): the buffers it copied from are
+ * the slots it emptied and the one it left part read, each giving it the
+ * bytes its offset moved by; when those do not add up to what the read
+ * returned (another reader, a reused slot), or for an io_uring read or a
+ * vmsplice out of a pipe (no window of ring state frames them), the read
+ * is counted as one whose sections are not known.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "agg.bpf.h"
+#include "iov_pieces.bpf.h"
 #include "kernel_obj.bpf.h"
 #include "pipe_page.bpf.h"
 #include "ring_claim.bpf.h"
@@ -68,6 +78,7 @@ struct pipe_end {
 	__u32 dev;
 	__u32 head;			/* ring state at syscall entry */
 	__u32 tail;
+	__u32 offset;			/* vectored read: the tail buffer's offset */
 };
 
 struct call_state {
@@ -75,6 +86,7 @@ struct call_state {
 	__u8 op;
 	__u8 nonblock;		/* file has O_NONBLOCK (or SPLICE_F_NONBLOCK) */
 	__u8 nowait;		/* RWF_NOWAIT without O_NONBLOCK */
+	__u8 vec;		/* readv/preadv2 of two or more iovecs; vmsplice */
 	__u32 pages;		/* pipe pages allocated during this call */
 	struct pipe_end src;	/* pipe read from */
 	struct pipe_end dst;	/* pipe written to */
@@ -119,6 +131,20 @@ static __always_inline struct file *pipe_end_of(struct task_struct *task,
 	end->head = pipe->head;
 	end->tail = pipe->tail;
 	return file;
+}
+
+/* The offset of the buffer at the tail of end's ring (0: the ring is empty). */
+static __always_inline __u32 tail_offset(const struct pipe_end *end)
+{
+	struct pipe_inode_info *pipe = end->pipe;
+	struct pipe_buffer *buf;
+	__u32 offset = 0;
+
+	if (end->head == end->tail)
+		return 0;
+	buf = pipe->bufs + (end->tail & (pipe->ring_size - 1));
+	bpf_probe_read_kernel(&offset, sizeof(offset), &buf->offset);
+	return offset;
 }
 
 static __always_inline bool file_nonblock(struct file *file)
@@ -273,6 +299,10 @@ int BPF_PROG(sc_sys_enter, struct pt_regs *regs, long nr)
 		if ((id == NR_preadv2 || id == NR_pwritev2) &&
 		    (call.arg[5] & RWF_NOWAIT) && !s.nonblock)
 			s.nowait = 1;
+		if ((id == NR_readv || id == NR_preadv2) && call.arg[2] > 1) {
+			s.vec = 1;
+			s.src.offset = tail_offset(end);
+		}
 	} else if (id == NR_vmsplice) {
 		struct pipe_end probe = {};
 
@@ -283,6 +313,7 @@ int BPF_PROG(sc_sys_enter, struct pt_regs *regs, long nr)
 			s.dst = probe;
 		else
 			s.src = probe;
+		s.vec = 1;
 		/* vmsplice(fd, iov, nr_segs, flags) */
 		s.nonblock = file_nonblock(file) ||
 			     (call.arg[3] & SPLICE_F_NONBLOCK);
@@ -353,6 +384,61 @@ static __always_inline bool asked_bytes(struct task_struct *task,
 	return call.arg[2] > EOF_IOVS;
 }
 
+/*
+ * The buffer boundaries of a vectored read (w->cut, w->ncuts): the bytes
+ * each slot from the entry's tail gave it, by how far its offset moved
+ * (a slot filled since then started at 0). True if they add up to the
+ * bytes it read.
+ */
+static __always_inline bool read_cuts(const struct pipe_end *end, __u64 bytes,
+				      struct iov_walk *w)
+{
+	struct pipe_inode_info *pipe = kernel_obj(end->pipe, struct pipe_inode_info);
+	__u32 tail = pipe->tail, head = pipe->head, mask = pipe->ring_size - 1;
+	__u32 emptied = tail - end->tail;
+	__u64 at = 0;
+
+	/* more slots than a cut each, or a slot written again since */
+	if (emptied > IOV_CUTS || head - end->tail > pipe->ring_size)
+		return false;
+	for (__u32 i = 0; i <= IOV_CUTS && i <= emptied; i++) {
+		struct pipe_buffer *buf = pipe->bufs + ((end->tail + i) & mask);
+		__u32 offset = 0;
+
+		if (i == emptied && tail == head)
+			break;	/* no slot left part read */
+		bpf_probe_read_kernel(&offset, sizeof(offset), &buf->offset);
+		at += offset - (i ? 0 : end->offset);
+		if (i < emptied)
+			w->cut[i & (IOV_CUTS - 1)] = at;
+	}
+	w->ncuts = emptied;
+	return at == bytes;
+}
+
+/* A readv/preadv2 of two or more iovecs: its segment pieces, if known. */
+static __always_inline void count_vec_sections(struct pt_counts *c,
+					       struct task_struct *task,
+					       struct call_state *st,
+					       struct pt_regs *regs, long ret)
+{
+	struct iov_walk w = {};
+	struct sc_call call;
+	long n;
+
+	call_of(task, &call, regs, regs->orig_ax);
+	w.iov = call.arg[1];
+	w.nsegs = call.arg[2];
+	w.total = ret;
+	w.user = 1;
+	w.compat = in_compat_syscall(task);
+	n = read_cuts(&st->src, ret, &w) ? iov_pieces(&w) : -1;
+	if (n < 0)
+		count_add(c, read_sections_unknown, 1);
+	else
+		count_add(c, read_sections, n);
+}
+
 static __always_inline void exit_read(struct task_struct *task, struct call_state *st,
 				      struct pt_regs *regs, long ret)
 {
@@ -385,6 +471,10 @@ static __always_inline void exit_read(struct task_struct *task, struct call_stat
 	if (bufs > ret)
 		bufs = ret;
 	count_add(c, read_bufs, bufs);
+	if (st->vec)
+		count_vec_sections(c, task, st, regs, ret);
+	else
+		count_add(c, read_sections, bufs);
 }
 
 static __always_inline void exit_write(struct task_struct *task, struct call_state *st,
@@ -431,6 +521,9 @@ static __always_inline void exit_splice(struct task_struct *task, struct call_st
 	if (st->src.pipe && (c = end_counts(&st->src, task))) {
 		count_add(c, splice_out, 1);
 		count_add(c, splice_out_bytes, bytes);
+		/* vmsplice copies to user memory outside any read */
+		if (st->vec && bytes)
+			count_add(c, read_sections_unknown, 1);
 		if (st->w.lock == (__u64)st->src.pipe)
 			count_contention(c, &st->w);
 		if (eagain)
@@ -609,8 +702,10 @@ int BPF_PROG(sc_uring_done, struct io_ring_ctx *ring, void *req_ptr)
 	if (op == PT_OP_READ) {
 		count_add(c, reads, 1);
 		count_add(c, uring_reads, 1);
-		if (res > 0)
+		if (res > 0) {
 			count_add(c, read_bytes, res);
+			count_add(c, read_sections_unknown, 1);
+		}
 		else if (!res && uring_eof(req))
 			count_add(c, read_eof, 1);
 		else if (res == -EAGAIN)

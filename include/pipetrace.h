@@ -46,7 +46,9 @@ struct pt_counts {
 	__u64 alloc_pages;	/* syscall: pipe pages allocated in a write */
 	__u64 prefill_dropped;	/* tracepoint: pipe_prefill's dropped */
 	__u64 read_bufs;	/* buffers reads copied from */
-	__u64 read_sections;	/* tracepoint: user-access sections reads opened */
+	__u64 read_sections;	/* user-access sections reads opened */
+	__u64 read_sections_unknown;	/* syscall, function: reads whose
+					 * sections could not be counted */
 	__u64 splice_in;	/* syscall: splice/tee/vmsplice into a pipe */
 	__u64 splice_in_bytes;
 	__u64 splice_out;	/* syscall: splice/tee/vmsplice out of a pipe */

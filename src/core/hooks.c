@@ -36,7 +36,10 @@ static const struct {
 	/* tracepoint: pipe_copy's bufs; function: anon_pipe_buf_release;
 	 * syscall: the ring claim */
 	{ PT_RAW(read_bufs), { [TP] = CALLS, [FN] = CALLS | BUFS, [SC] = CALLS | BUFS } },
-	{ PT_RAW(read_sections), { [TP] = CALLS } },
+	/* tracepoint: pipe_copy's sections; function, syscall: the buffers'
+	 * boundaries (iov_pieces.bpf.h) */
+	{ PT_RAW(read_sections) | PT_RAW(read_sections_unknown),
+	  { [TP] = CALLS, [FN] = CALLS | BUFS, [SC] = CALLS | BUFS } },
 	{ PT_RAW(splice_in) | PT_RAW(splice_in_bytes) | PT_RAW(splice_out) |
 	  PT_RAW(splice_out_bytes) | PT_RAW(eagain_splice) | PT_RAW(uring_reads) |
 	  PT_RAW(uring_writes), { [SC] = CALLS } },

@@ -143,23 +143,26 @@ static bool v_alloc_locked(const struct pt_counts *c, const struct pt_env *e,
 	return set_u(v, locked_pages(c, e));
 }
 
-/* Sections: counted by pipe_copy; elsewhere one per buffer copied. */
-static __u64 sections(const struct pt_counts *c, const struct pt_env *e)
-{
-	return e->tier == PT_TIER_TRACEPOINT ? c->read_sections : c->read_bufs;
-}
-
+/*
+ * Sections: one per user copy, so one per segment piece of a vectored
+ * read (pipe_copy counts them; the other tiers from the iovec). A read
+ * whose pieces a tier could not count makes the figure unknown, never
+ * short.
+ */
 static bool v_copy_sections(const struct pt_counts *c, const struct pt_env *e,
 			    struct pt_value *v)
 {
-	return set_u(v, sections(c, e));
+	(void)e;
+	return !c->read_sections_unknown && set_u(v, c->read_sections);
 }
 
 /* io_uring reads have no copy figures in the syscall tier */
 static bool v_sections_per_read(const struct pt_counts *c, const struct pt_env *e,
 				struct pt_value *v)
 {
-	return set_d(v, sections(c, e), c->reads - c->uring_reads, 1.0);
+	(void)e;
+	return !c->read_sections_unknown &&
+	       set_d(v, c->read_sections, c->reads - c->uring_reads, 1.0);
 }
 
 /* task-time asleep / interval: 100 = one task asleep all the interval */
@@ -283,9 +286,10 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 		"pipe pages allocated before taking pipe->mutex (prefill)",
 		PT_V_U64, POOL(PT_EXACT, PT_EXACT, PT_EXACT), RAW(alloc_unlocked) },
 	[PT_COL_COPY_SECTIONS] = { "copy_sections", "SECTIONS", 8, "sections",
-		"user-access (STAC/CLAC) sections reads opened",
+		"user-access (STAC/CLAC) sections reads opened: one per user copy, "
+		"a pipe buffer's piece of one iovec segment",
 		PT_V_U64, COPIES(PT_EXACT), .value = v_copy_sections,
-		USES(PT_RAW(read_sections) | PT_RAW(read_bufs)) },
+		USES(PT_RAW(read_sections) | PT_RAW(read_sections_unknown)) },
 	[PT_COL_COPY_BUFFERS] = { "copy_buffers", NULL, 0, "buffers",
 		"pipe buffers reads copied from", PT_V_U64,
 		{ [TP] = { PT_EXACT }, [FN] = { PT_DERIVED, PT_NA_BATCH },
@@ -297,7 +301,7 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 	[PT_COL_SECTIONS_PER_READ] = { "sections_per_read", "SEC/RD", 7,
 		"sections/read", "copy_sections per read (io_uring reads left out)",
 		PT_V_RATIO, COPIES(PT_DERIVED), .value = v_sections_per_read,
-		USES(PT_RAW(read_sections) | PT_RAW(read_bufs) | PT_RAW(reads) |
+		USES(PT_RAW(read_sections) | PT_RAW(read_sections_unknown) | PT_RAW(reads) |
 		     PT_RAW(uring_reads)) },
 	[PT_COL_EAGAIN_NONBLOCK] = { "eagain_nonblock", NULL, 0, "calls",
 		"-EAGAIN returns of O_NONBLOCK files",

@@ -274,6 +274,32 @@ t_fullread() {
 	expect_col "$what: copy_sections" copy_sections $((BATCH ? k : 16 * k)) key_type=total
 }
 
+# issue 28: a vectored read opens one user-access section per segment
+# piece; pipework works the count out from the segment and buffer
+# boundaries. The syscall tier cannot count io_uring's (no ring window);
+# writev's reads are plain: one section per buffer, per run when batched
+t_vectored() {
+	local n k s len out pid want what
+	n=$(size 64 16)
+	attach -k pid --csv -n pipework || { not_ok "vectored: attach"; return; }
+	# pipes without FMODE_NOWAIT: preadv2 fails, io_uring punts to io-wq
+	if [ "$NOWAIT" = 1 ]; then vec_work "$n"; else vec_work "$n" readv writev; fi
+	stop_pipestat
+	while read -r k s len out; do
+		pid=$(pid_of "$out")
+		want=${out##*sections=}
+		[ "$k" = writev ] && want=$((BATCH ? n : n * ((len + 4095) / 4096)))
+		what="vectored $k, $s-byte segments (batch $BATCH)"
+		expect "$what: reads" "$(csv_get "$TMP/out" reads pid "$pid")" "$n"
+		if [ "$RUN_TIER" = syscall ] && [ "$k" = uring-readv ]; then
+			expect "$what: copy_sections not known on this tier" \
+				"$(raw copy_sections pid="$pid")" ""
+		else
+			expect_col "$what: copy_sections" copy_sections "$want" pid="$pid"
+		fi
+	done <"$TMP/vec"
+}
+
 # io_uring reads of empty pipes: one IOCB_NOWAIT EAGAIN each (no io-wq punt)
 t_uring() {
 	local n=16
@@ -359,7 +385,7 @@ run() {
 
 [ "${SPILL:-1}" = only ] ||
 	run t_eagain_read t_nowait_read t_eagain_write t_stream t_fifo t_jobserver \
-	t_zero_read t_pingpong t_fullread t_uring t_uring_bench t_splice
+	t_zero_read t_pingpong t_fullread t_vectored t_uring t_uring_bench t_splice
 # Syscall and tracepoint tiers: a call's state sits in a slot picked by
 # thread id, or in task storage when another thread holds the slot. Every
 # thread on one slot sends all but one of them there: the same answers must

@@ -72,7 +72,16 @@ static void values(void)
 	e.tier = PT_TIER_FUNCTION;
 	CHECK(pt_get(PT_COL_POOL_HITS, &c, &e).u == 34);	/* 40 - 6 */
 	CHECK(pt_get(PT_COL_POOL_MISSES, &c, &e).u == 6);
-	CHECK(pt_get(PT_COL_COPY_SECTIONS, &c, &e).u == 20);	/* one per buffer */
+	/* every tier counts them now, per segment piece (issue 28) */
+	CHECK(pt_get(PT_COL_COPY_SECTIONS, &c, &e).u == 5);
+	/* a read whose pieces a tier could not count: unknown, never short */
+	c.read_sections_unknown = 1;
+	CHECK(pt_get(PT_COL_COPY_SECTIONS, &c, &e).q == PT_NA);
+	CHECK(pt_get(PT_COL_SECTIONS_PER_READ, &c, &e).q == PT_NA);
+	e.tier = PT_TIER_TRACEPOINT;
+	CHECK(pt_get(PT_COL_COPY_SECTIONS, &c, &e).q == PT_NA);
+	c.read_sections_unknown = 0;
+	e.tier = PT_TIER_FUNCTION;
 	CHECK(pt_get(PT_COL_EAGAIN_EMPTY, &c, &e).u == 3);
 	CHECK(pt_get(PT_COL_EAGAIN_FULL, &c, &e).u == 3);
 	e.tier = PT_TIER_SYSCALL;

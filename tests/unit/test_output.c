@@ -84,7 +84,7 @@ static void syscall_tier_row(void)
 	struct pt_counts c = {
 		.reads = 4, .writes = 2, .read_bytes = 131072, .write_bytes = 131072,
 		.eagain_read_nonblock = 3, .eagain_read_nowait = 1,
-		.bufs_new = 32, .alloc_pages = 8, .read_bufs = 32,
+		.bufs_new = 32, .alloc_pages = 8, .read_bufs = 32, .read_sections = 32,
 	};
 	struct pt_report r = { .rows = &rows, .env = &env, .time = 1700000000.5,
 			       .interval_s = 1.0 };

@@ -325,6 +325,27 @@ if [ "$KERNEL" = patched ]; then
 	check_eq "uring: all EAGAIN events" "$(count uring pipe_eagain)" $N
 	check_eq "uring: io_uring_queue_async_work events" "$(count uring io_uring_queue_async_work)" 0
 	check_eq "uring: io_uring_poll_arm events" "$(count uring io_uring_poll_arm)" $N
+
+	# 6. vectored copies (0005): one section per segment piece, the
+	#    count ptwork works out from the segment and buffer boundaries;
+	#    the plain side keeps one per buffer
+	N=64
+	for k in readv preadv2-nowait uring-readv writev; do
+		for s in 1 1000 4096 5000; do
+			len=65536
+			[ $s = 1 ] && len=1024	# 1024 segments: IOV_MAX
+			trace_run "vec-$k-$s" pipe -- "$PT" vec $k $s $len $N
+			ino=$(ino_of "vec-$k-$s")
+			want=$(sed -n 's/.* sections=//p' "$W/vec-$k-$s.out")
+			vside=read pside=write
+			[ $k = writev ] && vside=write pside=read
+			check_eq "vec $k, $s-byte segments: $vside sections == pieces" \
+				"$(sumf "vec-$k-$s" pipe_copy sections "ino=$ino" side=$vside)" "$want"
+			check_eq "vec $k, $s-byte segments: plain $pside, one section per buffer" \
+				"$(sumf "vec-$k-$s" pipe_copy sections "ino=$ino" side=$pside)" \
+				$((N * ((len + 4095) / 4096)))
+		done
+	done
 	trace_reset
 	if have_knobs; then
 		if [ -d $T/events/pipe/pipe_prefill ] && [ -d $T/events/pipe/pipe_trim ]; then

@@ -48,6 +48,11 @@
  *   ptwork stress W R RECS BIG  integrity stress (see stress() below)
  *   ptwork faultread            64 KiB read of a full pipe into a buffer
  *                               whose 10th page is unmapped; then the rest
+ *   ptwork vec KIND SEG LEN N   N rounds of LEN bytes written and read back,
+ *                               one side vectored in SEG-byte segments (KIND
+ *                               readv, preadv2-nowait, uring-readv, writev);
+ *                               prints "calls=N sections=S" (the sections the
+ *                               vectored calls open, from the boundaries)
  *   ptwork wr FILE VALUE        write VALUE to FILE; print OK or the errno
  *                               name (EINVAL, ...); exit 0
  *
@@ -992,6 +997,18 @@ int main(int argc, char **argv)
 		return mode_fault_write(arg(argv, 2, argc));
 	if (!strcmp(m, "faultread"))
 		return mode_faultread();
+	if (!strcmp(m, "vec") && argc == 6) {
+		int kind = wl_vec_kind(argv[2]);
+		long n = arg(argv, 5, argc), r;
+
+		if (kind < 0)
+			die("vec kind");
+		r = wl_vec(kind, arg(argv, 3, argc), arg(argv, 4, argc), n);
+		if (r < 0)
+			exit(1);
+		printf("calls=%ld sections=%ld\n", n, r);
+		return 0;
+	}
 	if (!strcmp(m, "wr") && argc == 4)
 		return mode_wr(argv[2], argv[3]);
 	if (!strcmp(m, "stress"))
@@ -1003,7 +1020,7 @@ int main(int argc, char **argv)
 		"       epipe N SIZE | sigwrite N SIZE | splicedrain | uring N |\n"
 		"       spliceop splice|tee|vmsplice N |\n"
 		"       zero-read N | uring-stream N | uring-busy N | idle N |\n"
-		"       fault-write N |\n"
+		"       fault-write N | vec KIND SEG LEN N |\n"
 		"       stress W R RECS BIG | faultread | wr FILE VALUE\n");
 	return 2;
 }
