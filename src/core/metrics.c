@@ -29,7 +29,14 @@
 /* the syscall tier cannot tell prefill pages from pages under the mutex */
 #define POOL(q_tp, q_fn, q_sc)						\
 	{ [TP] = { q_tp }, [FN] = { q_fn }, [SC] = { q_sc, PT_NA_PREFILL } }
-/* one section per buffer, except on the batched read path */
+/*
+ * Sections: one per user copy. The tracepoint tier's pipe_copy counts
+ * them (kernel-patch 0005: per segment piece of an iovec); the function
+ * tier derives them from the iterator and the buffers it saw released,
+ * the syscall tier from the iovec and the ring's offsets (per buffer for
+ * a plain buffer, per segment piece for an iovec). Neither sees the
+ * batched read path; a read either cannot count makes the row's '-'.
+ */
 #define COPIES(q_tp)							\
 	{ [TP] = { q_tp }, [FN] = { PT_DERIVED, PT_NA_BATCH },		\
 	  [SC] = { PT_DERIVED, PT_NA_BATCH } }

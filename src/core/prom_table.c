@@ -117,6 +117,11 @@ static const struct {
 	{ .col = PT_COL_POOL_HIT_PCT,
 	  .query = "100 * rate(pipetrace_pool_hits_total[5m]) / "
 	  "(rate(pipetrace_pool_hits_total[5m]) + rate(pipetrace_pool_misses_total[5m]))" },
+	{ .col = PT_COL_COPY_SECTIONS, .query = "pipetrace_copy_sections_total",
+	  .note = "one per user copy: a pipe buffer's piece of one iovec segment "
+		  "(readv etc.), one per buffer into a plain buffer; exact on the "
+		  "tracepoint tier, derived on the others; an interval with a read "
+		  "whose pieces the tier could not count adds nothing" },
 	{ .col = PT_COL_SECTIONS_PER_READ,
 	  .query = "rate(pipetrace_copy_sections_total[5m]) / "
 	  "rate(pipetrace_calls_total{side=\"read\"}[5m])",
