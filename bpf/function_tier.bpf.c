@@ -150,15 +150,18 @@ static __always_inline __u8 dest_of(struct iov_iter *iter, struct iov_walk *w)
 static __always_inline void count_sections(struct pt_counts *c, struct call_state *st,
 					   __u32 bufs, __u64 bytes)
 {
-	struct iov_walk w;
-	long n;
+	struct iov_walk *w;
+	long n = -1;
 
 	if (st->dest == DEST_UBUF) {
 		count_add(c, read_sections, bufs);
 	} else if (st->dest == DEST_IOVEC) {
-		w = st->vec;	/* bpf_loop() walks it on the stack */
-		w.total = bytes;
-		n = iov_pieces(&w);
+		w = iov_walk_get();
+		if (w) {
+			*w = st->vec;
+			w->total = bytes;
+			n = iov_pieces(w);
+		}
 		if (n < 0)
 			count_add(c, read_sections_unknown, 1);
 		else

@@ -9,7 +9,10 @@
  * opens none.
  *
  * The caller fills the iovec (user memory: the syscall's array; kernel
- * memory: the iov_iter's copy of it) and the buffer boundaries.
+ * memory: the iov_iter's copy of it) and the buffer boundaries into this
+ * CPU's walk (iov_walk_get()). The walk lives in a map, not on the stack:
+ * the verifier tracks no value in map memory, so bpf_loop()'s callback
+ * verifies in a pass or two whatever the counters do.
  */
 #ifndef IOV_PIECES_BPF_H
 #define IOV_PIECES_BPF_H
@@ -29,11 +32,24 @@ struct iov_walk {
 	__u8 bad;		/* out: an iovec could not be read */
 	/* the walk: up to pos, inside segment seg (ending at seg_end) */
 	__u32 seg;
-	__u32 next_cut;
 	__u32 pieces;
 	__u64 pos;
 	__u64 seg_end;
 };
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct iov_walk);
+} iov_walks SEC(".maps");
+
+static __always_inline struct iov_walk *iov_walk_get(void)
+{
+	__u32 k = 0;
+
+	return bpf_map_lookup_elem(&iov_walks, &k);
+}
 
 /* the length of segment i: 0, or -1 if it could not be read */
 static __always_inline int iov_len(const struct iov_walk *w, __u32 i, __u64 *len)
@@ -50,25 +66,21 @@ static __always_inline int iov_len(const struct iov_walk *w, __u32 i, __u64 *len
 /* one step: to the next segment or buffer boundary, or past an empty one */
 static long iov_step(__u64 i, void *ctx)
 {
-	struct iov_walk *w = ctx;
-	__u64 end = w->total, len;
-	bool cut = false;
+	struct iov_walk *w = iov_walk_get();
+	__u64 end, len;
 
+	if (!w)
+		return 1;
+	end = w->total;
 	if (w->seg_end < end)
 		end = w->seg_end;
-	if (w->next_cut < w->ncuts && w->next_cut < IOV_CUTS) {
-		__u64 c = w->cut[w->next_cut & (IOV_CUTS - 1)];
-
-		cut = c <= end;
-		if (cut)
-			end = c;
-	}
+	for (int j = 0; j < IOV_CUTS; j++)
+		if (j < w->ncuts && w->cut[j] > w->pos && w->cut[j] < end)
+			end = w->cut[j];
 	if (end > w->pos) {
 		w->pieces++;
 		w->pos = end;
 	}
-	if (cut)
-		w->next_cut++;
 	if (w->pos >= w->total)
 		return 1;
 	if (w->seg_end <= w->pos) {
@@ -81,7 +93,8 @@ static long iov_step(__u64 i, void *ctx)
 	return 0;
 }
 
-/* The sections of the call w describes, or -1 if they cannot be known. */
+/* The sections of the call w (this CPU's walk) describes, or -1 if they
+ * cannot be known. */
 static __always_inline long iov_pieces(struct iov_walk *w)
 {
 	__u64 len;
@@ -92,12 +105,11 @@ static __always_inline long iov_pieces(struct iov_walk *w)
 	    len < w->skip)
 		return -1;
 	w->seg = 0;
-	w->next_cut = 0;
 	w->pieces = 0;
 	w->pos = 0;
 	w->seg_end = len - w->skip;
 	w->bad = 0;
-	bpf_loop(w->nsegs + w->ncuts + 2, iov_step, w, 0);
+	bpf_loop(w->nsegs + w->ncuts + 2, iov_step, NULL, 0);
 	return w->bad || w->pos < w->total ? -1 : w->pieces;
 }
 

@@ -422,17 +422,21 @@ static __always_inline void count_vec_sections(struct pt_counts *c,
 					       struct call_state *st,
 					       struct pt_regs *regs, long ret)
 {
-	struct iov_walk w = {};
+	struct iov_walk *w = iov_walk_get();
 	struct sc_call call;
-	long n;
+	long n = -1;
 
-	call_of(task, &call, regs, regs->orig_ax);
-	w.iov = call.arg[1];
-	w.nsegs = call.arg[2];
-	w.total = ret;
-	w.user = 1;
-	w.compat = in_compat_syscall(task);
-	n = read_cuts(&st->src, ret, &w) ? iov_pieces(&w) : -1;
+	if (w) {
+		call_of(task, &call, regs, regs->orig_ax);
+		w->iov = call.arg[1];
+		w->skip = 0;
+		w->nsegs = call.arg[2];
+		w->total = ret;
+		w->user = 1;
+		w->compat = in_compat_syscall(task);
+		if (read_cuts(&st->src, ret, w))
+			n = iov_pieces(w);
+	}
 	if (n < 0)
 		count_add(c, read_sections_unknown, 1);
 	else

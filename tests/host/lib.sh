@@ -92,6 +92,24 @@ work() {
 	cat "$TMP/work"
 }
 
+# vec_work N [KIND...]: pipework vec with each KIND (default: all four)
+# and segment sizes 1, 1000, 4096, 5000, N rounds each (1-byte segments:
+# 1 KiB rounds, IOV_MAX segments; the others 64 KiB); one line
+# "KIND SEG LEN REPORT" each in $TMP/vec
+vec_work() {
+	local n=$1 k s len
+	shift
+	[ $# -gt 0 ] || set -- readv preadv2-nowait uring-readv writev
+	: >"$TMP/vec"
+	for k in "$@"; do
+		for s in 1 1000 4096 5000; do
+			len=65536
+			[ "$s" = 1 ] && len=1024
+			echo "$k $s $len $(work vec "$k" $s $len "$n")" >>"$TMP/vec"
+		done
+	done
+}
+
 # pid_of OUTPUT: the pid= word of a pipework result line
 pid_of() { sed -n 's/.*pid=\([0-9]*\).*/\1/p' <<<"$1" | tail -1; }
 
