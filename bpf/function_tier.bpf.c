@@ -250,7 +250,9 @@ static __always_inline void call_exit(long ret)
 		count_add(c, reads, 1);
 		count_add(c, read_bytes, bytes);
 		count_add(c, read_bufs, bufs);
-		count_sections(c, st, bufs, bytes);
+		/* the cuts come from the releases: only with them */
+		if (pt_scope.hooks & PT_HOOK_BUFS)
+			count_sections(c, st, bufs, bytes);
 		if (!ret)
 			count_add(c, read_eof, 1);
 		if (bytes)
