@@ -300,6 +300,20 @@ t_vectored() {
 	done <"$TMP/vec"
 }
 
+# vmsplice out of a pipe copies to user memory outside any read: the
+# syscall tier, which sees it, cannot count its sections (the pipe tiers
+# see no call, so no row)
+t_vmsplice_sections() {
+	local n=16
+	attach -k comm --csv -n ptwork || { not_ok "vmsplice sections: attach"; return; }
+	"$PTWORK" spliceop vmsplice $n >/dev/null || not_ok "vmsplice sections: ptwork"
+	stop_pipestat
+	expect "vmsplice out: copy_sections not known" "$(raw copy_sections comm=ptwork)" ""
+	if [ "$RUN_TIER" = syscall ]; then
+		expect "vmsplice out: splice_out" "$(csv_get "$TMP/out" splice_out comm ptwork)" $n
+	fi
+}
+
 # io_uring reads of empty pipes: one IOCB_NOWAIT EAGAIN each (no io-wq punt)
 t_uring() {
 	local n=16
@@ -385,7 +399,7 @@ run() {
 
 [ "${SPILL:-1}" = only ] ||
 	run t_eagain_read t_nowait_read t_eagain_write t_stream t_fifo t_jobserver \
-	t_zero_read t_pingpong t_fullread t_vectored t_uring t_uring_bench t_splice
+	t_zero_read t_pingpong t_fullread t_vectored t_vmsplice_sections t_uring t_uring_bench t_splice
 # Syscall and tracepoint tiers: a call's state sits in a slot picked by
 # thread id, or in task storage when another thread holds the slot. Every
 # thread on one slot sends all but one of them there: the same answers must
