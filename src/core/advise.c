@@ -109,6 +109,90 @@ static void chatty(struct remarks *r, const struct pt_row *row, const struct pt_
 		    "them into fewer writes saves system calls", rate, avg);
 }
 
+/* Whole pages per write on average, at most a pool's worth: what the
+ * writes' prefill could take (it takes whole pages only). */
+static int pool_pages(const struct pt_row *row)
+{
+	__u64 pages = row->c.write_bytes / row->c.writes / sysconf(_SC_PAGESIZE);
+
+	return pages < ADVISE_POOL_MAX ? (int)pages : ADVISE_POOL_MAX;
+}
+
+/* fs.pipe-prealloc-max: pages a write allocates holding pipe->mutex */
+static void prealloc_max(struct remarks *r, const struct pt_row *row,
+			 const struct pt_env *e)
+{
+	int want = pool_pages(row), max = e->knob_prealloc_max;
+	struct pt_value miss;
+	double per;
+
+	if (max < 0 || want < 2 || max >= want ||
+	    !get(PT_COL_POOL_MISSES, row, e, &miss))
+		return;
+	per = (double)miss.u / row->c.writes;
+	if (per < ADVISE_KNOB_PAGES)
+		return;
+	say(r, "pool misses: %.1f pages per write allocated holding pipe->mutex "
+	    "(%llu in %llu writes of %.0f bytes on average) with "
+	    "fs.pipe-prealloc-max %d: raise it to %d (sysctl -w "
+	    "fs.pipe-prealloc-max=%d), a write then allocates up to %d of its "
+	    "pages before taking the mutex", per, (unsigned long long)miss.u,
+	    (unsigned long long)row->c.writes,
+	    (double)row->c.write_bytes / row->c.writes, max, want, want, want);
+}
+
+/* fs.pipe-prealloc-keep: page churn, pages allocated (and freed once
+ * read, beyond those kept) per write */
+static void prealloc_keep(struct remarks *r, const struct pt_row *row,
+			  const struct pt_env *e)
+{
+	int want = pool_pages(row), keep = e->knob_prealloc_keep;
+	struct pt_value lk, ul, hits;
+	double per;
+
+	/* keep is clamped to prealloc-max: that rule comes first */
+	if (keep < 0 || want < 2 || keep >= want || e->knob_prealloc_max < want ||
+	    !get(PT_COL_ALLOC_LOCKED, row, e, &lk) ||
+	    !get(PT_COL_ALLOC_UNLOCKED, row, e, &ul) ||
+	    !get(PT_COL_POOL_HITS, row, e, &hits))
+		return;
+	per = (double)(lk.u + ul.u) / row->c.writes;
+	if (per < ADVISE_KNOB_PAGES)
+		return;
+	say(r, "page churn: %.1f pages allocated per write (%llu holding "
+	    "pipe->mutex + %llu prefilled in %llu writes of %.0f bytes on "
+	    "average; %llu new buffers from the pool), each freed once read "
+	    "beyond the %d a pipe keeps (fs.pipe-prealloc-keep): raise it to %d "
+	    "(sysctl -w fs.pipe-prealloc-keep=%d), a pipe then keeps up to %d "
+	    "pages (%ld KiB) between calls", per, (unsigned long long)lk.u,
+	    (unsigned long long)ul.u, (unsigned long long)row->c.writes,
+	    (double)row->c.write_bytes / row->c.writes,
+	    (unsigned long long)hits.u, keep, want, want, want,
+	    want * sysconf(_SC_PAGESIZE) / 1024);
+}
+
+/* fs.pipe-read-batch: user-access sections per read */
+static void read_batch(struct remarks *r, const struct pt_row *row,
+		       const struct pt_env *e)
+{
+	__u64 reads = row->c.reads - row->c.uring_reads;
+	struct pt_value sec, bufs;
+	double per;
+
+	if (e->knob_read_batch != 0 || reads < ADVISE_MIN_WRITES ||
+	    !get(PT_COL_COPY_SECTIONS, row, e, &sec) ||
+	    !get(PT_COL_COPY_BUFFERS, row, e, &bufs))
+		return;
+	per = (double)sec.u / reads;
+	if (per < ADVISE_KNOB_SECTIONS)
+		return;
+	say(r, "read copies: %.1f user-access sections per read (%llu for %llu "
+	    "buffers in %llu reads) with fs.pipe-read-batch 0: set it to 1 "
+	    "(sysctl -w fs.pipe-read-batch=1), a read then copies a run of whole "
+	    "buffers in one section", per, (unsigned long long)sec.u,
+	    (unsigned long long)bufs.u, (unsigned long long)reads);
+}
+
 int advise_pipe(char *buf, size_t n, const struct pt_row *row,
 		const struct pt_env *env, struct advice *a)
 {
@@ -119,8 +203,12 @@ int advise_pipe(char *buf, size_t n, const struct pt_row *row,
 		buf[0] = '\0';
 	quota(&r, row, env);
 	if (row->c.writes >= ADVISE_MIN_WRITES) {
-		if (row->c.write_bytes >= ADVISE_MIN_BYTES)
+		if (row->c.write_bytes >= ADVISE_MIN_BYTES) {
 			sides(&r, row, env, a);
+			prealloc_max(&r, row, env);
+			prealloc_keep(&r, row, env);
+			read_batch(&r, row, env);
+		}
 		chatty(&r, row, env);
 	}
 	return r.count;
@@ -139,7 +227,7 @@ const char *advise_threshold(void)
 	static char s[160];
 
 	snprintf(s, sizeof(s), "a pipe is judged from %d writes in the interval, "
-		 "its waits from %d KiB written", ADVISE_MIN_WRITES,
+		 "its waits, pages and copies from %d KiB written", ADVISE_MIN_WRITES,
 		 ADVISE_MIN_BYTES >> 10);
 	return s;
 }

@@ -17,9 +17,22 @@
  *                 within fs.pipe-max-size
  *   chatty        >= ADVISE_CHATTY_RATE writes/s of < ADVISE_CHATTY_BYTES
  *                 on average: batching saves system calls
+ * and on a kernel with the knobs of kernel-patch/ (never elsewhere: they
+ * do not exist there), P = whole pages per write on average, at most
+ * ADVISE_POOL_MAX (what a write's prefill could take):
+ *   fs.pipe-prealloc-max   >= ADVISE_KNOB_PAGES pool misses (pages
+ *                 allocated holding pipe->mutex) per write, P >= 2 and the
+ *                 knob below P: raise it to P
+ *   fs.pipe-prealloc-keep  >= ADVISE_KNOB_PAGES pages allocated per write
+ *                 (under the mutex and prefilled: page churn), P >= 2, the
+ *                 knob below P and fs.pipe-prealloc-max at P or above (keep
+ *                 is clamped to it): raise it to P
+ *   fs.pipe-read-batch     0, and reads opened >= ADVISE_KNOB_SECTIONS
+ *                 user-access sections each: set it to 1
  * Traffic threshold: nothing but quota-shrunk (which needs one write) for a
  * pipe with fewer than ADVISE_MIN_WRITES writes in the interval; the waits'
- * rules also need ADVISE_MIN_BYTES written.
+ * and the knobs' rules also need ADVISE_MIN_BYTES written (read-batch:
+ * ADVISE_MIN_WRITES reads too).
  */
 #ifndef ADVISE_H
 #define ADVISE_H
@@ -34,6 +47,9 @@
 #define ADVISE_IDLE_PCT		5.0
 #define ADVISE_CHATTY_RATE	10000.0
 #define ADVISE_CHATTY_BYTES	512
+#define ADVISE_POOL_MAX		8	/* the prealloc knobs' maximum */
+#define ADVISE_KNOB_PAGES	1.0
+#define ADVISE_KNOB_SECTIONS	2.0
 
 struct advice {
 	long resize;		/* a suggested ring in bytes; 0: none */

@@ -5,8 +5,12 @@
  * Adding a column: one enum pt_col entry (at the end), one row here, and
  * the BPF program that counts its raw events.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
+#include <linux/magic.h>
+#include <sys/vfs.h>
 #include "hooks.h"
 #include "metrics.h"
 
@@ -697,16 +701,24 @@ int pt_tier_line(char *buf, size_t n, const struct pt_env *env)
 	return len;
 }
 
+/* A knob of the running kernel: only a procfs file is one (anything else
+ * mounted over /proc/sys/fs was planted there, and a kernel without the
+ * knob has no file). */
 static int read_knob(const char *name)
 {
 	char path[96];
+	struct statfs fs;
 	FILE *f;
-	int v;
+	int fd, v;
 
 	snprintf(path, sizeof(path), "/proc/sys/fs/%s", name);
-	f = fopen(path, "r");
-	if (!f)
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
 		return -1;
+	if (fstatfs(fd, &fs) || fs.f_type != PROC_SUPER_MAGIC || !(f = fdopen(fd, "r"))) {
+		close(fd);
+		return -1;
+	}
 	if (fscanf(f, "%d", &v) != 1)
 		v = -1;
 	fclose(f);

@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0
+/* pipestat --advise's rules (src/core/advise.h) on rows of known counts. */
+#define _GNU_SOURCE
+#include <unistd.h>
+#include "core/advise.h"
+#include "unit.h"
+
+#define SEC 1000000000ULL
+
+static struct pt_env env_of(enum pt_tier t, int max, int keep, int batch)
+{
+	return (struct pt_env){ .tier = t, .knob_prealloc_max = max,
+				.knob_prealloc_keep = keep, .knob_read_batch = batch,
+				.interval_s = 1.0, .user_pages_soft = 16384,
+				.pipe_max_size = 1048576 };
+}
+
+/* n writes of size bytes to pipe 42 (16 slots), read in n + 1 reads */
+static struct pt_row stream(__u64 n, __u64 size)
+{
+	struct pt_row r = { .key = { .ino = 42 } };
+
+	r.c.writes = n;
+	r.c.write_bytes = n * size;
+	r.c.reads = n + 1;
+	r.c.read_bytes = n * size;
+	r.c.ring_slots = 16;
+	return r;
+}
+
+/* The remarks, and their count in *n */
+static const char *advise(const struct pt_row *row, const struct pt_env *e, int *n)
+{
+	static char buf[4096];
+	struct advice a;
+
+	*n = advise_pipe(buf, sizeof(buf), row, e, &a);
+	return buf;
+}
+
+static bool has(const char *s, const char *part)
+{
+	return strstr(s, part) != NULL;
+}
+
+static void t_threshold(void)
+{
+	struct pt_env e = env_of(PT_TIER_TRACEPOINT, 0, 1, 0);
+	struct pt_row r = stream(15, 65536);
+	int n;
+
+	/* what the knob rules would remark on, with one write too few */
+	r.c.wait_write_ns = SEC * 6 / 10;
+	r.c.bufs_new = r.c.alloc_locked = r.c.read_bufs = r.c.read_sections = 15 * 16;
+	CHECK_STR(advise(&r, &e, &n), "");
+	CHECK(n == 0);
+	/* 16 writes but under 1 MiB: nothing of the waits or the pages */
+	r = stream(16, 65535);
+	r.c.wait_write_ns = SEC * 6 / 10;
+	r.c.bufs_new = r.c.alloc_locked = r.c.read_bufs = r.c.read_sections = 16 * 16;
+	advise(&r, &e, &n);
+	CHECK(n == 0);
+	CHECK(has(advise_threshold(), "judged from 16 writes in the interval, its "
+		  "waits, pages and copies from 1024 KiB written"));
+}
+
+static void t_sides(void)
+{
+	struct pt_env e = env_of(PT_TIER_SYSCALL, -1, -1, -1);
+	struct pt_row r = stream(64, 65536);
+	long page = sysconf(_SC_PAGESIZE);
+	struct advice a;
+	char buf[1024];
+	int n;
+
+	r.c.wait_write_ns = SEC * 3 / 4;
+	r.c.wait_read_ns = SEC / 100;
+	CHECK_STR(advise(&r, &e, &n), "reader-bound: writers waited 75% of the "
+		  "interval for room, readers 1% for data: the reader is the "
+		  "bottleneck, a bigger ring will not help");
+	CHECK(n == 1);
+	r.c.wait_write_ns = 0;
+	r.c.wait_read_ns = SEC / 2;
+	CHECK_STR(advise(&r, &e, &n), "writer-bound: readers waited 50% of the "
+		  "interval for data, writers 0% for room: the writer is the "
+		  "bottleneck, a bigger ring will not help");
+	/* bursty: 4 MiB in 16 reader waits, bursts of 256 KiB */
+	r.c.wait_write_ns = SEC / 5;
+	r.c.wait_read_ns = SEC / 10;
+	r.c.waits_read = 16;
+	r.c.ring_full_writes = 40;
+	CHECK(advise_pipe(buf, sizeof(buf), &r, &e, &a) == 2);
+	CHECK(has(buf, "bursty: writers waited 20% for room (the ring full in 40 of "
+		  "64 writes), readers 10% for data; 262144 bytes written per reader "
+		  "wait (a burst) against a ring of"));
+	CHECK(a.resize == 262144);
+	snprintf(buf + 512, 512, "grow it to 262144 (%ld slots): pipestat --resize "
+		 "42=262144", 262144 / page);
+	CHECK(has(buf, buf + 512));
+	/* the same bursts within a fs.pipe-max-size of 128 KiB */
+	e.pipe_max_size = 131072;
+	advise_pipe(buf, sizeof(buf), &r, &e, &a);
+	CHECK(a.resize == 131072);
+	/* the ring never full: not bursty */
+	r.c.ring_full_writes = 0;
+	advise(&r, &e, &n);
+	CHECK(n == 0);
+	/* no waits known (--no-waits, a kernel without them): nothing said */
+	r.c.ring_full_writes = 40;
+	e.lacks = PT_NA_NO_WAITS;
+	advise(&r, &e, &n);
+	CHECK(n == 0);
+}
+
+static void t_chatty_quota(void)
+{
+	struct pt_env e = env_of(PT_TIER_SYSCALL, -1, -1, -1);
+	struct pt_row r = stream(20000, 100);
+	int n;
+
+	e.interval_s = 2.0;
+	CHECK_STR(advise(&r, &e, &n), "chatty: 10000 writes/s of 100 bytes on "
+		  "average: batching them into fewer writes saves system calls");
+	e.interval_s = 2.1;
+	advise(&r, &e, &n);
+	CHECK(n == 0);
+	r = stream(1, 1);
+	r.c.ring_slots = 2;
+	r.c.ring_owner_uid = 1000;
+	r.c.ring_owner_pages = 16385;
+	CHECK(has(advise(&r, &e, &n), "quota-shrunk: 2 slots, uid 1000 holds 16385 "
+		  "pipe pages (+ 16 for a new pipe > fs.pipe-user-pages-soft 16384)"));
+	CHECK(n == 1);
+}
+
+/* 64 writes of 64 KiB with the 6.12 behaviour (knobs 0 1 0): the first
+ * write allocates its 16 pages, each later one 15 (one from tmp_page);
+ * 65 reads opened a section per buffer */
+static struct pt_row knobs_off_stream(void)
+{
+	struct pt_row r = stream(64, 65536);
+
+	r.c.bufs_new = 1024;
+	r.c.pool_hits = 63;
+	r.c.alloc_locked = 961;
+	r.c.read_bufs = r.c.read_sections = 1024;
+	return r;
+}
+
+static void t_knobs_off(void)
+{
+	struct pt_env e = env_of(PT_TIER_TRACEPOINT, 0, 1, 0);
+	struct pt_row r = knobs_off_stream();
+	const char *s;
+	int n;
+
+	s = advise(&r, &e, &n);
+	CHECK(n == 2);
+	CHECK(has(s, "pool misses: 15.0 pages per write allocated holding "
+		  "pipe->mutex (961 in 64 writes of 65536 bytes on average) with "
+		  "fs.pipe-prealloc-max 0: raise it to 8 (sysctl -w "
+		  "fs.pipe-prealloc-max=8), a write then allocates up to 8 of its "
+		  "pages before taking the mutex"));
+	CHECK(has(s, "read copies: 15.8 user-access sections per read (1024 for "
+		  "1024 buffers in 65 reads) with fs.pipe-read-batch 0: set it to 1 "
+		  "(sysctl -w fs.pipe-read-batch=1)"));
+	/* keep is clamped to prealloc-max: its rule waits for that one */
+	CHECK(!has(s, "prealloc-keep"));
+	/* a stock kernel: the same figures, no knob to advise */
+	e = env_of(PT_TIER_TRACEPOINT, -1, -1, -1);
+	advise(&r, &e, &n);
+	CHECK(n == 0);
+	e = env_of(PT_TIER_FUNCTION, -1, -1, -1);
+	advise(&r, &e, &n);
+	CHECK(n == 0);
+	/* prealloc-max 4 of 8 possible; batch on: only the first rule */
+	e = env_of(PT_TIER_TRACEPOINT, 4, 1, 1);
+	r.c.pool_hits = 4 * 64;
+	r.c.alloc_locked = 12 * 64;
+	r.c.alloc_unlocked = 3 * 64;
+	r.c.read_sections = 65;
+	s = advise(&r, &e, &n);
+	CHECK(n == 1);
+	CHECK(has(s, "pool misses: 12.0 pages per write allocated holding "
+		  "pipe->mutex (768 in 64 writes of 65536 bytes on average) with "
+		  "fs.pipe-prealloc-max 4: raise it to 8"));
+}
+
+static void t_knobs_churn(void)
+{
+	struct pt_env e = env_of(PT_TIER_TRACEPOINT, 8, 1, 1);
+	struct pt_row r = stream(64, 32768);
+	const char *s;
+	int n;
+
+	/* 32 KiB writes, prefill on, keep 1: 7 prefilled + 1 kept per write,
+	 * nothing allocated under the mutex, every page allocated again */
+	r.c.bufs_new = r.c.pool_hits = 512;
+	r.c.alloc_unlocked = 448;
+	r.c.read_bufs = 512;
+	r.c.read_sections = 65;
+	s = advise(&r, &e, &n);
+	CHECK(n == 1);
+	CHECK(has(s, "page churn: 7.0 pages allocated per write (0 holding "
+		  "pipe->mutex + 448 prefilled in 64 writes of 32768 bytes on "
+		  "average; 512 new buffers from the pool), each freed once read "
+		  "beyond the 1 a pipe keeps (fs.pipe-prealloc-keep): raise it to 8 "
+		  "(sysctl -w fs.pipe-prealloc-keep=8), a pipe then keeps up to 8 "
+		  "pages"));
+	/* keep 8: the pool serves them, nothing allocated: nothing to say */
+	e.knob_prealloc_keep = 8;
+	r.c.alloc_unlocked = 8;
+	advise(&r, &e, &n);
+	CHECK(n == 0);
+	/* keep 4 while churn stays below a page per write: no advice */
+	e.knob_prealloc_keep = 4;
+	r.c.alloc_unlocked = 63;
+	advise(&r, &e, &n);
+	CHECK(n == 0);
+	/* one-page writes: no prefill to feed, no knob advice */
+	e.knob_prealloc_keep = 1;
+	r = stream(512, 4096);
+	r.c.bufs_new = r.c.alloc_locked = 512;
+	advise(&r, &e, &n);
+	CHECK(n == 0);
+	/* the syscall tier with prefill on cannot tell locked pages: no
+	 * figures, no advice */
+	e = env_of(PT_TIER_SYSCALL, 4, 1, 0);
+	r = knobs_off_stream();
+	r.c.alloc_pages = 961;
+	s = advise(&r, &e, &n);
+	CHECK(!has(s, "prealloc"));
+	/* ... and with prefill off it can */
+	e = env_of(PT_TIER_SYSCALL, 0, 1, 1);
+	s = advise(&r, &e, &n);
+	CHECK(n == 1);
+	CHECK(has(s, "pool misses: 15.0 pages per write allocated holding "
+		  "pipe->mutex (961 in 64 writes"));
+}
+
+int main(void)
+{
+	t_threshold();
+	t_sides();
+	t_chatty_quota();
+	t_knobs_off();
+	t_knobs_churn();
+	return unit_summary("test_advise");
+}
