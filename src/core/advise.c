@@ -214,12 +214,22 @@ int advise_pipe(char *buf, size_t n, const struct pt_row *row,
 	return r.count;
 }
 
-__u64 advise_cols(void)
+__u64 advise_cols(const struct pt_env *env)
 {
-	return PT_COL_BIT(PT_COL_RING_QUOTA_SHRUNK) | PT_COL_BIT(PT_COL_WAIT_WRITE_PCT) |
-	       PT_COL_BIT(PT_COL_WAIT_READ_PCT) | PT_COL_BIT(PT_COL_RING_FULL_WRITES) |
-	       PT_COL_BIT(PT_COL_WAITS_READ) | PT_COL_BIT(PT_COL_WRITES) |
-	       PT_COL_BIT(PT_COL_WRITE_BYTES) | PT_COL_BIT(PT_COL_RING_SLOTS);
+	__u64 cols = PT_COL_BIT(PT_COL_RING_QUOTA_SHRUNK) | PT_COL_BIT(PT_COL_WAIT_WRITE_PCT) |
+		     PT_COL_BIT(PT_COL_WAIT_READ_PCT) | PT_COL_BIT(PT_COL_RING_FULL_WRITES) |
+		     PT_COL_BIT(PT_COL_WAITS_READ) | PT_COL_BIT(PT_COL_WRITES) |
+		     PT_COL_BIT(PT_COL_WRITE_BYTES) | PT_COL_BIT(PT_COL_RING_SLOTS);
+
+	/* the knobs' rules, only where there are knobs: elsewhere their
+	 * programs (a page allocation hook) would cost for nothing */
+	if (env->knob_prealloc_max >= 0)
+		cols |= PT_COL_BIT(PT_COL_POOL_MISSES) | PT_COL_BIT(PT_COL_POOL_HITS) |
+			PT_COL_BIT(PT_COL_ALLOC_LOCKED) | PT_COL_BIT(PT_COL_ALLOC_UNLOCKED);
+	if (env->knob_read_batch >= 0)
+		cols |= PT_COL_BIT(PT_COL_READS) | PT_COL_BIT(PT_COL_COPY_SECTIONS) |
+			PT_COL_BIT(PT_COL_COPY_BUFFERS) | PT_COL_BIT(PT_COL_SECTIONS_PER_READ);
+	return cols;
 }
 
 const char *advise_threshold(void)

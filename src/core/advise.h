@@ -63,7 +63,8 @@ int advise_pipe(char *buf, size_t n, const struct pt_row *row,
 		const struct pt_env *env, struct advice *a);
 /* The threshold, for the line that says why nothing was said */
 const char *advise_threshold(void);
-/* The columns the rules read (1 << enum pt_col): their hooks to load. */
-__u64 advise_cols(void);
+/* The columns the rules read (1 << enum pt_col) on a kernel with env's
+ * knobs: their hooks to load. */
+__u64 advise_cols(const struct pt_env *env);
 
 #endif

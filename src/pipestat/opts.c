@@ -145,10 +145,12 @@ static __u64 table_cols(const struct pt_columns *c)
  */
 static __u64 shown_cols(const struct pipestat_opts *o, bool cols_given)
 {
+	struct pt_env env;
 	__u64 cols;
 
+	env_read_knobs(&env);
 	if (o->advise)
-		cols = advise_cols();
+		cols = advise_cols(&env);
 	else if (o->csv || o->json)
 		cols = cols_given ? table_cols(&o->cols) : PT_COLS_ALL;
 	else

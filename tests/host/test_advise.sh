@@ -53,6 +53,21 @@ stop_csv() {
 # pct WORD LINE: the percentage after "WORD waited" in a remark
 pct() { sed -n "s/.*$1 waited \([0-9]*\)%.*/\1/p" <<<"$2"; }
 
+# bound WHAT PID SIDE: PID's pipe is SIDE-bound (the other side waited
+# >= 50% of the interval, SIDE < 5%), with no resize advice
+bound() {
+	local line busy idle
+	line=$(grep "pipework\[$2\] ->" "$TMP/out")
+	expect "$1: $3-bound" "$(grep -c ": $3-bound: " <<<"$line")" 1
+	expect "$1: no resize advice" "$(grep -c 'grow\|--resize' <<<"$line")" 0
+	read -r busy idle < <(sed -n "s/.*: $3-bound: [a-z]* waited \([0-9]*\)% of the interval for [a-z]*, [a-z]* \([0-9]*\)% for .*/\1 \2/p" <<<"$line")
+	if [ -n "$busy" ] && [ "$busy" -ge 50 ] && [ "$idle" -lt 5 ]; then
+		ok "$1: the other side waited $busy% >= 50, the $3 $idle% < 5"
+	else
+		not_ok "$1: the waits in '$line'"
+	fi
+}
+
 t_advise() {
 	local bursty slow slow_w few line size max w r b
 	max=$(cat /proc/sys/fs/pipe-max-size)
@@ -91,24 +106,8 @@ t_advise() {
 	fi
 	expect "bursty pipe: the resize command" \
 		"$(grep -c "pipestat --resize [0-9]*=$size\($\|;\)" <<<"$line")" 1
-	line=$(grep "pipework\[$slow\] ->" "$TMP/out")
-	expect "slow reader: reader-bound" "$(grep -c ': reader-bound: writers waited' <<<"$line")" 1
-	expect "slow reader: no resize advice" "$(grep -c 'grow\|--resize' <<<"$line")" 0
-	w=$(pct writers "$line"); r=$(sed -n 's/.*readers \([0-9]*\)% for data.*/\1/p' <<<"$line")
-	if [ -n "$w" ] && [ "$w" -ge 50 ] && [ -n "$r" ] && [ "$r" -lt 5 ]; then
-		ok "slow reader: writers waited $w% >= 50, readers $r% < 5"
-	else
-		not_ok "slow reader: the waits in '$line'"
-	fi
-	line=$(grep "pipework\[$slow_w\] ->" "$TMP/out")
-	expect "slow writer: writer-bound" "$(grep -c ': writer-bound: readers waited' <<<"$line")" 1
-	expect "slow writer: no resize advice" "$(grep -c 'grow\|--resize' <<<"$line")" 0
-	r=$(pct readers "$line"); w=$(sed -n 's/.*writers \([0-9]*\)% for room.*/\1/p' <<<"$line")
-	if [ -n "$r" ] && [ "$r" -ge 50 ] && [ -n "$w" ] && [ "$w" -lt 5 ]; then
-		ok "slow writer: readers waited $r% >= 50, writers $w% < 5"
-	else
-		not_ok "slow writer: the waits in '$line'"
-	fi
+	bound "slow reader" "$slow" reader
+	bound "slow writer" "$slow_w" writer
 	expect "4 writes: below the threshold, nothing said" \
 		"$(grep -c "pipework\[$few\]" "$TMP/out")" 0
 	expect "the threshold is said" "$(grep -c 'judged from 16 writes' "$TMP/out")" 1

@@ -43,6 +43,16 @@ static bool has(const char *s, const char *part)
 	return strstr(s, part) != NULL;
 }
 
+/* want remarks on row, part among them */
+static bool says(const struct pt_row *row, const struct pt_env *e, int want,
+		 const char *part)
+{
+	int n;
+	const char *s = advise(row, e, &n);
+
+	return n == want && has(s, part);
+}
+
 static void t_threshold(void)
 {
 	struct pt_env e = env_of(PT_TIER_TRACEPOINT, 0, 1, 0);
@@ -105,11 +115,27 @@ static void t_sides(void)
 	r.c.ring_full_writes = 0;
 	advise(&r, &e, &n);
 	CHECK(n == 0);
-	/* no waits known (--no-waits, a kernel without them): nothing said */
+	/* no waits known: nothing said (--no-waits, the sleeps' hook left out) */
 	r.c.ring_full_writes = 40;
+	e.hooks_off = PT_HOOK_WAITS;
+	advise(&r, &e, &n);
+	CHECK(n == 0);
+	/* (a tracepoint-tier kernel without pipe_wait_*) */
+	e = env_of(PT_TIER_TRACEPOINT, -1, -1, -1);
 	e.lacks = PT_NA_NO_WAITS;
 	advise(&r, &e, &n);
 	CHECK(n == 0);
+	/* the pages' figures left out (their hooks not loaded): no pool
+	 * remark; the copies come with the calls on this tier */
+	e = env_of(PT_TIER_TRACEPOINT, 0, 1, 0);
+	r = stream(64, 65536);
+	r.c.bufs_new = r.c.alloc_locked = r.c.read_bufs = r.c.read_sections = 1024;
+	e.hooks_off = PT_HOOK_PAGES;
+	CHECK(!strncmp(advise(&r, &e, &n), "read copies: ", 13));
+	CHECK(n == 1);
+	e.hooks_off = 0;
+	advise(&r, &e, &n);
+	CHECK(n == 2);
 }
 
 static void t_chatty_quota(void)
@@ -154,13 +180,12 @@ static void t_knobs_off(void)
 	const char *s;
 	int n;
 
+	CHECK(says(&r, &e, 2, "pool misses: 15.0 pages per write allocated "
+		   "holding pipe->mutex (961 in 64 writes of 65536 bytes on average) "
+		   "with fs.pipe-prealloc-max 0: raise it to 8 (sysctl -w "
+		   "fs.pipe-prealloc-max=8), a write then allocates up to 8 of its "
+		   "pages before taking the mutex"));
 	s = advise(&r, &e, &n);
-	CHECK(n == 2);
-	CHECK(has(s, "pool misses: 15.0 pages per write allocated holding "
-		  "pipe->mutex (961 in 64 writes of 65536 bytes on average) with "
-		  "fs.pipe-prealloc-max 0: raise it to 8 (sysctl -w "
-		  "fs.pipe-prealloc-max=8), a write then allocates up to 8 of its "
-		  "pages before taking the mutex"));
 	CHECK(has(s, "read copies: 15.8 user-access sections per read (1024 for "
 		  "1024 buffers in 65 reads) with fs.pipe-read-batch 0: set it to 1 "
 		  "(sysctl -w fs.pipe-read-batch=1)"));
@@ -199,14 +224,12 @@ static void t_knobs_churn(void)
 	r.c.alloc_unlocked = 448;
 	r.c.read_bufs = 512;
 	r.c.read_sections = 65;
-	s = advise(&r, &e, &n);
-	CHECK(n == 1);
-	CHECK(has(s, "page churn: 7.0 pages allocated per write (0 holding "
-		  "pipe->mutex + 448 prefilled in 64 writes of 32768 bytes on "
-		  "average; 512 new buffers from the pool), each freed once read "
-		  "beyond the 1 a pipe keeps (fs.pipe-prealloc-keep): raise it to 8 "
-		  "(sysctl -w fs.pipe-prealloc-keep=8), a pipe then keeps up to 8 "
-		  "pages"));
+	CHECK(says(&r, &e, 1, "page churn: 7.0 pages allocated per write (0 "
+		   "holding pipe->mutex + 448 prefilled in 64 writes of 32768 bytes "
+		   "on average; 512 new buffers from the pool), each freed once read "
+		   "beyond the 1 a pipe keeps (fs.pipe-prealloc-keep): raise it to 8 "
+		   "(sysctl -w fs.pipe-prealloc-keep=8), a pipe then keeps up to 8 "
+		   "pages"));
 	/* keep 8: the pool serves them, nothing allocated: nothing to say */
 	e.knob_prealloc_keep = 8;
 	r.c.alloc_unlocked = 8;
@@ -238,6 +261,22 @@ static void t_knobs_churn(void)
 		  "pipe->mutex (961 in 64 writes"));
 }
 
+/* The columns asked for: the knobs' only where there are knobs */
+static void t_cols(void)
+{
+	__u64 pool = PT_COL_BIT(PT_COL_POOL_MISSES) | PT_COL_BIT(PT_COL_POOL_HITS) |
+		     PT_COL_BIT(PT_COL_ALLOC_LOCKED) | PT_COL_BIT(PT_COL_ALLOC_UNLOCKED);
+	__u64 copies = PT_COL_BIT(PT_COL_COPY_SECTIONS) | PT_COL_BIT(PT_COL_COPY_BUFFERS);
+	struct pt_env e = env_of(PT_TIER_TRACEPOINT, 8, 1, 1);
+	__u64 waits = PT_COL_BIT(PT_COL_WAIT_WRITE_PCT) | PT_COL_BIT(PT_COL_WAIT_READ_PCT) |
+		      PT_COL_BIT(PT_COL_RING_FULL_WRITES);
+
+	CHECK((advise_cols(&e) & (pool | copies | waits)) == (pool | copies | waits));
+	e = env_of(PT_TIER_SYSCALL, -1, -1, -1);
+	CHECK((advise_cols(&e) & waits) == waits);
+	CHECK(!(advise_cols(&e) & (pool | copies)));
+}
+
 int main(void)
 {
 	t_threshold();
@@ -245,5 +284,6 @@ int main(void)
 	t_chatty_quota();
 	t_knobs_off();
 	t_knobs_churn();
+	t_cols();
 	return unit_summary("test_advise");
 }

@@ -230,6 +230,7 @@ static void too_many_pids(void)
 static void resize(void)
 {
 	struct pipestat_opts o;
+	struct pt_env env;
 	char err[256];
 
 	CHECK(pipe_size_parse("4096") == 4096 && pipe_size_parse("64k") == 65536);
@@ -253,7 +254,8 @@ static void resize(void)
 	CHECK(parse("--resize 77=1 2", &o, err) == CLI_USAGE);
 	/* --advise: per pipe, with the waits that are its figures */
 	CHECK(parse("--advise -d 5", &o, err) == CLI_RUN && o.advise);
-	CHECK(o.by == PT_BY_PIPE && !o.load.hooks_off && o.load.cols == advise_cols());
+	env_read_knobs(&env);
+	CHECK(o.by == PT_BY_PIPE && !o.load.hooks_off && o.load.cols == advise_cols(&env));
 	CHECK(parse("--advise -k pipe", &o, err) == CLI_RUN);
 	CHECK(parse("--advise -k comm", &o, err) == CLI_USAGE);
 	CHECK(parse("--advise --csv", &o, err) == CLI_USAGE);
