@@ -60,8 +60,8 @@ bound() {
 	line=$(grep "pipework\[$2\] ->" "$TMP/out")
 	expect "$1: $3-bound" "$(grep -c ": $3-bound: " <<<"$line")" 1
 	expect "$1: no resize advice" "$(grep -c 'grow\|--resize' <<<"$line")" 0
-	read -r busy idle < <(sed -n "s/.*: $3-bound: [a-z]* waited \([0-9]*\)% of the interval for [a-z]*, [a-z]* \([0-9]*\)% for .*/\1 \2/p" <<<"$line")
-	if [ -n "$busy" ] && [ "$busy" -ge 50 ] && [ "$idle" -lt 5 ]; then
+	read -r busy idle <<<"$(sed -n "s/.*: $3-bound: [a-z]* waited \([0-9]*\)% of the interval for [a-z]*, [a-z]* \([0-9]*\)% for .*/\1 \2/p" <<<"$line")"
+	if [ -n "$busy" ] && [ -n "$idle" ] && [ "$busy" -ge 50 ] && [ "$idle" -lt 5 ]; then
 		ok "$1: the other side waited $busy% >= 50, the $3 $idle% < 5"
 	else
 		not_ok "$1: the waits in '$line'"
