@@ -17,7 +17,7 @@
 #                   each read of an empty pipe to an io-wq worker
 #   SPILL=0         no second pass with PIPETRACE_ONE_CALL_SLOT=1; SPILL=only:
 #                   that pass only
-#   KA_ONLY="t_x .."  only these tests
+#   KA_ONLY="t_x .."  only these tests; KA_SKIP="t_y ..": not these
 #   PTWORK=PATH     the static workload binary (default build/ptwork)
 set -u
 cd "$(dirname "$0")/../.."
@@ -388,11 +388,12 @@ t_splice() {
 	expect "splice table (-o kernel): SPL_IN_B, SPL_OUT_B" "${got:--/-}" "$want"
 }
 
-# run TEST...: each test unless KA_ONLY names others
+# run TEST...: each test unless KA_ONLY names others or KA_SKIP names it
 run() {
 	local t
 	for t in "$@"; do
 		[ -z "${KA_ONLY:-}" ] || [[ " $KA_ONLY " == *" $t "* ]] || continue
+		[[ " ${KA_SKIP:-} " != *" $t "* ]] || continue
 		$t
 	done
 }
