@@ -153,13 +153,16 @@ t_jobserver_waits() {
 	attach -k pid -n pipework --csv || { not_ok "jobserver waits: attach"; return; }
 	out=$(work jobserver 4 200 2000)	# a token every 2 ms
 	stop_pipestat
+	expect "jobserver waits: 4 readers reported" "$(grep -c '^reader ' <<<"$out")" 4
+	# (no process substitution: the test VMs have no /dev/fd)
 	while read -r line; do
+		[ -n "$line" ] || continue
 		pid=$(field pid "$line"); rns=$(field read_ns "$line")
 		within "jobserver waits: reader $pid's wait_read_ns" \
 			"$(csv_get "$TMP/out" wait_read_ns pid "$pid" | sed 's/^$/0/')" "$rns" 10
 		below "jobserver waits: reader $pid slept (waits_read > 0)" 0 \
 			"$(csv_get "$TMP/out" waits_read pid "$pid" | sed 's/^$/0/')"
-	done < <(grep '^reader ' <<<"$out")
+	done <<<"$(grep '^reader ' <<<"$out")"
 }
 
 # cols FILE NAME...: those CSV columns of every row, comma-separated (no
