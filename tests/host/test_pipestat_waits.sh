@@ -311,7 +311,7 @@ t_bad_hist() {
 	expect "--hist with --csv: exit status" $? 2
 }
 
-# WAITS_ONLY="t_lock ...": only those tests (the VM of a slow kernel)
+# WAITS_ONLY="t_lock ...": only those tests (one test by hand, in a VM too)
 run() {
 	[ -z "${WAITS_ONLY:-}" ] || [[ " $WAITS_ONLY " == *" $1 "* ]] ||
 		{ echo "# $1: not run (WAITS_ONLY)"; return 0; }

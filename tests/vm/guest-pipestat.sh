@@ -22,18 +22,14 @@ KERNEL=${PIPETRACE_KERNEL:-unknown}
 # NOWAIT=0: its pipes refuse RWF_NOWAIT (EOPNOTSUPP); VIA: how the
 # function tier attaches (PREEMPT_RT: kprobes, its trampoline programs can
 # be preempted and miss calls); LOCK_PER: bytes per writer in the
-# contention test (default: the waits suite's own); RING=0: test_ring.sh
-# did not finish there (PREEMPT_RT: over 5 minutes, the VM timed out);
-# ADVISE=0: test_advise.sh not run there (PREEMPT_RT: its timed workloads
+# contention test (default: the waits suite's own); ADVISE=0: test_advise.sh not run there (PREEMPT_RT: its timed workloads
 # under TCG are not what they are elsewhere; kept out of that long run)
-SYSCALL=1 NOWAIT=1 VIA=fentry/fexit LOCK_PER= RING=1 WAITS_ONLY= ADVISE=1
+SYSCALL=1 NOWAIT=1 VIA=fentry/fexit LOCK_PER= ADVISE=1
 case "$KERNEL" in
 patched) BEST=tracepoint;;
 unpatched) BEST=function;;
 debian-cloud) BEST=function SYSCALL=0 NOWAIT=0;;
-debian-rt) BEST=function SYSCALL=0 NOWAIT=0 VIA=kprobes LOCK_PER=8000 RING=0 ADVISE=0
-	# the interval-split tests did not finish within 10 minutes there
-	WAITS_ONLY="t_slow_reader t_slow_writer t_lock t_hist_sizes t_jobserver_waits";;
+debian-rt) BEST=function SYSCALL=0 NOWAIT=0 VIA=kprobes LOCK_PER=2000 ADVISE=0;;
 *) echo "not ok - unknown kernel flavour '$KERNEL'"; exit 1;;
 esac
 KNOBS=0
@@ -98,7 +94,7 @@ host_suite() { # suite tier [label [VAR=VALUE...]]
 	local suite=$1 tier=$2 what=${3:-$2 tier} log t0=$SECONDS
 	shift 3 2>/dev/null || shift $#
 	log=$TMP/$suite.$tier.$$.$RANDOM.log
-	env TIER="$tier" LOCK_PER="$LOCK_PER" WAITS_ONLY="$WAITS_ONLY" NOWAIT=$NOWAIT \
+	env TIER="$tier" LOCK_PER="$LOCK_PER" NOWAIT=$NOWAIT \
 		PTWORK="$PTWORK" "$@" tests/host/test_$suite.sh >"$log" 2>&1
 	echo "# test_$suite.sh, $what: $((SECONDS - t0)) s"
 	sed -n "s/^\(not \)\{0,1\}ok - /&$what: /p" "$log"
@@ -163,11 +159,7 @@ unset PIPESTAT_NO_FENTRY
 host_suite pipestat_waits $BEST
 # only the programs the columns asked for need are loaded
 host_suite hooks $BEST
-if [ $RING = 1 ]; then
-	host_suite ring $BEST
-else
-	echo "# test_ring.sh not run in the $KERNEL kernel: it did not finish there (tests/vm/README.md)"
-fi
+host_suite ring $BEST
 # --advise's rules on the workloads the host runs them on, and the knobs'
 # where the kernel has them (they are set and put back by the suite)
 if [ $ADVISE = 1 ]; then
