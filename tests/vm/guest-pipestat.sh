@@ -22,13 +22,15 @@ KERNEL=${PIPETRACE_KERNEL:-unknown}
 # NOWAIT=0: its pipes refuse RWF_NOWAIT (EOPNOTSUPP); VIA: how the
 # function tier attaches (PREEMPT_RT: kprobes, its trampoline programs can
 # be preempted and miss calls); LOCK_PER: bytes per writer in the
-# contention test (default: the waits suite's own); ADVISE=0: test_advise.sh not run there (PREEMPT_RT: its timed workloads
-# under TCG are not what they are elsewhere; kept out of that long run)
+# contention test (default: the waits suite's own); ADVISE=0:
+# test_advise.sh not run there (Debian's images: over 3 minutes there
+# against 25 s on ours, and the slow reader's waits near the rule's 50%:
+# it passed by hand on cloud, tests/vm/README.md)
 SYSCALL=1 NOWAIT=1 VIA=fentry/fexit LOCK_PER= ADVISE=1
 case "$KERNEL" in
 patched) BEST=tracepoint;;
 unpatched) BEST=function;;
-debian-cloud) BEST=function SYSCALL=0 NOWAIT=0;;
+debian-cloud) BEST=function SYSCALL=0 NOWAIT=0 ADVISE=0;;
 debian-rt) BEST=function SYSCALL=0 NOWAIT=0 VIA=kprobes LOCK_PER=2000 ADVISE=0;;
 *) echo "not ok - unknown kernel flavour '$KERNEL'"; exit 1;;
 esac
