@@ -24,7 +24,7 @@ KERNEL=${PIPETRACE_KERNEL:-unknown}
 # be preempted and miss calls); LOCK_PER: bytes per writer in the
 # contention test (default: the waits suite's own); ADVISE=0:
 # test_advise.sh not run there (Debian's images: over 3 minutes there
-# against 25 s on ours, and the slow reader's waits near the rule's 50%:
+# against 42-50 s on ours, and the slow reader's waits near the rule's 50%:
 # it passed by hand on cloud, tests/vm/README.md)
 SYSCALL=1 NOWAIT=1 VIA=fentry/fexit LOCK_PER= ADVISE=1
 case "$KERNEL" in
