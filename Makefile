@@ -208,11 +208,22 @@ $(OUT)/floor.bpf.o: tests/bench/floor.bpf.c $(OUT)/vmlinux.h | $(OUT)
 # make bench: the steps from the floor up to the syscall tier's work, and
 # alternatives (g: page hook, t: task storage, p: per-CPU counters)
 LADDER := $(patsubst %,$(OUT)/ladder%.bpf.o,1 2 3 4 1g 3t 4p)
-$(OUT)/ladder%.bpf.o: tests/bench/ladder.bpf.c bpf/kernel_obj.bpf.h $(VMLINUX_DIR)/vmlinux.h | $(OUT)
+$(OUT)/ladder%.bpf.o: tests/bench/ladder.bpf.c tests/bench/ladder_count.bpf.h bpf/kernel_obj.bpf.h \
+		     $(VMLINUX_DIR)/vmlinux.h | $(OUT)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -Ibpf -DSTEP=$(firstword $(subst g, ,$(subst t, ,$(subst p, ,$*)))) \
 		$(if $(findstring g,$*),-DPAGE_HOOK) $(if $(findstring t,$*),-DTASK_STORAGE) \
 		$(if $(findstring p,$*),-DPERCPU) -c $< -o $@
+
+# make vmbench: the same for the function tier (h: state in a hash map,
+# x: fexit only, k: kprobes, r: anon_pipe_buf_release; tests/bench/fladder.bpf.c)
+FLADDER := $(patsubst %,$(OUT)/fladder%.bpf.o,1 2 3 4 5 4h 2x 2k 3r)
+$(OUT)/fladder%.bpf.o: tests/bench/fladder.bpf.c tests/bench/ladder_count.bpf.h \
+		      $(VMLINUX_DIR)/vmlinux.h | $(OUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -DSTEP=$(firstword $(subst h, ,$(subst x, ,$(subst k, ,$(subst r, ,$*))))) \
+		$(if $(findstring h,$*),-DHASH_STATE) $(if $(findstring x,$*),-DFEXIT_ONLY) \
+		$(if $(findstring k,$*),-DKPROBES) $(if $(findstring r,$*),-DRELEASE_HOOK) -c $< -o $@
 
 $(OUT)/bpfattach: tests/bench/bpfattach.c | $(OUT)
 	$(call msg,CC,$@)
@@ -222,6 +233,12 @@ $(OUT)/bpfattach: tests/bench/bpfattach.c | $(OUT)
 $(OUT)/tpfloor.bpf.o: tests/bench/tpfloor.bpf.c $(VMLINUX_DIR)/vmlinux.h | $(OUT)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
+
+# ... and the floor plus a counter per key at each pipe_copy
+$(OUT)/tpcount.bpf.o: tests/bench/tpfloor.bpf.c tests/bench/ladder_count.bpf.h \
+		       $(VMLINUX_DIR)/vmlinux.h | $(OUT)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -DCOUNT -c $< -o $@
 
 # the VM tests' workloads (static: the guest runs it from the host root)
 $(OUT)/ptwork: tests/vm/ptwork.c $(TEST_WL_SRCS) $(TEST_WL_HDRS) | $(OUT)
@@ -240,7 +257,8 @@ bench: all $(OUT)/benchwork $(OUT)/floor.bpf.o $(LADDER) $(OUT)/bpfattach
 
 # the test kernels under qemu -icount: instructions per op with pipestat
 # attached and not, per tier (tests/bench/vm_bench.sh)
-vmbench: all $(OUT)/ptwork $(OUT)/floor.bpf.o $(LADDER) $(OUT)/tpfloor.bpf.o $(OUT)/bpfattach
+vmbench: all $(OUT)/ptwork $(OUT)/floor.bpf.o $(LADDER) $(FLADDER) $(OUT)/tpfloor.bpf.o \
+	 $(OUT)/tpcount.bpf.o $(OUT)/bpfattach
 	$(Q)tests/bench/record.sh vm tests/bench/vm_bench.sh
 
 # make install [PREFIX=/usr/local] [DESTDIR=]: the tools, their man pages

@@ -11,4 +11,12 @@ extern void *bpf_rdonly_cast(const void *obj, __u32 btf_id) __ksym;
 #define kernel_obj(ptr, type) \
 	((type *)bpf_rdonly_cast((void *)(ptr), bpf_core_type_id_kernel(type)))
 
+/*
+ * Field f of kernel object p, for bodies shared by a typed and an untyped
+ * caller (typed a constant in each): typed, p is a BTF pointer (a tp_btf
+ * or fentry/fexit argument, a field of one, kernel_obj()) read with a plain
+ * load; else a CO-RE probe read, a helper call each (kprobes, Linux 6.1).
+ */
+#define KREAD(typed, p, f) ((typed) ? (p)->f : BPF_CORE_READ(p, f))
+
 #endif

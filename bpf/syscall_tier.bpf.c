@@ -133,20 +133,6 @@ static __always_inline struct file *pipe_end_of(struct task_struct *task,
 	return file;
 }
 
-/* The offset of the buffer at the tail of end's ring (0: the ring is empty). */
-static __always_inline __u32 tail_offset(const struct pipe_end *end)
-{
-	struct pipe_inode_info *pipe = end->pipe;
-	struct pipe_buffer *buf;
-	__u32 offset = 0;
-
-	if (end->head == end->tail)
-		return 0;
-	buf = pipe->bufs + (end->tail & (pipe->ring_size - 1));
-	bpf_probe_read_kernel(&offset, sizeof(offset), &buf->offset);
-	return offset;
-}
-
 static __always_inline bool file_nonblock(struct file *file)
 {
 	return file->f_flags & O_NONBLOCK;
@@ -301,7 +287,7 @@ int BPF_PROG(sc_sys_enter, struct pt_regs *regs, long nr)
 			s.nowait = 1;
 		if ((id == NR_readv || id == NR_preadv2) && call.arg[2] > 1) {
 			s.vec = 1;
-			s.src.offset = tail_offset(end);
+			s.src.offset = ring_tail_offset(true, end->pipe, end->head, end->tail);
 		}
 	} else if (id == NR_vmsplice) {
 		struct pipe_end probe = {};
@@ -384,38 +370,6 @@ static __always_inline bool asked_bytes(struct task_struct *task,
 	return call.arg[2] > EOF_IOVS;
 }
 
-/*
- * The buffer boundaries of a vectored read (w->cut, w->ncuts): the bytes
- * each slot from the entry's tail gave it, by how far its offset moved
- * (a slot filled since then started at 0). True if they add up to the
- * bytes it read.
- */
-static __always_inline bool read_cuts(const struct pipe_end *end, __u64 bytes,
-				      struct iov_walk *w)
-{
-	struct pipe_inode_info *pipe = kernel_obj(end->pipe, struct pipe_inode_info);
-	__u32 tail = pipe->tail, head = pipe->head, mask = pipe->ring_size - 1;
-	__u32 emptied = tail - end->tail;
-	__u64 at = 0;
-
-	/* more slots than a cut each, or a slot written again since */
-	if (emptied > IOV_CUTS || head - end->tail > pipe->ring_size)
-		return false;
-	for (__u32 i = 0; i <= IOV_CUTS && i <= emptied; i++) {
-		struct pipe_buffer *buf = pipe->bufs + ((end->tail + i) & mask);
-		__u32 offset = 0;
-
-		if (i == emptied && tail == head)
-			break;	/* no slot left part read */
-		bpf_probe_read_kernel(&offset, sizeof(offset), &buf->offset);
-		at += offset - (i ? 0 : end->offset);
-		if (i < emptied)
-			w->cut[i & (IOV_CUTS - 1)] = at;
-	}
-	w->ncuts = emptied;
-	return at == bytes;
-}
-
 /* A readv/preadv2 of two or more iovecs: its segment pieces, if known. */
 static __always_inline void count_vec_sections(struct pt_counts *c,
 					       struct task_struct *task,
@@ -434,7 +388,8 @@ static __always_inline void count_vec_sections(struct pt_counts *c,
 		w->total = ret;
 		w->user = 1;
 		w->compat = in_compat_syscall(task);
-		if (read_cuts(&st->src, ret, w))
+		if (ring_read_cuts(true, kernel_obj(st->src.pipe, struct pipe_inode_info),
+				   st->src.head, st->src.tail, st->src.offset, ret, w))
 			n = iov_pieces(w);
 	}
 	if (n < 0)
@@ -465,8 +420,8 @@ static __always_inline void exit_read(struct task_struct *task, struct call_stat
 	/* a per-pipe look-up: only for the columns of buffers */
 	if (!(pt_scope.hooks & PT_HOOK_BUFS))
 		return;
-	bufs = ring_claim_read(kernel_obj(st->src.pipe, struct pipe_inode_info),
-			       st->src.head, st->src.tail);
+	bufs = ring_claim_read(true, kernel_obj(st->src.pipe, struct pipe_inode_info),
+			       st->src.ino, st->src.head, st->src.tail);
 	/*
 	 * Every buffer a read copied from gave it at least one byte. A read
 	 * that exits late can find its slots claimed by a faster one and
@@ -511,7 +466,8 @@ static __always_inline void exit_write(struct task_struct *task, struct call_sta
 	count_add(c, write_bytes, ret);
 	end_hist(&st->dst, PT_HIST_WRITE_SIZE, ret, task);
 	if (pt_scope.hooks & PT_HOOK_BUFS)
-		count_add(c, bufs_new, ring_claim_write(pipe, st->dst.head, st->dst.tail));
+		count_add(c, bufs_new, ring_claim_write(pipe, st->dst.ino, st->dst.head,
+							st->dst.tail));
 }
 
 static __always_inline void exit_splice(struct task_struct *task, struct call_state *st,

@@ -33,8 +33,8 @@ static const struct {
 	{ PT_RAW(pool_hits) | PT_RAW(prefill_dropped), { [TP] = PAGES } },
 	{ PT_RAW(alloc_locked) | PT_RAW(alloc_unlocked), { [TP] = PAGES, [FN] = PAGES } },
 	{ PT_RAW(alloc_pages), { [SC] = PAGES } },
-	/* tracepoint: pipe_copy's bufs; function: anon_pipe_buf_release;
-	 * syscall: the ring claim */
+	/* tracepoint: pipe_copy's bufs; function and syscall: the ring claim
+	 * at the read's exit (a per-pipe look-up) */
 	{ PT_RAW(read_bufs), { [TP] = CALLS, [FN] = CALLS | BUFS, [SC] = CALLS | BUFS } },
 	/* tracepoint: pipe_copy's sections; function, syscall: the buffers'
 	 * boundaries (iov_pieces.bpf.h) */
@@ -59,7 +59,7 @@ static const char *const hook_names[][PT_TIER_COUNT] = {
 		[SC] = "sys_enter/sys_exit, io_uring_complete/io_uring_poll_arm" },
 	[1] = { [TP] = "pipe:pipe_page_get, pipe:pipe_prefill",
 		[FN] = "kmem:mm_page_alloc", [SC] = "kmem:mm_page_alloc" },
-	[2] = { [FN] = "anon_pipe_buf_release",
+	[2] = { [FN] = "the ring claim at pipe_read's exit",
 		[SC] = "the ring claim at sys_exit" },
 	[3] = { [TP] = "pipe:pipe_wait_begin/end", [FN] = "sched:sched_switch",
 		[SC] = "sched:sched_switch" },

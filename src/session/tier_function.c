@@ -14,8 +14,6 @@
 #include "tier_glue.h"
 #include "function_tier.skel.h"
 
-static const char *const release_fn = "anon_pipe_buf_release";
-
 static bool kprobes_available(void)
 {
 	return access("/sys/bus/event_source/devices/kprobe/type", R_OK) == 0;
@@ -42,10 +40,6 @@ static int probe(struct pt_plan *plan, char *why, size_t n)
 			 "anon_pipe_read/anon_pipe_write");
 		return -1;
 	}
-	if (!btf_has_func(release_fn)) {
-		snprintf(why, n, "kernel BTF has no %s()", release_fn);
-		return -1;
-	}
 	if (!btf_has_tracepoint("mm_page_alloc")) {
 		snprintf(why, n, "kernel BTF lacks the kmem:mm_page_alloc tracepoint");
 		return -1;
@@ -68,6 +62,9 @@ static int probe(struct pt_plan *plan, char *why, size_t n)
 		return -1;
 	}
 	plan->pipe_page_gfp = btf_pipe_page_gfp();
+	/* pages before the mutex come with the event (kernel-patch/ 0003) */
+	plan->has_prefill_event = btf_has_tracepoint("pipe_prefill") ||
+				  access("/proc/sys/fs/pipe-prealloc-max", F_OK) == 0;
 	plan->lacks = btf_lacks_lock_events();
 	snprintf(plan->via, sizeof(plan->via), "%s on %s/%s%s",
 		 plan->kprobes ? "kprobes" : "fentry/fexit", plan->read_fn,
@@ -94,9 +91,6 @@ static int attach(struct pt_obj *o, const struct pt_plan *plan)
 		err = err ?: attach_kprobe(skel->progs.fn_read_krp, &skel->links.fn_read_krp, true, read_fn);
 		err = err ?: attach_kprobe(skel->progs.fn_write_kp, &skel->links.fn_write_kp, false, write_fn);
 		err = err ?: attach_kprobe(skel->progs.fn_write_krp, &skel->links.fn_write_krp, true, write_fn);
-		if (plan->hooks & PT_HOOK_BUFS)
-			err = err ?: attach_kprobe(skel->progs.fn_release_kp,
-						   &skel->links.fn_release_kp, false, release_fn);
 		if (err)
 			return err;
 	}
@@ -106,7 +100,7 @@ static int attach(struct pt_obj *o, const struct pt_plan *plan)
 static int open_obj(struct pt_obj *o, const struct pt_plan *plan)
 {
 	struct function_tier_bpf *skel = PT_SKEL_OPEN(function_tier, o);
-	struct bpf_program *fentry[5], *kprobe[5];
+	struct bpf_program *fentry[4], *kprobe[4];
 	int err;
 
 	if (!skel)
@@ -115,20 +109,16 @@ static int open_obj(struct pt_obj *o, const struct pt_plan *plan)
 	fentry[1] = skel->progs.fn_read_fexit;
 	fentry[2] = skel->progs.fn_write_fentry;
 	fentry[3] = skel->progs.fn_write_fexit;
-	fentry[4] = skel->progs.fn_release_fe;
 	kprobe[0] = skel->progs.fn_read_kp;
 	kprobe[1] = skel->progs.fn_read_krp;
 	kprobe[2] = skel->progs.fn_write_kp;
 	kprobe[3] = skel->progs.fn_write_krp;
-	kprobe[4] = skel->progs.fn_release_kp;
 	for (size_t i = 0; i < sizeof(fentry) / sizeof(fentry[0]); i++) {
-		/* [4]: anon_pipe_buf_release, only for the buffers' columns */
-		bool on = i < 4 || plan->hooks & PT_HOOK_BUFS;
-
-		bpf_program__set_autoload(fentry[i], on && !plan->kprobes);
-		bpf_program__set_autoload(kprobe[i], on && plan->kprobes);
+		bpf_program__set_autoload(fentry[i], !plan->kprobes);
+		bpf_program__set_autoload(kprobe[i], plan->kprobes);
 	}
 	skel->rodata->pipe_page_gfp = plan->pipe_page_gfp;
+	skel->rodata->prefill_path = plan->has_prefill_event;
 	/* the other hooks the columns asked for need */
 	bpf_program__set_autoload(skel->progs.fn_page_alloc, plan->hooks & PT_HOOK_PAGES);
 	bpf_program__set_autoload(skel->progs.fn_lock_begin, plan->hooks & PT_HOOK_LOCKS);

@@ -91,35 +91,7 @@ static __always_inline void call_put(struct task_struct *t, struct call *c)
 #endif
 #endif
 
-struct ladder_key {
-	__u32 tgid;
-	__u32 dev;
-	__u64 ino;
-	char comm[16];
-};
-
-struct counts {
-	__u64 calls;
-	__u64 bytes;
-	__u64 bufs;
-};
-
-struct {
-#ifdef PERCPU
-	__uint(type, BPF_MAP_TYPE_PERCPU_HASH);
-#else
-	__uint(type, BPF_MAP_TYPE_HASH);
-#endif
-	__uint(max_entries, 10240);
-	__type(key, struct ladder_key);
-	__type(value, struct counts);
-} counts SEC(".maps");
-
-#ifdef PERCPU
-#define add(field, n) ((field) += (n))
-#else
-#define add(field, n) __sync_fetch_and_add(&(field), (n))
-#endif
+#include "ladder_count.bpf.h"
 
 static __always_inline bool ours(long nr)
 {
@@ -207,11 +179,6 @@ int BPF_PROG(ladder_sys_exit, struct pt_regs *regs, long ret)
 #if STEP >= 3
 	struct call *c;
 #endif
-#if STEP >= 4
-	static const struct counts zero;
-	struct ladder_key k = {};
-	struct counts *n;
-#endif
 
 	if (!our_call(regs->orig_ax, regs, &task, &inode, &file))
 		return 0;
@@ -222,21 +189,7 @@ int BPF_PROG(ladder_sys_exit, struct pt_regs *regs, long ret)
 	call_put(task, c);
 #endif
 #if STEP >= 4
-	k.tgid = task->tgid;
-	k.dev = inode->i_sb->s_dev;
-	k.ino = inode->i_ino;
-	__builtin_memcpy(k.comm, task->comm, sizeof(k.comm));
-	n = bpf_map_lookup_elem(&counts, &k);
-	if (!n) {
-		bpf_map_update_elem(&counts, &k, &zero, BPF_NOEXIST);
-		n = bpf_map_lookup_elem(&counts, &k);
-		if (!n)
-			return 0;
-	}
-	add(n->calls, 1);
-	if (ret > 0)
-		add(n->bytes, ret);
-	add(n->bufs, 1);
+	ladder_count(task, inode->i_ino, inode->i_sb->s_dev, ret);
 #endif
 	return 0;
 }

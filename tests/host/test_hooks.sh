@@ -14,13 +14,13 @@ if [ "$(id -u)" != 0 ]; then
 	echo "tests/host/test_hooks.sh: needs root (BPF)"; exit 1
 fi
 T=${TIER:-syscall}
-# each hook's programs on this tier (the buffers' hook of the syscall tier
-# is a part of sys_exit, not a program: no name)
+# each hook's programs on this tier (the buffers' hook of the syscall and
+# function tiers is a part of the call's exit, not a program: no name)
 case $T in
 syscall) CALLS="sc_sys_enter sc_sys_exit sc_uring_done sc_uring_poll"
 	PAGES=sc_page_alloc BUFS= WAITS=sc_switch LOCKS="sc_lock_begin sc_lock_end";;
 function) CALLS="fn_read_f\|fn_read_k fn_write_f\|fn_write_k"
-	PAGES=fn_page_alloc BUFS=fn_release WAITS=fn_switch
+	PAGES=fn_page_alloc BUFS= WAITS=fn_switch
 	LOCKS="fn_lock_begin fn_lock_end";;
 tracepoint) CALLS="tp_copy tp_eagain"
 	PAGES=tp_page_get BUFS= WAITS="tp_wait_begin tp_wait_end"

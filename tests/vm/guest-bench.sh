@@ -9,7 +9,8 @@
 # attached; then for each tier this kernel offers (patched: tracepoint,
 # function, syscall; unpatched: function, syscall; or TIERS, quoted) the
 # tier's floor where there is one (empty programs on the hooks the tier
-# needs, held by build/bpfattach: build/tpfloor.bpf.o on the pipe:* events,
+# needs, held by build/bpfattach: build/tpfloor.bpf.o on the pipe:* events
+# (and build/tpcount.bpf.o, setup count: the same plus a counter per key),
 # build/floor.bpf.o on sys_enter/sys_exit), `./pipestat --tier T --csv
 # --no-waits` (one report at Ctrl-C, nothing in user space while it
 # counts; CSV: every column, so every hook but the sleeps'; the
@@ -17,7 +18,9 @@
 # other tiers, `./pipestat --tier T --csv` (every hook). On the unpatched kernel the syscall tier
 # also gets the steps from its floor up (build/ladder*.bpf.o, see
 # tests/bench/ladder.bpf.c: setups step1..step4, step3t, step4p), when
-# built. In each setup two workloads
+# built; the function tier its own (build/fladder*.bpf.o, see
+# tests/bench/fladder.bpf.c: setups fstep1..fstep5, fstep4h, fstep2x,
+# fstep2k, fstep3r), on every kernel. In each setup two workloads
 # (tests/vm/ptwork.c):
 #   pp  ptwork pingpong PP_N (default 10000): 1-byte round trips between
 #       two processes; op = one round trip (2 writes, 2 reads)
@@ -57,11 +60,12 @@ stop() { # setup
 	kill -INT $PS
 	wait $PS || { echo "# $1 exited $?"; fails=$((fails + 1)); }
 	PS=
-	# pipestat counted the workloads: the total row's WRITES (both
+	# pipestat counted the workloads: the total row's writes (both
 	# workloads' writes, > PP_N + ST_N)
 	if [ "$1" = pipestat ] || [ "$1" = waits ]; then
 		local w
-		w=$(awk '$1 == "total" { print $3 }' "$W/out")
+		w=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
+			$col["key_type"] == "total" { print $col["writes"] }' "$W/out")
 		[ "${w:-0}" -gt $((PP_N + ST_N)) ] ||
 			{ echo "# pipestat saw ${w:-no} writes: $(cat "$W/out")"; fails=$((fails + 1)); }
 	fi
@@ -84,6 +88,8 @@ setup() { # tier setup
 	case $s in
 	floor) start attached build/bpfattach "$(floor_of "$t")" ;;
 	step*) start attached build/bpfattach "build/ladder${s#step}.bpf.o" ;;
+	fstep*) start attached build/bpfattach "build/fladder${s#fstep}.bpf.o" ;;
+	count) start attached build/bpfattach build/tpcount.bpf.o ;;
 	pipestat) start 'Ctrl-C to end' ./pipestat --tier "$t" --csv \
 			$([ "$t" = tracepoint ] || echo --no-waits) ;;
 	waits) start 'Ctrl-C to end' ./pipestat --tier "$t" --csv ;;
@@ -116,9 +122,16 @@ for r in $(seq "$ROUNDS"); do
 	for t in $TIERS; do
 		f=$(floor_of "$t")
 		[ -n "$f" ] && [ -f "$f" ] && [ -x build/bpfattach ] && setup "$t" floor
+		# the tracepoint tier's floor + a counter per key at pipe_copy
+		[ "$t" = tracepoint ] && [ -f build/tpcount.bpf.o ] && setup "$t" count
 		if [ "$t" = syscall ] && [ "$KERNEL" = unpatched ]; then
 			for step in 1 2 3 4 1g 3t 4p; do
 				[ -f "build/ladder$step.bpf.o" ] && setup syscall "step$step"
+			done
+		fi
+		if [ "$t" = function ]; then
+			for step in 1 2 3 4 5 4h 2x 2k 3r; do
+				[ -f "build/fladder$step.bpf.o" ] && setup function "fstep$step"
 			done
 		fi
 		setup "$t" pipestat
