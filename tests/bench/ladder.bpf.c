@@ -54,17 +54,8 @@ static __always_inline void call_put(struct task_struct *t, struct call *c)
 	c->ino = 0;
 }
 #else
-struct slot {
-	__u32 owner;
-	struct call c;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_ARRAY);
-	__uint(max_entries, 16384);
-	__type(key, __u32);
-	__type(value, struct slot);
-} slots SEC(".maps");
+#define LADDER_SLOTS
+#include "ladder_count.bpf.h"
 
 static __always_inline struct call *call_get(struct task_struct *t, bool create)
 {

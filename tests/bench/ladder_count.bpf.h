@@ -4,10 +4,27 @@
  * fladder.bpf.c, tpfloor.bpf.c -DCOUNT), the least a per-key pipe counter
  * needs: the key (process, command, pipe) and its counters in a hash map,
  * calls, bytes and buffers added with atomics (-DPERCPU: a per-CPU hash,
- * plain adds).
+ * plain adds). With LADDER_SLOTS, also the slots the steps before keep
+ * the call's state in.
  */
 #ifndef LADDER_COUNT_BPF_H
 #define LADDER_COUNT_BPF_H
+
+#ifdef LADDER_SLOTS
+/* the call's state in a slot picked by thread id (call_slots.bpf.h's
+ * way): the includer defines struct call first */
+struct slot {
+	__u32 owner;
+	struct call c;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, struct slot);
+} slots SEC(".maps");
+#endif
 
 struct ladder_key {
 	__u32 tgid;
