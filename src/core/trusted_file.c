@@ -22,7 +22,6 @@ int open_nolinks(const char *path, int flags)
 	return syscall(SYS_openat2, AT_FDCWD, path, &how, sizeof(how));
 }
 
-
 static bool ours(const struct stat *st)
 {
 	return st->st_uid == 0 || st->st_uid == geteuid();
