@@ -105,8 +105,9 @@ static void chatty(struct remarks *r, const struct pt_row *row, const struct pt_
 	double avg = row->c.writes ? (double)row->c.write_bytes / row->c.writes : 0;
 
 	if (rate >= ADVISE_CHATTY_RATE && avg < ADVISE_CHATTY_BYTES)
-		say(r, "chatty: %.0f writes/s of %.0f bytes on average: batching "
-		    "them into fewer writes saves system calls", rate, avg);
+		say(r, "chatty: %.0f writes/s of %.0f byte%s on average: batching "
+		    "them into fewer writes saves system calls", rate, avg,
+		    avg >= 0.5 && avg < 1.5 ? "" : "s");
 }
 
 /* Whole pages per write on average, at most a pool's worth: what the

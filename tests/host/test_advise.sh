@@ -127,7 +127,7 @@ t_chatty() {
 	expect "chatty: exit status" "$PS_RC" 0
 	pid=$(pid_of "$(cat "$TMP/chatty")")
 	line=$(grep "pipework\[$pid\] ->" "$TMP/out")
-	rate=$(sed -n 's/.*: chatty: \([0-9]*\) writes\/s of 1 bytes on average: batching.*/\1/p' <<<"$line")
+	rate=$(sed -n 's/.*: chatty: \([0-9]*\) writes\/s of 1 byte on average: batching.*/\1/p' <<<"$line")
 	secs=$(sed -n 's/.*  interval: \([0-9.]*\)s  .*/\1/p' "$TMP/out")
 	# the heading rounds the interval to 10 ms
 	if [ -n "$rate" ] && [ "$rate" -ge 10000 ] &&

@@ -147,6 +147,10 @@ static void t_chatty_quota(void)
 	e.interval_s = 2.0;
 	CHECK_STR(advise(&r, &e, &n), "chatty: 10000 writes/s of 100 bytes on "
 		  "average: batching them into fewer writes saves system calls");
+	r = stream(20000, 1);
+	CHECK_STR(advise(&r, &e, &n), "chatty: 10000 writes/s of 1 byte on "
+		  "average: batching them into fewer writes saves system calls");
+	r = stream(20000, 100);
 	e.interval_s = 2.1;
 	advise(&r, &e, &n);
 	CHECK(n == 0);
