@@ -229,16 +229,15 @@ $(OUT)/bpfattach: tests/bench/bpfattach.c | $(OUT)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $< $(LDLIBS) -o $@
 
-# make vmbench: the tracepoint tier's floor (empty programs on its events)
-$(OUT)/tpfloor.bpf.o: tests/bench/tpfloor.bpf.c $(VMLINUX_DIR)/vmlinux.h | $(OUT)
+# make vmbench: the tracepoint tier's floor (step 0: empty programs on its
+# events) and the steps up to its work (c: waits timed by the clock alone;
+# tests/bench/tpladder.bpf.c)
+TPLADDER := $(patsubst %,$(OUT)/tpladder%.bpf.o,0 1 2 3 4 5 4c)
+$(OUT)/tpladder%.bpf.o: tests/bench/tpladder.bpf.c bpf/*.bpf.h include/pipetrace.h \
+			$(VMLINUX_DIR)/vmlinux.h | $(OUT)
 	$(call msg,BPF,$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
-
-# ... and the floor plus a counter per key at each pipe_copy
-$(OUT)/tpcount.bpf.o: tests/bench/tpfloor.bpf.c tests/bench/ladder_count.bpf.h \
-		       $(VMLINUX_DIR)/vmlinux.h | $(OUT)
-	$(call msg,BPF,$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -DCOUNT -c $< -o $@
+	$(Q)$(CLANG) $(BPF_CFLAGS) -Ibpf -DSTEP=$(subst c,,$*) $(if $(findstring c,$*),-DCLOCK_ONLY) \
+		-c $< -o $@
 
 # the VM tests' workloads (static: the guest runs it from the host root)
 $(OUT)/ptwork: tests/vm/ptwork.c $(TEST_WL_SRCS) $(TEST_WL_HDRS) | $(OUT)
@@ -257,8 +256,8 @@ bench: all $(OUT)/benchwork $(OUT)/floor.bpf.o $(LADDER) $(OUT)/bpfattach
 
 # the test kernels under qemu -icount: instructions per op with pipestat
 # attached and not, per tier (tests/bench/vm_bench.sh)
-vmbench: all $(OUT)/ptwork $(OUT)/floor.bpf.o $(LADDER) $(FLADDER) $(OUT)/tpfloor.bpf.o \
-	 $(OUT)/tpcount.bpf.o $(OUT)/bpfattach
+vmbench: all $(OUT)/ptwork $(OUT)/floor.bpf.o $(LADDER) $(FLADDER) $(TPLADDER) \
+	 $(OUT)/bpfattach
 	$(Q)tests/bench/record.sh vm tests/bench/vm_bench.sh
 
 # make install [PREFIX=/usr/local] [DESTDIR=]: the tools, their man pages

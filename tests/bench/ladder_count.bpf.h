@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * make bench only: the step every ladder ends with (ladder.bpf.c,
- * fladder.bpf.c, tpfloor.bpf.c -DCOUNT), the least a per-key pipe counter
+ * make bench only: the step the syscall and function ladders end with
+ * (ladder.bpf.c, fladder.bpf.c), the least a per-key pipe counter
  * needs: the key (process, command, pipe) and its counters in a hash map,
  * calls, bytes and buffers added with atomics (-DPERCPU: a per-CPU hash,
  * plain adds). With LADDER_SLOTS, also the slots the steps before keep

@@ -9,14 +9,14 @@
 # attached; then for each tier this kernel offers (patched: tracepoint,
 # function, syscall; unpatched: function, syscall; or TIERS, quoted) the
 # tier's floor where there is one (empty programs on the hooks the tier
-# needs, held by build/bpfattach: build/tpfloor.bpf.o on the pipe:* events
-# (and build/tpcount.bpf.o, setup count: the same plus a counter per key),
-# build/floor.bpf.o on sys_enter/sys_exit), `./pipestat --tier T --csv
-# --no-waits` (one report at Ctrl-C, nothing in user space while it
-# counts; CSV: every column, so every hook but the sleeps'; the
-# tracepoint tier's with its sleeps, as it always timed them) and, on the
-# other tiers, `./pipestat --tier T --csv` (every hook). On the unpatched kernel the syscall tier
-# also gets the steps from its floor up (build/ladder*.bpf.o, see
+# needs, held by build/bpfattach: build/tpladder0.bpf.o on the tracepoint
+# tier's events, build/floor.bpf.o on sys_enter/sys_exit), `./pipestat
+# --tier T --csv --no-waits` (one report at Ctrl-C, nothing in user space
+# while it counts; CSV: every column, so every hook but the sleeps') and
+# `./pipestat --tier T --csv` (every hook). The tracepoint tier also gets
+# the steps from its floor up (build/tpladder[1-5].bpf.o, see
+# tests/bench/tpladder.bpf.c: setups tstep1..tstep5, tstep4c); on the
+# unpatched kernel the syscall tier gets its own (build/ladder*.bpf.o, see
 # tests/bench/ladder.bpf.c: setups step1..step4, step3t, step4p), when
 # built; the function tier its own (build/fladder*.bpf.o, see
 # tests/bench/fladder.bpf.c: setups fstep1..fstep5, fstep4h, fstep2x,
@@ -31,7 +31,7 @@
 # loop and the count repeats. ptwork's ns_per_op is instructions per op.
 # Writes "kernel tier setup workload instr" lines to
 # $PIPETRACE_RESULTS/vmbench.txt (tier "-" for nothing attached; setup
-# off | floor | pipestat | waits); tests/bench/vm_bench.sh tabulates them.
+# off | floor | a ladder step | pipestat | waits); tests/bench/vm_bench.sh tabulates them.
 set -u
 PT=${1:?usage: guest-bench.sh PTWORK}
 cd "$(dirname "$0")/../.."
@@ -77,7 +77,7 @@ stop() { # setup
 # the tier's floor: its hooks with empty programs (none for the function tier)
 floor_of() {
 	case $1 in
-	tracepoint) echo build/tpfloor.bpf.o ;;
+	tracepoint) echo build/tpladder0.bpf.o ;;
 	syscall) echo build/floor.bpf.o ;;
 	esac
 }
@@ -89,9 +89,8 @@ setup() { # tier setup
 	floor) start attached build/bpfattach "$(floor_of "$t")" ;;
 	step*) start attached build/bpfattach "build/ladder${s#step}.bpf.o" ;;
 	fstep*) start attached build/bpfattach "build/fladder${s#fstep}.bpf.o" ;;
-	count) start attached build/bpfattach build/tpcount.bpf.o ;;
-	pipestat) start 'Ctrl-C to end' ./pipestat --tier "$t" --csv \
-			$([ "$t" = tracepoint ] || echo --no-waits) ;;
+	tstep*) start attached build/bpfattach "build/tpladder${s#tstep}.bpf.o" ;;
+	pipestat) start 'Ctrl-C to end' ./pipestat --tier "$t" --csv --no-waits ;;
 	waits) start 'Ctrl-C to end' ./pipestat --tier "$t" --csv ;;
 	esac || { fails=$((fails + 1)); return; }
 	measure "$t" "$s"
@@ -122,8 +121,11 @@ for r in $(seq "$ROUNDS"); do
 	for t in $TIERS; do
 		f=$(floor_of "$t")
 		[ -n "$f" ] && [ -f "$f" ] && [ -x build/bpfattach ] && setup "$t" floor
-		# the tracepoint tier's floor + a counter per key at pipe_copy
-		[ "$t" = tracepoint ] && [ -f build/tpcount.bpf.o ] && setup "$t" count
+		if [ "$t" = tracepoint ]; then
+			for step in 1 2 3 4 5 4c; do
+				[ -f "build/tpladder$step.bpf.o" ] && setup tracepoint "tstep$step"
+			done
+		fi
 		if [ "$t" = syscall ] && [ "$KERNEL" = unpatched ]; then
 			for step in 1 2 3 4 1g 3t 4p; do
 				[ -f "build/ladder$step.bpf.o" ] && setup syscall "step$step"
@@ -135,8 +137,7 @@ for r in $(seq "$ROUNDS"); do
 			done
 		fi
 		setup "$t" pipestat
-		# the tracepoint tier's row above has its sleeps already
-		[ "$t" = tracepoint ] || setup "$t" waits
+		setup "$t" waits
 	done
 	echo "# round $r done"
 done
