@@ -74,8 +74,8 @@ END {
 	printf "(pp: 1-byte ping-pong round trip, %d per run; st: one 64 KiB write, %d per run, a reader draining)\n", ppn, stn
 	for (kk in kern) printf "  %s kernel: %s\n", kk, kern[kk] | "sort -r"
 	close("sort -r")
-	printf "| %-9s | %-45s | %-4s | %13s | %13s | %10s | %8s | %s |\n", "kernel", "attached", "work", "instr/op none", "instr/op with", "added", "percent", "range with (min..max)"
-	print "|-----------|-----------------------------------------------|------|---------------|---------------|------------|----------|-----------------------|"
+	printf "| %-12s | %-45s | %-4s | %13s | %13s | %10s | %8s | %s |\n", "kernel", "attached", "work", "instr/op none", "instr/op with", "added", "percent", "range with (min..max)"
+	print "|--------------|-----------------------------------------------|------|---------------|---------------|------------|----------|-----------------------|"
 	for (i = 1; i <= n; i++) {
 		split(order[i], a, SUBSEP)
 		if (a[3] == "off") continue
@@ -86,7 +86,7 @@ END {
 			if (!(ko in v) || !(kw in v)) continue
 			b = med(ko); m = med(kw)
 			if (cnt[kw] < rounds || cnt[ko] < rounds) short = 1
-			printf "| %-9s | %-45s | %-4s | %13.0f | %13.0f | %+10.0f | %+7.1f%% | %s..%s |\n", a[1], name(a[2], a[3]), wl, b, m, m - b, (m / b - 1) * 100, lo[kw], hi[kw]
+			printf "| %-12s | %-45s | %-4s | %13.0f | %13.0f | %+10.0f | %+7.1f%% | %s..%s |\n", a[1], name(a[2], a[3]), wl, b, m, m - b, (m / b - 1) * 100, lo[kw], hi[kw]
 			added[a[1], a[2], a[3], wl] = m - b; pct[a[1], a[2], a[3], wl] = (m / b - 1) * 100
 		}
 	}

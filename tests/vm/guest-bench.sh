@@ -31,7 +31,8 @@
 # loop and the count repeats. ptwork's ns_per_op is instructions per op.
 # Writes "kernel tier setup workload instr" lines to
 # $PIPETRACE_RESULTS/vmbench.txt (tier "-" for nothing attached; setup
-# off | floor | a ladder step | pipestat | waits); tests/bench/vm_bench.sh tabulates them.
+# off | floor | a ladder step | pipestat | waits); tests/bench/vm_bench.sh
+# tabulates them.
 set -u
 PT=${1:?usage: guest-bench.sh PTWORK}
 cd "$(dirname "$0")/../.."
