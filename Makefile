@@ -230,14 +230,14 @@ $(OUT)/bpfattach: tests/bench/bpfattach.c | $(OUT)
 	$(Q)$(CC) $(CFLAGS) $< $(LDLIBS) -o $@
 
 # make vmbench: the tracepoint tier's floor (step 0: empty programs on its
-# events) and the steps up to its work (c: waits timed by the clock alone;
-# tests/bench/tpladder.bpf.c)
-TPLADDER := $(patsubst %,$(OUT)/tpladder%.bpf.o,0 1 2 3 4 5 4c)
+# events) and the steps up to its work (c: waits timed by the clock alone,
+# o: pipe_copy alone; tests/bench/tpladder.bpf.c)
+TPLADDER := $(patsubst %,$(OUT)/tpladder%.bpf.o,0 1 2 3 4 5 4c 5o)
 $(OUT)/tpladder%.bpf.o: tests/bench/tpladder.bpf.c bpf/*.bpf.h include/pipetrace.h \
 			$(VMLINUX_DIR)/vmlinux.h | $(OUT)
 	$(call msg,BPF,$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -Ibpf -DSTEP=$(subst c,,$*) $(if $(findstring c,$*),-DCLOCK_ONLY) \
-		-c $< -o $@
+	$(Q)$(CLANG) $(BPF_CFLAGS) -Ibpf -DSTEP=$(subst c,,$(subst o,,$*)) \
+		$(if $(findstring c,$*),-DCLOCK_ONLY) $(if $(findstring o,$*),-DCOPY_ONLY) -c $< -o $@
 
 # the VM tests' workloads (static: the guest runs it from the host root)
 $(OUT)/ptwork: tests/vm/ptwork.c $(TEST_WL_SRCS) $(TEST_WL_HDRS) | $(OUT)

@@ -21,7 +21,10 @@
  *   5  + the ring at each write (ring_seen.bpf.h).
  * Beside them, -DCLOCK_ONLY (4c): step 4 with the clock reads alone, no
  * key at pipe_wait_begin and no sleeps map entry (what a drain cannot
- * count while the wait lasts).
+ * count while the wait lasts); -DCOPY_ONLY (5o): step 5's pipe_copy and
+ * pipe_eagain alone, no call state and no page, wait, lock or task
+ * events: what the tier would cost if pipe_copy carried its call's page
+ * tally and waits (it does not: kernel-patch/).
  * Each step keeps what it computes (in the counters, or before step 3 in
  * globals) so that the verifier cannot drop it.
  */
@@ -52,6 +55,15 @@ struct call_state {
 };
 
 #include "call_slots.bpf.h"
+
+/* the events before a call's pipe_copy, left unloaded by -DCOPY_ONLY */
+#ifdef COPY_ONLY
+#define PER_CALL 0
+#define SEC_CALL(event) SEC("?tp_btf/" event)
+#else
+#define PER_CALL 1
+#define SEC_CALL(event) SEC("tp_btf/" event)
+#endif
 
 /*
  * The counters of the current task on file's pipe, key filled in: before
@@ -87,7 +99,7 @@ static __always_inline struct call_state *pages_of(struct pipe_inode_info *pipe)
 	return st;
 }
 
-SEC("tp_btf/pipe_page_get")
+SEC_CALL("pipe_page_get")
 int BPF_PROG(tpl_page_get, struct pipe_inode_info *pipe, int src, bool locked)
 {
 	struct call_state *st = pages_of(pipe);
@@ -97,7 +109,7 @@ int BPF_PROG(tpl_page_get, struct pipe_inode_info *pipe, int src, bool locked)
 	return 0;
 }
 
-SEC("tp_btf/pipe_prefill")
+SEC_CALL("pipe_prefill")
 int BPF_PROG(tpl_prefill, struct pipe_inode_info *pipe, unsigned int wanted,
 	     unsigned int pooled, unsigned int allocated)
 {
@@ -122,7 +134,7 @@ int BPF_PROG(tpl_copy, struct pipe_inode_info *pipe, struct file *file,
 	if (STEP < 1)
 		return 0;
 	task = bpf_get_current_task_btf();
-	st = call_in_progress(task);
+	st = PER_CALL ? call_in_progress(task) : NULL;
 	c = counts_at(&key, file);
 	if (st) {
 		if (st->pipe == pipe)
@@ -175,7 +187,7 @@ int BPF_PROG(tpl_eagain, struct pipe_inode_info *pipe, struct file *file,
 	return 0;
 }
 
-SEC("tp_btf/pipe_wait_begin")
+SEC_CALL("pipe_wait_begin")
 int BPF_PROG(tpl_wait_begin, struct pipe_inode_info *pipe, struct file *file,
 	     int side)
 {
@@ -201,7 +213,7 @@ int BPF_PROG(tpl_wait_begin, struct pipe_inode_info *pipe, struct file *file,
 	return 0;
 }
 
-SEC("tp_btf/pipe_wait_end")
+SEC_CALL("pipe_wait_end")
 int BPF_PROG(tpl_wait_end, struct pipe_inode_info *pipe, struct file *file,
 	     int side)
 {
@@ -228,7 +240,7 @@ int BPF_PROG(tpl_wait_end, struct pipe_inode_info *pipe, struct file *file,
 	return 0;
 }
 
-SEC("tp_btf/contention_begin")
+SEC_CALL("contention_begin")
 int BPF_PROG(tpl_lock_begin, void *lock, unsigned int flags)
 {
 #if STEP >= 1
@@ -249,7 +261,7 @@ int BPF_PROG(tpl_lock_begin, void *lock, unsigned int flags)
 	return 0;
 }
 
-SEC("tp_btf/contention_end")
+SEC_CALL("contention_end")
 int BPF_PROG(tpl_lock_end, void *lock, int ret)
 {
 #if STEP >= 1
@@ -268,7 +280,7 @@ int BPF_PROG(tpl_lock_end, void *lock, int ret)
 	return 0;
 }
 
-SEC("tp_btf/sched_process_free")
+SEC_CALL("sched_process_free")
 int BPF_PROG(tpl_task_free, struct task_struct *p)
 {
 #if STEP >= 1

@@ -50,6 +50,7 @@ function name(t, s) {
 	if (s == "tstep4") return "step 4: + waits timed (clock, sleeps map)"
 	if (s == "tstep5") return "step 5: + the ring at each write"
 	if (s == "tstep4c") return "alt. 4c: step 4 by the clock alone"
+	if (s == "tstep5o") return "alt. 5o: step 5 at pipe_copy alone"
 	if (s == "fstep1") return "step 1: empty fentry pipe_read/write"
 	if (s == "fstep2") return "step 2: + empty fexit on both"
 	if (s == "fstep3") return "step 3: + empty mm_page_alloc (floor)"
@@ -140,6 +141,12 @@ END {
 		x = added["patched", "tracepoint", "tstep4c", "pp"]
 		printf "  %-45s %+6.0f, over step 3 %+6.0f: budget left %+6.0f (%+.0f%%)\n", name("tracepoint", "tstep4c"),
 			x, x - added["patched", "tracepoint", "tstep3", "pp"], budget - x, (budget - x) / budget * 100
+	}
+	if (("patched", "tracepoint", "tstep5o", "pp") in added) {
+		x = added["patched", "tracepoint", "tstep5o", "pp"]
+		printf "  %-45s %+6.0f: budget left %+6.0f (%+.0f%%); what the page, wait and lock events cost step 5: %+.0f\n",
+			name("tracepoint", "tstep5o"), x, budget - x, (budget - x) / budget * 100,
+			added["patched", "tracepoint", "tstep5", "pp"] - x
 	}
 	x = added["patched", "tracepoint", "pipestat", "pp"]
 	printf "  %-45s %+6.0f: budget left %+6.0f (%+.0f%%); timing the waits costs the tier %+.0f\n",

@@ -14,9 +14,9 @@
 # --tier T --csv --no-waits` (one report at Ctrl-C, nothing in user space
 # while it counts; CSV: every column, so every hook but the sleeps') and
 # `./pipestat --tier T --csv` (every hook). The tracepoint tier also gets
-# the steps from its floor up (build/tpladder[1-5].bpf.o, see
-# tests/bench/tpladder.bpf.c: setups tstep1..tstep5, tstep4c); on the
-# unpatched kernel the syscall tier gets its own (build/ladder*.bpf.o, see
+# the steps from its floor up (build/tpladder*.bpf.o, see
+# tests/bench/tpladder.bpf.c: setups tstep1..tstep5, tstep4c, tstep5o);
+# on the unpatched kernel the syscall tier gets its own (build/ladder*.bpf.o, see
 # tests/bench/ladder.bpf.c: setups step1..step4, step3t, step4p), when
 # built; the function tier its own (build/fladder*.bpf.o, see
 # tests/bench/fladder.bpf.c: setups fstep1..fstep5, fstep4h, fstep2x,
@@ -123,7 +123,7 @@ for r in $(seq "$ROUNDS"); do
 		f=$(floor_of "$t")
 		[ -n "$f" ] && [ -f "$f" ] && [ -x build/bpfattach ] && setup "$t" floor
 		if [ "$t" = tracepoint ]; then
-			for step in 1 2 3 4 5 4c; do
+			for step in 1 2 3 4 5 4c 5o; do
 				[ -f "build/tpladder$step.bpf.o" ] && setup tracepoint "tstep$step"
 			done
 		fi
