@@ -13,7 +13,9 @@
 # tier's events, build/floor.bpf.o on sys_enter/sys_exit), `./pipestat
 # --tier T --csv --no-waits` (one report at Ctrl-C, nothing in user space
 # while it counts; CSV: every column, so every hook but the sleeps') and
-# `./pipestat --tier T --csv` (every hook). The tracepoint tier also gets
+# `./pipestat --tier T --csv` (every hook) and `./pipestat --tier T --csv
+# -o default` (the hooks of the default view's columns, setup view; CSV:
+# the other columns empty). The tracepoint tier also gets
 # the steps from its floor up (build/tpladder*.bpf.o, see
 # tests/bench/tpladder.bpf.c: setups tstep1..tstep5, tstep4c, tstep5o);
 # on the unpatched kernel the syscall tier gets its own (build/ladder*.bpf.o, see
@@ -31,8 +33,8 @@
 # loop and the count repeats. ptwork's ns_per_op is instructions per op.
 # Writes "kernel tier setup workload instr" lines to
 # $PIPETRACE_RESULTS/vmbench.txt (tier "-" for nothing attached; setup
-# off | floor | a ladder step | pipestat | waits); tests/bench/vm_bench.sh
-# tabulates them.
+# off | floor | a ladder step | pipestat | waits | view);
+# tests/bench/vm_bench.sh tabulates them.
 set -u
 PT=${1:?usage: guest-bench.sh PTWORK}
 cd "$(dirname "$0")/../.."
@@ -63,7 +65,7 @@ stop() { # setup
 	PS=
 	# pipestat counted the workloads: the total row's writes (both
 	# workloads' writes, > PP_N + ST_N)
-	if [ "$1" = pipestat ] || [ "$1" = waits ]; then
+	if [ "$1" = pipestat ] || [ "$1" = waits ] || [ "$1" = view ]; then
 		local w
 		w=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
 			$col["key_type"] == "total" { print $col["writes"] }' "$W/out")
@@ -93,6 +95,7 @@ setup() { # tier setup
 	tstep*) start attached build/bpfattach "build/tpladder${s#tstep}.bpf.o" ;;
 	pipestat) start 'Ctrl-C to end' ./pipestat --tier "$t" --csv --no-waits ;;
 	waits) start 'Ctrl-C to end' ./pipestat --tier "$t" --csv ;;
+	view) start 'Ctrl-C to end' ./pipestat --tier "$t" --csv -o default ;;
 	esac || { fails=$((fails + 1)); return; }
 	measure "$t" "$s"
 	stop "$s"
@@ -139,6 +142,7 @@ for r in $(seq "$ROUNDS"); do
 		fi
 		setup "$t" pipestat
 		setup "$t" waits
+		setup "$t" view
 	done
 	echo "# round $r done"
 done
