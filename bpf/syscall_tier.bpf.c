@@ -96,6 +96,17 @@ struct call_state {
 /* a call's state from entry to exit: in a slot or in task storage */
 #include "call_slots.bpf.h"
 
+/*
+ * The ring (head, tail) at a call's entry: for the ring claim, the ring
+ * columns and the occupancy histogram only. Else no call reads it, nor
+ * the ring again at its exit: a load of another object each.
+ */
+static __always_inline bool ring_wanted(void)
+{
+	return (pt_scope.hooks & (PT_HOOK_BUFS | PT_HOOK_RING)) ||
+	       hist_wanted(PT_HIST_OCCUPANCY);
+}
+
 /* task: the current task, fetched once per program (agg.bpf.h says why) */
 static __always_inline struct file *fd_file(struct task_struct *task, int fd)
 {
@@ -128,8 +139,10 @@ static __always_inline struct file *pipe_end_of(struct task_struct *task,
 	pipe = kernel_obj(file->private_data, struct pipe_inode_info);
 	end->pipe = pipe;
 	pipe_id(file, &end->ino, &end->dev);
-	end->head = pipe->head;
-	end->tail = pipe->tail;
+	if (ring_wanted()) {
+		end->head = pipe->head;
+		end->tail = pipe->tail;
+	}
 	return file;
 }
 
@@ -287,7 +300,10 @@ int BPF_PROG(sc_sys_enter, struct pt_regs *regs, long nr)
 			s.nowait = 1;
 		if ((id == NR_readv || id == NR_preadv2) && call.arg[2] > 1) {
 			s.vec = 1;
-			s.src.offset = ring_tail_offset(true, end->pipe, end->head, end->tail);
+			/* its sections: only with the ring claim */
+			if (pt_scope.hooks & PT_HOOK_BUFS)
+				s.src.offset = ring_tail_offset(true, end->pipe, end->head,
+								end->tail);
 		}
 	} else if (id == NR_vmsplice) {
 		struct pipe_end probe = {};
@@ -451,11 +467,13 @@ static __always_inline void exit_write(struct task_struct *task, struct call_sta
 	count_contention(c, &st->w);
 	end_hist(&st->dst, PT_HIST_OCCUPANCY, used, task);
 	/* in use at entry and at exit; all of it if the write waited */
-	ring_read(&ring, pipe);
-	ring.used = pipe->head - pipe->tail;
-	if (used > ring.used)
-		ring.used = used;
-	count_ring(c, &ring, st->w.waits || ret == -EAGAIN);
+	if (pt_scope.hooks & PT_HOOK_RING) {
+		ring_read(&ring, pipe);
+		ring.used = pipe->head - pipe->tail;
+		if (used > ring.used)
+			ring.used = used;
+		count_ring(c, &ring, st->w.waits || ret == -EAGAIN);
+	}
 	if (ret == -EAGAIN)
 		count_eagain(c, PT_OP_WRITE, st->nowait);
 	/* a write that failed part way may still have taken pages */

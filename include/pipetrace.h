@@ -144,8 +144,9 @@ enum pt_hook {
 	PT_HOOK_BUFS = 1 << 2,	/* ring buffers a call filled or emptied */
 	PT_HOOK_WAITS = 1 << 3,	/* sleeps inside a pipe call */
 	PT_HOOK_LOCKS = 1 << 4,	/* pipe->mutex contention */
+	PT_HOOK_RING = 1 << 5,	/* the ring's size, owner and peak use */
 };
-#define PT_HOOKS_ALL	0x1fu
+#define PT_HOOKS_ALL	0x3fu
 
 /* Who is counted: each BPF object's rodata, set before load. */
 struct pt_scope {

@@ -14,6 +14,7 @@
 #define BUFS PT_HOOK_BUFS
 #define WAITS PT_HOOK_WAITS
 #define LOCKS PT_HOOK_LOCKS
+#define RING PT_HOOK_RING
 
 static const struct {
 	__u64 raws;
@@ -22,9 +23,11 @@ static const struct {
 	{ PT_RAW(reads) | PT_RAW(writes) | PT_RAW(read_bytes) | PT_RAW(write_bytes) |
 	  PT_RAW(eagain_read_nonblock) | PT_RAW(eagain_read_nowait) |
 	  PT_RAW(eagain_write_nonblock) | PT_RAW(eagain_write_nowait) |
-	  PT_RAW(read_eof) | PT_RAW(ring_slots) | PT_RAW(ring_owner_uid) |
-	  PT_RAW(ring_owner_pages),
-	  { [TP] = CALLS, [FN] = CALLS, [SC] = CALLS } },
+	  PT_RAW(read_eof), { [TP] = CALLS, [FN] = CALLS, [SC] = CALLS } },
+	/* syscall: the ring read again at sys_exit (pipe->user: another
+	 * object) and at sys_enter, for every write: dear per call */
+	{ PT_RAW(ring_slots) | PT_RAW(ring_owner_uid) | PT_RAW(ring_owner_pages),
+	  { [TP] = CALLS, [FN] = CALLS, [SC] = CALLS | RING } },
 	/* pipe_eagain's reason; the others infer it or cannot */
 	{ PT_RAW(eagain_empty) | PT_RAW(eagain_full), { [TP] = CALLS } },
 	/* tracepoint: pipe_page_get; function: from the byte count; syscall:
@@ -49,10 +52,10 @@ static const struct {
 	  { [TP] = LOCKS, [FN] = LOCKS, [SC] = LOCKS } },
 	/* a write that slept found the ring full: the sleeps must be seen */
 	{ PT_RAW(ring_peak) | PT_RAW(ring_full_writes),
-	  { [TP] = CALLS | WAITS, [FN] = CALLS | WAITS, [SC] = CALLS | WAITS } },
+	  { [TP] = CALLS | WAITS, [FN] = CALLS | WAITS, [SC] = CALLS | WAITS | RING } },
 };
 
-/* indexed by the hook's bit: CALLS, PAGES, BUFS, WAITS, LOCKS */
+/* indexed by the hook's bit: CALLS, PAGES, BUFS, WAITS, LOCKS, RING */
 static const char *const hook_names[][PT_TIER_COUNT] = {
 	[0] = { [TP] = "pipe:pipe_copy, pipe:pipe_eagain",
 		[FN] = "pipe_read/pipe_write entry and exit",
@@ -65,6 +68,7 @@ static const char *const hook_names[][PT_TIER_COUNT] = {
 		[SC] = "sched:sched_switch" },
 	[4] = { [TP] = "lock:contention_begin/end", [FN] = "lock:contention_begin/end",
 		[SC] = "lock:contention_begin/end" },
+	[5] = { [SC] = "the ring's state at sys_enter/sys_exit" },
 };
 
 __u32 pt_raw_hooks(__u64 raws, enum pt_tier t)

@@ -59,7 +59,7 @@ check_held() {
 
 # -o writes,write_bytes: the calls alone; every other column empty
 t_calls_only() {
-	local n=100 out pid bufs
+	local n=100 out pid bufs slots
 	attach -k pid --csv -o writes,write_bytes || { not_ok "calls only: attach"; return; }
 	check_held "calls only"
 	out=$(work stream 65536 $n); pid=$(pid_of "$out")
@@ -79,8 +79,27 @@ t_calls_only() {
 		"[$(csv_rows "$TMP/out" copy_buffers comm=pipework pid!="$pid")]" "[$bufs]"
 	expect "calls only: waits_write empty, not 0" \
 		"[$(csv_rows "$TMP/out" waits_write pid="$pid")]" "[]"
+	# the syscall tier reads the ring for its ring_* columns only then
+	[ "$T" = syscall ] && slots= || slots=16
+	expect "calls only: writer's ring_slots ${slots:-empty, not 0}" \
+		"[$(csv_rows "$TMP/out" ring_slots pid="$pid")]" "[$slots]"
+	[ "$T" = syscall ] && expect "calls only: the tier line names the ring's state" \
+		"$(grep -c "left out (no column shown needs .*the ring's state at sys_enter/sys_exit.*): .*ring_slots" "$TMP/err")" 1
 	expect "calls only: the tier line says what was left out and why" \
 		"$(grep -c 'left out (no column shown needs .*): .*pool_misses, .*waits_read' "$TMP/err")" 1
+}
+
+# -o ring_slots,ring_owner_uid: the ring's state (the syscall tier reads
+# it at entry and exit for them), exact; no sleeps, no pages
+t_ring() {
+	local n=10 out pid
+	attach -k pid --csv -o ring_slots,ring_owner_uid || { not_ok "ring: attach"; return; }
+	out=$(work stream 65536 $n); pid=$(pid_of "$out")
+	stop_pipestat
+	hook "ring: no page program" "$PAGES" 0
+	hook "ring: no sleep program" "$WAITS" 0
+	expect "ring: writer's ring_slots" "$(csv_get "$TMP/out" ring_slots pid "$pid")" 16
+	expect "ring: writer's ring_owner_uid" "$(csv_get "$TMP/out" ring_owner_uid pid "$pid")" 0
 }
 
 # -o pool_hits,pool_misses,copy_buffers: their hooks, exact; no sleeps
@@ -139,6 +158,7 @@ t_csv_all() {
 }
 
 t_calls_only
+t_ring
 t_pages
 t_default_table
 t_csv_all
