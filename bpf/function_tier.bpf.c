@@ -368,14 +368,22 @@ SEC("tp_btf/sched_switch")
 int BPF_PROG(fn_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
 {
-	struct call_state *st = call_in_progress(prev);
-	__u64 d;
+	struct call_state *st;
+	__u64 now = 0, d;
 
-	if (st && waits_is_sleep(preempt, prev_state))
+	/* a preemption or an uninterruptible sleep: no look-up for prev */
+	st = waits_is_sleep(preempt, prev_state) ? call_in_progress(prev) : NULL;
+	if (st) {
+		now = bpf_ktime_get_ns();
 		waits_sleep_begin(&st->w, prev->pid, st->side == PT_OP_READ ?
-				  PT_SLEEP_READ : PT_SLEEP_WRITE, &st->key);
+				  PT_SLEEP_READ : PT_SLEEP_WRITE, &st->key, now);
+	}
 	st = call_in_progress(next);
-	if (st && (d = waits_switch_in(&st->w, next->pid)))
+	if (!st || !st->w.off_ts)
+		return 0;
+	/* prev's sleep begins when next's ends: one clock read */
+	d = waits_switch_in(&st->w, next->pid, now ?: bpf_ktime_get_ns());
+	if (d)
 		hist_add(&st->key, st->side == PT_OP_READ ? PT_HIST_WAIT_READ
 							 : PT_HIST_WAIT_WRITE, d);
 	return 0;

@@ -565,20 +565,25 @@ int BPF_PROG(sc_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
 {
 	struct call_state *st;
-	__u64 d;
+	__u64 now = 0, d;
 
-	st = call_in_progress(prev);
-	if (st && (st->op == PT_OP_READ || st->op == PT_OP_WRITE) &&
-	    waits_is_sleep(preempt, prev_state)) {
+	/* a preemption or an uninterruptible sleep: no look-up for prev */
+	st = waits_is_sleep(preempt, prev_state) ? call_in_progress(prev) : NULL;
+	if (st && (st->op == PT_OP_READ || st->op == PT_OP_WRITE)) {
 		bool rd = st->op == PT_OP_READ;
 		struct pt_key key = {};
 
 		end_key(&key, rd ? &st->src : &st->dst, prev);
+		now = bpf_ktime_get_ns();
 		waits_sleep_begin(&st->w, prev->pid, rd ? PT_SLEEP_READ : PT_SLEEP_WRITE,
-				  &key);
+				  &key, now);
 	}
 	st = call_in_progress(next);
-	if (!st || !(d = waits_switch_in(&st->w, next->pid)))
+	if (!st || !st->w.off_ts)
+		return 0;
+	/* prev's sleep begins when next's ends: one clock read */
+	d = waits_switch_in(&st->w, next->pid, now ?: bpf_ktime_get_ns());
+	if (!d)
 		return 0;
 	if (hist_wanted(PT_HIST_WAIT_READ) || hist_wanted(PT_HIST_WAIT_WRITE)) {
 		bool rd = st->op == PT_OP_READ;

@@ -291,7 +291,7 @@ int BPF_PROG(tp_wait_begin, struct pipe_inode_info *pipe, struct file *file,
 		return 0;
 	pipe_id(file, &key.ino, &key.dev);
 	waits_sleep_begin(&st->w, task->pid, side == KPIPE_SIDE_READ ? PT_SLEEP_READ :
-			  PT_SLEEP_WRITE, &key);
+			  PT_SLEEP_WRITE, &key, bpf_ktime_get_ns());
 	return 0;
 }
 
@@ -311,7 +311,7 @@ int BPF_PROG(tp_wait_end, struct pipe_inode_info *pipe, struct file *file,
 		st->w.waits = 0;
 		st->w.wait_ns = 0;
 	}
-	d = waits_switch_in(&st->w, task->pid);
+	d = waits_switch_in(&st->w, task->pid, bpf_ktime_get_ns());
 	/* --hist wants each wait: the verifier drops this without it */
 	if (hist_wanted(PT_HIST_WAIT_READ) || hist_wanted(PT_HIST_WAIT_WRITE)) {
 		struct pt_key key = {};

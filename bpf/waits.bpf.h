@@ -112,15 +112,15 @@ static __always_inline __u64 sleep_unshow(struct call_waits *w, __u32 tid,
 }
 
 /*
- * Task tid leaves the CPU inside a pipe call: a wait if it sleeps for a
- * wake-up; kind and key say how a drain counts it meanwhile.
+ * Task tid leaves the CPU inside a pipe call at now: a wait if it sleeps
+ * for a wake-up; kind and key say how a drain counts it meanwhile.
  */
 static __always_inline void waits_sleep_begin(struct call_waits *w, __u32 tid,
 					      enum pt_sleep_kind kind,
-					      const struct pt_key *key)
+					      const struct pt_key *key, __u64 now)
 {
-	w->off_ts = bpf_ktime_get_ns();
-	sleep_show(w, tid, w->off_ts, kind, key);
+	w->off_ts = now;
+	sleep_show(w, tid, now, kind, key);
 }
 
 /* prev leaves the CPU: whether that is a wait (it sleeps for a wake-up) */
@@ -129,16 +129,12 @@ static __always_inline bool waits_is_sleep(bool preempt, unsigned int prev_state
 	return !preempt && (prev_state & TASK_INTERRUPTIBLE);
 }
 
-/* next runs again: the length of the wait that ends, 0 if none; the call
- * counts what the drains did not */
-static __always_inline __u64 waits_switch_in(struct call_waits *w, __u32 tid)
+/* The wait of tid (w->off_ts set) ends at now: its length; the call
+ * counts what the drains did not. */
+static __always_inline __u64 waits_switch_in(struct call_waits *w, __u32 tid, __u64 now)
 {
-	__u64 now, d;
+	__u64 d = now - w->off_ts;
 
-	if (!w->off_ts)
-		return 0;
-	now = bpf_ktime_get_ns();
-	d = now - w->off_ts;
 	w->wait_ns += now - sleep_unshow(w, tid, w->off_ts, now);
 	w->off_ts = 0;
 	w->waits++;

@@ -201,7 +201,7 @@ int BPF_PROG(tpl_wait_begin, struct pipe_inode_info *pipe, struct file *file,
 		return 0;
 	pipe_id(file, &key.ino, &key.dev);
 	waits_sleep_begin(&st->w, task->pid, side == KPIPE_SIDE_READ ? PT_SLEEP_READ :
-			  PT_SLEEP_WRITE, &key);
+			  PT_SLEEP_WRITE, &key, bpf_ktime_get_ns());
 #elif STEP >= 4
 	if (st)
 		st->w.off_ts = bpf_ktime_get_ns();
@@ -229,7 +229,7 @@ int BPF_PROG(tpl_wait_end, struct pipe_inode_info *pipe, struct file *file,
 		st->w.wait_ns = 0;
 	}
 #if STEP >= 4 && !defined(CLOCK_ONLY)
-	waits_switch_in(&st->w, task->pid);
+	waits_switch_in(&st->w, task->pid, bpf_ktime_get_ns());
 #else
 	if (STEP >= 4)
 		st->w.wait_ns += bpf_ktime_get_ns() - st->w.off_ts;
