@@ -29,6 +29,14 @@ struct {
 	.values = { &counts0, &counts1 },
 };
 
+/* The per-CPU cache in front of them (pipetrace.h), both generations. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 2 * PT_CACHE_SLOTS);
+	__type(key, __u32);
+	__type(value, struct pt_cached);
+} counts_cache SEC(".maps");
+
 /* Histogram slots, in two generations like the counters. */
 struct hists_map {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -167,10 +175,57 @@ static __always_inline struct pt_counts *counts_in(const struct pt_key *key, __u
 	return map ? lookup_or_init(map, key, &zero) : NULL;
 }
 
-/* The counters of key in the live generation. */
+/* key's entry among a generation's PT_CACHE_SLOTS: Fibonacci hashing */
+static __always_inline __u32 cache_slot(const struct pt_key *key)
+{
+	__u64 h = key->ino ^ ((__u64)key->tgid << 32) ^ key->dev;
+
+	if (pt_scope.one_cache_slot)
+		return 0;
+	return (h * 0x9E3779B97F4A7C15ULL) >> (64 - __builtin_ctz(PT_CACHE_SLOTS));
+}
+
+static __always_inline bool keys_equal(const struct pt_key *a, const struct pt_key *b)
+{
+	const __u64 *x = (const __u64 *)a, *y = (const __u64 *)b;
+
+	_Static_assert(sizeof(*a) == 5 * sizeof(__u64), "pt_key: five words");
+	return !((x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3]) |
+		 (x[4] ^ y[4]));
+}
+
+/*
+ * The counters of key in the live generation: its entry in this CPU's
+ * cache (an inlined array look-up and a compare) when it holds key or is
+ * free, else the hash. Programs on one CPU may preempt each other: an
+ * entry is claimed with a compare-and-swap and counts only once its key is
+ * written (ready); one that is being claimed sends the caller to the hash.
+ * A key gets an entry only if the hash has room for it too, so --max-keys
+ * and the keys dropped stay the hash's.
+ */
 static __always_inline struct pt_counts *counts_of(const struct pt_key *key)
 {
-	return counts_in(key, pt_gen.epoch & 1);
+	__u32 gen = pt_gen.epoch & 1;
+	__u32 i = gen * PT_CACHE_SLOTS + cache_slot(key);
+	struct pt_cached *e = bpf_map_lookup_elem(&counts_cache, &i);
+
+	if (!e)
+		return counts_in(key, gen);
+	if (e->state == PT_CACHE_READY && keys_equal(&e->key, key))
+		return &e->c;
+	if (e->state != PT_CACHE_FREE ||
+	    __sync_val_compare_and_swap(&e->state, PT_CACHE_FREE, PT_CACHE_CLAIMING) !=
+	    PT_CACHE_FREE)
+		return counts_in(key, gen);
+	if (!counts_in(key, gen)) {
+		e->state = PT_CACHE_FREE;
+		return NULL;
+	}
+	e->key = *key;
+	/* the key before the state that lets others add */
+	asm volatile("" ::: "memory");
+	e->state = PT_CACHE_READY;
+	return &e->c;
 }
 
 #define count_add(c, field, n) __sync_fetch_and_add(&(c)->field, (n))

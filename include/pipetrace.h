@@ -77,6 +77,26 @@ struct pt_counts {
 };
 
 /*
+ * The per-CPU counter cache in front of the counter hash (bpf/agg.bpf.h):
+ * per CPU, PT_CACHE_SLOTS entries of generation 0, then as many of
+ * generation 1. An entry holds one key for the rest of its generation's
+ * interval; the drain folds the ready ones and zeroes them.
+ */
+#define PT_CACHE_SLOTS	64
+enum pt_cache_state {
+	PT_CACHE_FREE,
+	PT_CACHE_CLAIMING,	/* taken; its key is being written */
+	PT_CACHE_READY,		/* key written: c counts it */
+};
+
+struct pt_cached {
+	__u32 state;		/* enum pt_cache_state */
+	__u32 unused;
+	struct pt_key key;
+	struct pt_counts c;
+};
+
+/*
  * A sleep or pipe->mutex wait in progress, where user space sees it: the
  * sleeps map's entry of its thread (tid % PT_SLEEP_SLOTS, taken with a
  * compare-and-swap; a thread that finds its entry taken is counted when
@@ -169,6 +189,8 @@ struct pt_scope {
 	__u8 key_cgroup;	/* keys carry the task's cgroup id (-k cgroup) */
 	__u8 one_call_slot;	/* tests: every thread on one call slot
 				 * (PIPETRACE_ONE_CALL_SLOT, call_slots.bpf.h) */
+	__u8 one_cache_slot;	/* tests: every key on one counter cache
+				 * entry per CPU (PIPETRACE_ONE_CACHE_SLOT) */
 	__u32 hooks;		/* enum pt_hook: the hooks loaded */
 };
 

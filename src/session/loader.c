@@ -113,6 +113,7 @@ static int configure(struct pt_session *s, const struct pt_load_opts *o)
 	f->by_cgroup = o->cgroup != NULL;
 	f->key_cgroup = o->key_cgroup;
 	f->one_call_slot = getenv("PIPETRACE_ONE_CALL_SLOT") != NULL;
+	f->one_cache_slot = getenv("PIPETRACE_ONE_CACHE_SLOT") != NULL;
 	memcpy(f->comm, o->comm, PT_COMM_LEN);
 	f->hists = o->hists;
 	f->hooks = s->plan.hooks;
@@ -146,6 +147,7 @@ static int bind_maps(struct pt_session *s, const struct pt_load_opts *o)
 
 	err = bind_gen_map(s->o.obj, &s->counts);
 	err = err ?: bind_gen_map(s->o.obj, &s->hists);
+	err = err ?: counts_cache_bind(&s->cache, s->o.obj);
 	err = err ?: sleeps_bind(&s->sleeps, s->o.obj);
 	if (err)
 		return err;
@@ -398,13 +400,21 @@ int pt_session_drain(struct pt_session *s, struct pt_rows *rows, __u64 *untracke
 	dropped = __atomic_load_n(&gen->keys_dropped, __ATOMIC_RELAXED);
 	*untracked = dropped - s->dropped_seen;
 	s->dropped_seen = dropped;
-	return drain_map(&s->counts, old & 1, rows) ?:
+	/*
+	 * Generation old & 1 is quiet now: its cache entries and hash are
+	 * read, then emptied, before the next drain's flip makes it live
+	 * again. A key may be in both (a cached key's hash entry, adds that
+	 * found its entry being claimed): rows fold by key.
+	 */
+	return counts_cache_drain(&s->cache, old & 1, rows) ?:
+	       drain_map(&s->counts, old & 1, rows) ?:
 	       drain_map(&s->hists, old & 1, rows);
 }
 
 void pt_session_close(struct pt_session *s)
 {
 	sleeps_unbind(&s->sleeps);
+	counts_cache_unbind(&s->cache);
 	if (s->o.skel)
 		s->ops->destroy(&s->o);
 	free(s->counts.keys);

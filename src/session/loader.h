@@ -11,6 +11,7 @@
 #include "core/load_opts.h"
 #include "core/metrics.h"
 #include "core/rows.h"
+#include "counts_cache.h"
 #include "sleeps.h"
 
 struct bpf_object;
@@ -74,6 +75,7 @@ struct pt_session {
 	struct pt_obj o;
 	__u64 dropped_seen;
 	struct pt_gen_map counts;	/* struct pt_key -> struct pt_counts */
+	struct pt_counts_cache cache;	/* the per-CPU cache in front of counts */
 	struct pt_gen_map hists;	/* struct pt_hkey -> __u64 (--hist) */
 	struct pt_sleeps sleeps;	/* waits in progress */
 	__u64 switched_ns;		/* the last drain's switch (CLOCK_MONOTONIC) */

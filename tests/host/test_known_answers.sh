@@ -15,8 +15,8 @@
 #   NOWAIT=0        the kernel's pipes refuse RWF_NOWAIT (Linux 6.1): reads
 #                   asking for it fail before pipe_read(), io_uring hands
 #                   each read of an empty pipe to an io-wq worker
-#   SPILL=0         no second pass with PIPETRACE_ONE_CALL_SLOT=1; SPILL=only:
-#                   that pass only
+#   SPILL=0         no second passes (PIPETRACE_ONE_CALL_SLOT=1, then
+#                   PIPETRACE_ONE_CACHE_SLOT=1); SPILL=only: those only
 #   KA_ONLY="t_x .."  only these tests; KA_SKIP="t_y ..": not these
 #   PTWORK=PATH     the static workload binary (default build/ptwork)
 set -u
@@ -215,20 +215,42 @@ t_fifo() {
 	expect_col "fifo by pipe: copy_buffers" copy_buffers $((16 * n)) pipe_ino="$ino"
 }
 
+# jobserver_exact WHAT OUT TOKENS: each reader of pipework jobserver's
+# report OUT read, summed over every row (interval), what it says; the
+# writer wrote TOKENS
+jobserver_exact() {
+	local what=$1 out=$2 tokens=$3 pid n
+	for pid in $(sed -n 's/^reader pid=\([0-9]*\) .*/\1/p' <<<"$out"); do
+		n=$(sed -n "s/^reader pid=$pid tokens=\([0-9]*\).*/\1/p" <<<"$out")
+		expect "$what: reader $pid read_bytes" "$(csv_get "$TMP/out" read_bytes pid "$pid")" "$n"
+		expect_col "$what: reader $pid copy_buffers" copy_buffers "$n" pid="$pid"
+	done
+	expect_col "$what: copy_buffers over all readers" copy_buffers "$tokens" comm=pipework
+	expect "$what: writer writes" "$(csv_get "$TMP/out" writes pid "$(pid_of "$out")")" "$tokens"
+}
+
 # make's jobserver: blocked readers must not count each other's tokens
 t_jobserver() {
-	local out tokens pid n
+	local out tokens
 	tokens=$(size 3000 600)
 	attach -k pid --csv -n pipework || { not_ok "jobserver: attach"; return; }
 	out=$(work jobserver 6 "$tokens")
 	stop_pipestat
-	for pid in $(sed -n 's/^reader pid=\([0-9]*\) .*/\1/p' <<<"$out"); do
-		n=$(sed -n "s/^reader pid=$pid tokens=\([0-9]*\).*/\1/p" <<<"$out")
-		expect "jobserver: reader $pid read_bytes" "$(csv_get "$TMP/out" read_bytes pid "$pid")" "$n"
-		expect_col "jobserver: reader $pid copy_buffers" copy_buffers "$n" pid="$pid"
-	done
-	expect_col "jobserver: copy_buffers over all readers" copy_buffers "$tokens" comm=pipework
-	expect "jobserver: writer writes" "$(csv_get "$TMP/out" writes pid "$(pid_of "$out")")" "$tokens"
+	jobserver_exact jobserver "$out" "$tokens"
+}
+
+# Counts that straddle many drains (-i 0.1) sum exactly: each interval's
+# per-CPU cache entries and hash (bpf/agg.bpf.h) are read once and emptied
+# before their generation is live again
+t_intervals() {
+	local out tokens
+	tokens=$(size 600 200)
+	attach -k pid --csv -i 0.1 -n pipework || { not_ok "intervals: attach"; return; }
+	out=$(work jobserver 6 "$tokens" 1000)
+	stop_pipestat
+	expect "intervals: the writer's rows span more than 3 intervals" \
+		"$(($(csv_rows "$TMP/out" writes pid="$(pid_of "$out")" | wc -l) > 3))" 1
+	jobserver_exact intervals "$out" "$tokens"
 }
 
 # issue 26.1: reads of 0 bytes (read, readv, io_uring) of a pipe holding
@@ -399,7 +421,7 @@ run() {
 }
 
 [ "${SPILL:-1}" = only ] ||
-	run t_eagain_read t_nowait_read t_eagain_write t_stream t_fifo t_jobserver \
+	run t_eagain_read t_nowait_read t_eagain_write t_stream t_fifo t_jobserver t_intervals \
 	t_zero_read t_pingpong t_fullread t_vectored t_vmsplice_sections t_uring t_uring_bench t_splice
 # Syscall and tracepoint tiers: a call's state sits in a slot picked by
 # thread id, or in task storage when another thread holds the slot. Every
@@ -410,5 +432,13 @@ if [ "${SPILL:-1}" != 0 ]; then
 	export PIPETRACE_ONE_CALL_SLOT=1
 	run t_eagain_read t_eagain_write t_stream t_pingpong t_jobserver
 	unset PIPETRACE_ONE_CALL_SLOT
+	# Every tier: a key's counters sit in this CPU's cache entry picked
+	# by pipe and process, or in the hash when another key holds it.
+	# Every key on one entry sends all keys but one per CPU and interval
+	# there: the same answers must come out.
+	echo "# PIPETRACE_ONE_CACHE_SLOT=1: keys fall back to the counter hash"
+	export PIPETRACE_ONE_CACHE_SLOT=1
+	run t_stream t_pingpong t_jobserver t_intervals
+	unset PIPETRACE_ONE_CACHE_SLOT
 fi
 summary
