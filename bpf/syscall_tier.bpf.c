@@ -123,27 +123,33 @@ static __always_inline struct file *fd_file(struct task_struct *task, int fd)
 	return file ? kernel_obj(file, struct file) : NULL;
 }
 
-/* Fills end if fd is an anonymous pipe or FIFO; returns its file or NULL. */
-static __always_inline struct file *pipe_end_of(struct task_struct *task,
-					       struct pipe_end *end, long fd)
+/* fd's file if it is an anonymous pipe or FIFO, else NULL. */
+static __always_inline struct file *pipe_file(struct task_struct *task, long fd)
 {
 	struct file *file = fd_file(task, fd);
-	struct pipe_inode_info *pipe;
-	struct inode *inode;
 
-	if (!file)
+	if (!file || (file->f_inode->i_mode & S_IFMT) != S_IFIFO || !file->private_data)
 		return NULL;
-	inode = file->f_inode;
-	if ((inode->i_mode & S_IFMT) != S_IFIFO || !file->private_data)
-		return NULL;
+	return file;
+}
+
+/* end of a new call: the pipe of file (a pipe_file(), or NULL: none) */
+static __always_inline void pipe_end_set(struct pipe_end *end, struct file *file)
+{
+	struct pipe_inode_info *pipe;
+
+	if (!file) {
+		*end = (struct pipe_end){};
+		return;
+	}
 	pipe = kernel_obj(file->private_data, struct pipe_inode_info);
 	end->pipe = pipe;
 	pipe_id(file, &end->ino, &end->dev);
+	end->head = end->tail = end->offset = 0;
 	if (ring_wanted()) {
 		end->head = pipe->head;
 		end->tail = pipe->tail;
 	}
-	return file;
 }
 
 static __always_inline bool file_nonblock(struct file *file)
@@ -182,16 +188,6 @@ static __always_inline void end_hist(const struct pipe_end *end, enum pt_hist h,
 	hist_add(&key, h, v);
 }
 
-/*
- * A system call as the native one it is: its x86_64 number and arguments
- * in order. A compat (32-bit) call has its own numbers and passes its
- * arguments in ebx, ecx, edx, esi, edi, ebp.
- */
-struct sc_call {
-	long id;
-	unsigned long arg[6];
-};
-
 static __always_inline bool in_compat_syscall(struct task_struct *task)
 {
 	return task->thread_info.status & TS_COMPAT;
@@ -214,31 +210,27 @@ static __always_inline long native_nr(long id32)
 	}
 }
 
-/* The call's native number (-1: a compat call not ours). */
-static __always_inline long call_nr(struct task_struct *task, long id)
+/* A system call as the native one it is: its x86_64 number (-1: a compat
+ * call not ours). */
+static __always_inline long call_nr(bool compat, long id)
 {
-	return in_compat_syscall(task) ? native_nr(id) : id;
+	return compat ? native_nr(id) : id;
 }
 
-static __always_inline void call_of(struct task_struct *task, struct sc_call *c,
-				    struct pt_regs *regs, long id)
+/*
+ * Its argument i in the native order: a compat (32-bit) call passes them
+ * in ebx, ecx, edx, esi, edi, ebp. Each read only where used: a load of
+ * regs each.
+ */
+static __always_inline unsigned long call_arg(struct pt_regs *regs, bool compat, int i)
 {
-	if (in_compat_syscall(task)) {
-		c->id = native_nr(id);
-		c->arg[0] = (__u32)regs->bx;
-		c->arg[1] = (__u32)regs->cx;
-		c->arg[2] = (__u32)regs->dx;
-		c->arg[3] = (__u32)regs->si;
-		c->arg[4] = (__u32)regs->di;
-		c->arg[5] = (__u32)regs->bp;
-	} else {
-		c->id = id;
-		c->arg[0] = regs->di;
-		c->arg[1] = regs->si;
-		c->arg[2] = regs->dx;
-		c->arg[3] = regs->r10;
-		c->arg[4] = regs->r8;
-		c->arg[5] = regs->r9;
+	switch (i) {
+	case 0: return compat ? (__u32)regs->bx : regs->di;
+	case 1: return compat ? (__u32)regs->cx : regs->si;
+	case 2: return compat ? (__u32)regs->dx : regs->dx;
+	case 3: return compat ? (__u32)regs->si : regs->r10;
+	case 4: return compat ? (__u32)regs->di : regs->r8;
+	default: return compat ? (__u32)regs->bp : regs->r9;
 	}
 }
 
@@ -269,88 +261,79 @@ static __always_inline bool maybe_ours(long nr)
 SEC("tp_btf/sys_enter")
 int BPF_PROG(sc_sys_enter, struct pt_regs *regs, long nr)
 {
+	struct file *in = NULL, *out = NULL;
 	struct task_struct *task;
-	struct call_state *st, s;
-	struct sc_call call;
-	struct file *file;
+	unsigned long flags = 0;
+	struct call_state *st;
+	bool compat, vec;
 	enum pt_op op;
 	long id;
 
 	if (!maybe_ours(nr))
 		return 0;
 	task = bpf_get_current_task_btf();
-	call_of(task, &call, regs, nr);
-	id = call.id;
+	compat = in_compat_syscall(task);
+	id = call_nr(compat, nr);
 	op = op_of(id);
 	if (op == PT_OP_NONE)
 		return 0;
-	__builtin_memset(&s, 0, sizeof(s));
-	s.live = 1;
-	s.op = op;
-
-	if (s.op == PT_OP_READ || s.op == PT_OP_WRITE) {
-		struct pipe_end *end = s.op == PT_OP_READ ? &s.src : &s.dst;
-
-		file = pipe_end_of(task, end, call.arg[0]);
-		if (!file)
+	/* the pipe ends first: a state is taken only for a pipe's call */
+	if (op != PT_OP_SPLICE || id == NR_vmsplice) {
+		in = pipe_file(task, call_arg(regs, compat, 0));
+		if (!in)
 			return 0;
-		s.nonblock = file_nonblock(file);
-		if ((id == NR_preadv2 || id == NR_pwritev2) &&
-		    (call.arg[5] & RWF_NOWAIT) && !s.nonblock)
-			s.nowait = 1;
-		if ((id == NR_readv || id == NR_preadv2) && call.arg[2] > 1) {
-			s.vec = 1;
-			/* its sections: only with the ring claim */
-			if (pt_scope.hooks & PT_HOOK_BUFS)
-				s.src.offset = ring_tail_offset(true, end->pipe, end->head,
-								end->tail);
+		/* vmsplice(fd, iov, nr_segs, flags): into the pipe or out */
+		if (id == NR_vmsplice)
+			flags = call_arg(regs, compat, 3);
+		if (op == PT_OP_WRITE || (id == NR_vmsplice && (in->f_mode & FMODE_WRITE))) {
+			out = in;
+			in = NULL;
 		}
-	} else if (id == NR_vmsplice) {
-		struct pipe_end probe = {};
-
-		file = pipe_end_of(task, &probe, call.arg[0]);
-		if (!file)
-			return 0;
-		if (file->f_mode & FMODE_WRITE)
-			s.dst = probe;
-		else
-			s.src = probe;
-		s.vec = 1;
-		/* vmsplice(fd, iov, nr_segs, flags) */
-		s.nonblock = file_nonblock(file) ||
-			     (call.arg[3] & SPLICE_F_NONBLOCK);
 	} else {
 		/*
 		 * splice(in, off, out, off, len, flags); tee(in, out, len,
 		 * flags); sendfile(out, in, off, len) into a pipe splices too
 		 */
 		bool sendfile = id == NR_sendfile;
-		long in_fd = sendfile ? call.arg[1] : call.arg[0];
-		long out_fd = id == NR_splice ? call.arg[2] : sendfile ? call.arg[0] : call.arg[1];
-		long flags = id == NR_splice ? call.arg[5] : sendfile ? 0 : call.arg[3];
-		struct file *in = pipe_end_of(task, &s.src, in_fd);
-		struct file *out = pipe_end_of(task, &s.dst, out_fd);
-		bool any = false;
 
-		s.nonblock = !!(flags & SPLICE_F_NONBLOCK);
-		if (in) {
-			any = true;
-			s.nonblock |= file_nonblock(in);
+		in = pipe_file(task, call_arg(regs, compat, sendfile));
+		out = pipe_file(task, call_arg(regs, compat,
+					       id == NR_splice ? 2 : sendfile ? 0 : 1));
+		/* each tested alone: the verifier refuses or-ing two pointers */
+		if (!in) {
+			barrier_var(out);
+			if (!out)
+				return 0;
 		}
-		if (out) {
-			any = true;
-			s.nonblock |= file_nonblock(out);
-		}
-		if (!any)
-			return 0;
+		if (!sendfile)
+			flags = call_arg(regs, compat, id == NR_splice ? 5 : 3);
 	}
 	/* after the pipe test: reads and writes of other files skip it */
 	if (!current_wanted(task))
 		return 0;
 
 	st = call_begin(task);
-	if (st)
-		*st = s;	/* pages = 0 */
+	if (!st)
+		return 0;
+	/* set in the state itself: no copy of a whole one */
+	st->op = op;
+	st->nonblock = (in && file_nonblock(in)) || (out && file_nonblock(out)) ||
+		       (op == PT_OP_SPLICE && (flags & SPLICE_F_NONBLOCK));
+	st->nowait = (id == NR_preadv2 || id == NR_pwritev2) && !st->nonblock &&
+		     (call_arg(regs, compat, 5) & RWF_NOWAIT);
+	vec = ((id == NR_readv || id == NR_preadv2) && call_arg(regs, compat, 2) > 1) ||
+	      id == NR_vmsplice;
+	st->vec = vec;
+	st->pages = 0;
+	pipe_end_set(&st->src, in);
+	pipe_end_set(&st->dst, out);
+	st->w = (struct call_waits){};
+	/* a vectored read's sections: only with the ring claim */
+	if (vec && op == PT_OP_READ && (pt_scope.hooks & PT_HOOK_BUFS))
+		st->src.offset = ring_tail_offset(true, kernel_obj(st->src.pipe,
+								   struct pipe_inode_info),
+						  st->src.head, st->src.tail);
+	st->live = 1;
 	return 0;
 }
 
@@ -367,23 +350,22 @@ static __always_inline bool asked_bytes(struct task_struct *task,
 					struct pt_regs *regs)
 {
 	bool compat = in_compat_syscall(task);
-	struct sc_call call;
+	unsigned long iov = call_arg(regs, compat, 1), n = call_arg(regs, compat, 2);
 
-	call_of(task, &call, regs, regs->orig_ax);
-	if (call.id == NR_read)
-		return call.arg[2];
+	if (call_nr(compat, regs->orig_ax) == NR_read)
+		return n;
 	/* readv, preadv2: (fd, iov, iovcnt, ...) */
-	for (int i = 0; i < EOF_IOVS && i < call.arg[2]; i++) {
+	for (int i = 0; i < EOF_IOVS && i < n; i++) {
 		__u64 len = 0;
 
 		if (compat)	/* struct compat_iovec { u32 base, len; } */
-			bpf_probe_read_user(&len, 4, (void *)call.arg[1] + i * 8 + 4);
+			bpf_probe_read_user(&len, 4, (void *)iov + i * 8 + 4);
 		else
-			bpf_probe_read_user(&len, 8, (void *)call.arg[1] + i * 16 + 8);
+			bpf_probe_read_user(&len, 8, (void *)iov + i * 16 + 8);
 		if (len)
 			return true;
 	}
-	return call.arg[2] > EOF_IOVS;
+	return n > EOF_IOVS;
 }
 
 /* A readv/preadv2 of two or more iovecs: its segment pieces, if known. */
@@ -392,18 +374,17 @@ static __always_inline void count_vec_sections(struct pt_counts *c,
 					       struct call_state *st,
 					       struct pt_regs *regs, long ret)
 {
+	bool compat = in_compat_syscall(task);
 	struct iov_walk *w = iov_walk_get();
-	struct sc_call call;
 	long n = -1;
 
 	if (w) {
-		call_of(task, &call, regs, regs->orig_ax);
-		w->iov = call.arg[1];
+		w->iov = call_arg(regs, compat, 1);
 		w->skip = 0;
-		w->nsegs = call.arg[2];
+		w->nsegs = call_arg(regs, compat, 2);
 		w->total = ret;
 		w->user = 1;
-		w->compat = in_compat_syscall(task);
+		w->compat = compat;
 		if (ring_read_cuts(true, kernel_obj(st->src.pipe, struct pipe_inode_info),
 				   st->src.head, st->src.tail, st->src.offset, ret, w))
 			n = iov_pieces(w);
@@ -527,7 +508,7 @@ int BPF_PROG(sc_sys_exit, struct pt_regs *regs, long ret)
 	if (!maybe_ours(regs->orig_ax))
 		return 0;
 	task = bpf_get_current_task_btf();
-	if (op_of(call_nr(task, regs->orig_ax)) == PT_OP_NONE)
+	if (op_of(call_nr(in_compat_syscall(task), regs->orig_ax)) == PT_OP_NONE)
 		return 0;
 	st = call_in_progress(task);
 	if (!st)
