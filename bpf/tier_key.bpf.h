@@ -9,11 +9,11 @@
 #include <bpf/bpf_core_read.h>
 #include "agg.bpf.h"
 
-/* Fills the task part of key; false if -p/-n leave the current task out. */
-static __always_inline bool pt_task_key(struct pt_key *key)
+/* Fills the task part of key; false if -p/-n leave the current task out.
+ * cur: bpf_get_current_task_btf(), which the program fetched once
+ * (agg.bpf.h current_wanted() says why). */
+static __always_inline bool pt_task_key(struct pt_key *key, struct task_struct *cur)
 {
-	struct task_struct *cur = bpf_get_current_task_btf();
-
 	if (!current_wanted(cur))
 		return false;
 	key_for_task(key, cur);
@@ -45,12 +45,13 @@ static __always_inline void pt_file_key(struct pt_key *key, struct file *file)
 	key->dev = BPF_CORE_READ(inode, i_sb, s_dev);
 }
 
-/* The counters of the current task on file's pipe (a BTF pointer), key
- * filled in; NULL if -p/-n leave the task out or the counter map is full. */
-static __always_inline struct pt_counts *file_counts(struct pt_key *key,
-						     struct file *file)
+/* The counters of the current task cur on file's pipe (a BTF pointer),
+ * key filled in; NULL if -p/-n leave the task out or the counter map is
+ * full. */
+static __always_inline struct pt_counts *file_counts(struct pt_key *key, struct file *file,
+						     struct task_struct *cur)
 {
-	if (!pt_task_key(key))
+	if (!pt_task_key(key, cur))
 		return NULL;
 	pipe_id(file, &key->ino, &key->dev);
 	return counts_of(key);

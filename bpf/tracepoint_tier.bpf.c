@@ -121,7 +121,7 @@ static __always_inline void count_locks(struct pt_counts *c, struct call_state *
  * inode must still have that pipe: i_pipe is cleared before a pipe is
  * freed, so a stale entry never names a lock that is not a pipe's.
  */
-static __always_inline bool lock_key(struct pt_key *key, void *lock)
+static __always_inline bool lock_key(struct pt_key *key, void *lock, struct task_struct *task)
 {
 	__u64 l = (__u64)lock, *v = bpf_map_lookup_elem(&lock_inodes, &l);
 	struct inode *inode;
@@ -129,7 +129,7 @@ static __always_inline bool lock_key(struct pt_key *key, void *lock)
 	if (!v)
 		return false;
 	inode = (struct inode *)*v;
-	if (BPF_CORE_READ(inode, i_pipe) != lock || !pt_task_key(key))
+	if (BPF_CORE_READ(inode, i_pipe) != lock || !pt_task_key(key, task))
 		return false;
 	key->ino = BPF_CORE_READ(inode, i_ino);
 	key->dev = BPF_CORE_READ(inode, i_sb, s_dev);
@@ -196,7 +196,7 @@ int BPF_PROG(tp_copy, struct pipe_inode_info *pipe, struct file *file,
 
 	/* the end of the call: count what its state holds, free it */
 	st = call_in_progress(task);
-	c = file_counts(&key, file);
+	c = file_counts(&key, file, task);
 	if (st) {
 		if (c) {
 			count_locks(c, st, pipe, file);
@@ -251,13 +251,14 @@ SEC("tp_btf/pipe_eagain")
 int BPF_PROG(tp_eagain, struct pipe_inode_info *pipe, struct file *file,
 	     int side, int cause, int reason)
 {
+	struct task_struct *task = bpf_get_current_task_btf();
 	struct pt_key key = {};
 	struct pt_counts *c;
 
-	c = file_counts(&key, file);
+	c = file_counts(&key, file, task);
 	if (!c)
 		return 0;
-	count_locks(c, call_in_progress(bpf_get_current_task_btf()), pipe, file);
+	count_locks(c, call_in_progress(task), pipe, file);
 	count_eagain(c, side == KPIPE_SIDE_READ ? PT_OP_READ : PT_OP_WRITE,
 		     cause == KPIPE_CAUSE_NOWAIT);
 	switch (reason) {
@@ -287,7 +288,7 @@ int BPF_PROG(tp_wait_begin, struct pipe_inode_info *pipe, struct file *file,
 
 	/* keyed now so that a drain can count it while it lasts (a task
 	 * -p/-n leave out is not counted at its pipe_copy either) */
-	if (!st || !pt_task_key(&key))
+	if (!st || !pt_task_key(&key, task))
 		return 0;
 	pipe_id(file, &key.ino, &key.dev);
 	waits_sleep_begin(&st->w, task->pid, side == KPIPE_SIDE_READ ? PT_SLEEP_READ :
@@ -316,7 +317,7 @@ int BPF_PROG(tp_wait_end, struct pipe_inode_info *pipe, struct file *file,
 	if (hist_wanted(PT_HIST_WAIT_READ) || hist_wanted(PT_HIST_WAIT_WRITE)) {
 		struct pt_key key = {};
 
-		if (!pt_task_key(&key))
+		if (!pt_task_key(&key, task))
 			return 0;
 		pipe_id(file, &key.ino, &key.dev);
 		hist_add(&key, side == KPIPE_SIDE_READ ? PT_HIST_WAIT_READ :
@@ -347,7 +348,7 @@ int BPF_PROG(tp_lock_begin, void *lock, unsigned int flags)
 		st->w.lock_ns = 0;
 	}
 	waits_lock_begin(&st->w, lock, flags, task->pid,
-			 !st->w.lock_ts && lock_key(&key, lock) ? &key : NULL);
+			 !st->w.lock_ts && lock_key(&key, lock, task) ? &key : NULL);
 	return 0;
 }
 

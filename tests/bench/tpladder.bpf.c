@@ -76,10 +76,11 @@ struct call_state {
 struct pt_key ladder_key;
 #endif
 
-static __always_inline struct pt_counts *counts_at(struct pt_key *key, struct file *file)
+static __always_inline struct pt_counts *counts_at(struct pt_key *key, struct file *file,
+						   struct task_struct *task)
 {
 #if STEP == 2
-	if (pt_task_key(key)) {
+	if (pt_task_key(key, task)) {
 		pipe_id(file, &key->ino, &key->dev);
 		ladder_key = *key;
 	}
@@ -135,7 +136,7 @@ int BPF_PROG(tpl_copy, struct pipe_inode_info *pipe, struct file *file,
 		return 0;
 	task = bpf_get_current_task_btf();
 	st = PER_CALL ? call_in_progress(task) : NULL;
-	c = counts_at(&key, file);
+	c = counts_at(&key, file, task);
 	if (st) {
 		if (st->pipe == pipe)
 			bufs_new = st->bufs_new;
@@ -171,14 +172,16 @@ SEC("tp_btf/pipe_eagain")
 int BPF_PROG(tpl_eagain, struct pipe_inode_info *pipe, struct file *file,
 	     int side, int cause)
 {
+	struct task_struct *task;
 	struct call_state *st;
 	struct pt_key key = {};
 	struct pt_counts *c;
 
 	if (STEP < 1)
 		return 0;
-	st = call_in_progress(bpf_get_current_task_btf());
-	c = counts_at(&key, file);
+	task = bpf_get_current_task_btf();
+	st = call_in_progress(task);
+	c = counts_at(&key, file, task);
 	if (!c)
 		return 0;
 	if (st)
@@ -197,7 +200,7 @@ int BPF_PROG(tpl_wait_begin, struct pipe_inode_info *pipe, struct file *file,
 #if STEP >= 4 && !defined(CLOCK_ONLY)
 	struct pt_key key = {};
 
-	if (!st || !pt_task_key(&key))
+	if (!st || !pt_task_key(&key, task))
 		return 0;
 	pipe_id(file, &key.ino, &key.dev);
 	waits_sleep_begin(&st->w, task->pid, side == KPIPE_SIDE_READ ? PT_SLEEP_READ :
