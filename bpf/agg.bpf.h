@@ -175,14 +175,17 @@ static __always_inline struct pt_counts *counts_in(const struct pt_key *key, __u
 	return map ? lookup_or_init(map, key, &zero) : NULL;
 }
 
-/* key's entry among a generation's PT_CACHE_SLOTS: Fibonacci hashing */
+/* key's entry among a generation's PT_CACHE_SLOTS: multiplicative hashing */
 static __always_inline __u32 cache_slot(const struct pt_key *key)
 {
-	__u64 h = key->ino ^ ((__u64)key->tgid << 32) ^ key->dev;
+	/* a multiplier each: with one over (tgid << 32 | ino), a shell's
+	 * processes (pids 2 apart) on one pipe shared a slot nearly always */
+	__u64 h = ((key->ino ^ key->dev) * 0x9E3779B97F4A7C15ULL) ^
+		  ((__u64)key->tgid * 0xC2B2AE3D27D4EB4FULL);
 
 	if (pt_scope.one_cache_slot)
 		return 0;
-	return (h * 0x9E3779B97F4A7C15ULL) >> (64 - __builtin_ctz(PT_CACHE_SLOTS));
+	return h >> (64 - __builtin_ctz(PT_CACHE_SLOTS));
 }
 
 static __always_inline bool keys_equal(const struct pt_key *a, const struct pt_key *b)
