@@ -382,7 +382,7 @@ int BPF_PROG(fn_switch, bool preempt, struct task_struct *prev,
 	if (!st || !st->w.off_ts)
 		return 0;
 	/* prev's sleep begins when next's ends: one clock read */
-	d = waits_switch_in(&st->w, now ?: bpf_ktime_get_ns());
+	d = waits_switch_in(&st->w, next->pid, now ?: bpf_ktime_get_ns());
 	if (d)
 		hist_add(&st->key, st->side == PT_OP_READ ? PT_HIST_WAIT_READ
 							 : PT_HIST_WAIT_WRITE, d);
@@ -408,7 +408,7 @@ int BPF_PROG(fn_lock_end, void *lock, int ret)
 	struct call_state *st = call_in_progress(task);
 
 	if (st)
-		waits_lock_end(&st->w, lock);
+		waits_lock_end(&st->w, lock, task->pid);
 	return 0;
 }
 

@@ -563,7 +563,7 @@ int BPF_PROG(sc_switch, bool preempt, struct task_struct *prev,
 	if (!st || !st->w.off_ts)
 		return 0;
 	/* prev's sleep begins when next's ends: one clock read */
-	d = waits_switch_in(&st->w, now ?: bpf_ktime_get_ns());
+	d = waits_switch_in(&st->w, next->pid, now ?: bpf_ktime_get_ns());
 	if (!d)
 		return 0;
 	if (hist_wanted(PT_HIST_WAIT_READ) || hist_wanted(PT_HIST_WAIT_WRITE)) {
@@ -599,7 +599,7 @@ int BPF_PROG(sc_lock_end, void *lock, int ret)
 	struct call_state *st = call_in_progress(task);
 
 	if (st)
-		waits_lock_end(&st->w, lock);
+		waits_lock_end(&st->w, lock, task->pid);
 	return 0;
 }
 

@@ -312,7 +312,7 @@ int BPF_PROG(tp_wait_end, struct pipe_inode_info *pipe, struct file *file,
 		st->w.waits = 0;
 		st->w.wait_ns = 0;
 	}
-	d = waits_switch_in(&st->w, bpf_ktime_get_ns());
+	d = waits_switch_in(&st->w, task->pid, bpf_ktime_get_ns());
 	/* --hist wants each wait: the verifier drops this without it */
 	if (hist_wanted(PT_HIST_WAIT_READ) || hist_wanted(PT_HIST_WAIT_WRITE)) {
 		struct pt_key key = {};
@@ -359,7 +359,7 @@ int BPF_PROG(tp_lock_end, void *lock, int ret)
 	struct call_state *st = call_in_progress(task);
 
 	if (st)
-		waits_lock_end(&st->w, lock);
+		waits_lock_end(&st->w, lock, task->pid);
 	return 0;
 }
 

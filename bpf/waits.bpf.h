@@ -11,12 +11,9 @@
  * member of struct pipe_inode_info, so its address is the pipe's.
  *
  * A wait in progress is also in the sleeps map (include/pipetrace.h,
- * struct pt_sleep), where each drain counts it up to the drain. At a
- * sleep's end what no drain counted goes to the entry's done, which the
- * call keeps until its end: the next drain credits it, or the call's end
- * takes it, with no counter look-up at the wake-up. At a mutex wait's end
- * the rest goes to its key at once. (The call counts the waits the map
- * could not show.)
+ * struct pt_sleep), where each drain counts it up to the drain; at its
+ * end the rest goes to its key at once (the call counts its sleeps and
+ * the waits the map could not show).
  */
 #ifndef WAITS_BPF_H
 #define WAITS_BPF_H
@@ -29,12 +26,9 @@ struct call_waits {
 	__u64 lock;		/* the mutex being waited for; 0: none */
 	__u64 lock_ts;
 	__u64 lock_ns;
-	__u64 woke;		/* the end of its last sleep in done */
 	__u32 waits;
 	__u32 locks;		/* contended acquisitions */
-	__u32 slot;		/* its thread's entry in the sleeps map */
 	__u8 shown;		/* the wait in progress is in the sleeps map */
-	__u8 held;		/* the entry is the call's until its end */
 };
 
 struct {
@@ -45,41 +39,20 @@ struct {
 	__type(value, struct pt_sleep);
 } sleeps SEC(".maps");
 
-static __always_inline bool same_key(const struct pt_key *a, const struct pt_key *b)
-{
-	const __u64 *x = (const __u64 *)a, *y = (const __u64 *)b;
-
-	for (__u32 i = 0; i < sizeof(*a) / sizeof(*x); i++)
-		if (x[i] != y[i])
-			return false;
-	return true;
-}
-
 /* A wait of thread tid starts at now: shown in the sleeps map if its entry
- * is free, or the call's with the same key (the key is what the wait is
- * counted under). */
+ * is free (the key is what the wait is counted under). */
 static __always_inline void sleep_show(struct call_waits *w, __u32 tid, __u64 now,
 				       enum pt_sleep_kind kind, const struct pt_key *key)
 {
 	__u32 i = tid & (PT_SLEEP_SLOTS - 1);
 	struct pt_sleep *e = bpf_map_lookup_elem(&sleeps, &i);
 
-	if (!e)
+	if (!e || __sync_val_compare_and_swap(&e->tid, 0, tid) != 0)
 		return;
-	if (w->held) {
-		if (!same_key(&e->key, key))
-			return;
-	} else {
-		if (__sync_val_compare_and_swap(&e->tid, 0, tid) != 0)
-			return;
-		e->key = *key;
-	}
 	e->kind = kind;
-	if (kind != PT_SLEEP_LOCK)
-		e->done_kind = kind;
+	e->key = *key;
 	/* an atomic with a fetch is a full barrier: the key is there first */
 	__sync_lock_test_and_set(&e->from, now);
-	w->slot = i;
 	w->shown = 1;
 }
 
@@ -94,37 +67,27 @@ static __always_inline void wait_add(struct pt_counts *c, __u32 kind, __u64 ns)
 		count_add(c, lock_wait_ns, ns);
 }
 
-/* The shown wait ends: its entry, from taken from it with an exchange (a
- * drain counts nothing of it after that); NULL if it was not shown. */
-static __always_inline struct pt_sleep *sleep_stop(struct call_waits *w, __u64 *from)
-{
-	struct pt_sleep *e;
-
-	if (!w->shown)
-		return NULL;
-	w->shown = 0;
-	e = bpf_map_lookup_elem(&sleeps, &w->slot);
-	if (e)
-		*from = __sync_lock_test_and_set(&e->from, 0);
-	return e;
-}
-
 /*
- * The mutex wait ends at now, its entry freed unless the call holds it:
- * what no drain counted goes to its key here, in the generation of each
- * part (the call's end can come after the next switch). Returns where the
- * call must count from: now, or start when the wait was not shown (or its
- * key had no counters).
+ * The wait ends at now, its entry freed: what no drain counted goes to
+ * its key here, in the generation of each part (the call's end can come
+ * after the next switch). Returns where the call must count from: now,
+ * or start when the wait was not shown (or its key had no counters).
  */
-static __always_inline __u64 sleep_unshow(struct call_waits *w, __u64 start, __u64 now)
+static __always_inline __u64 sleep_unshow(struct call_waits *w, __u32 tid,
+					  __u64 start, __u64 now)
 {
+	__u32 i = tid & (PT_SLEEP_SLOTS - 1);
 	struct pt_counts *c;
 	struct pt_sleep *e;
-	__u64 from = 0, flip, at;
+	__u64 from, flip, at;
 
-	e = sleep_stop(w, &from);
+	if (!w->shown)
+		return start;
+	w->shown = 0;
+	e = bpf_map_lookup_elem(&sleeps, &i);
 	if (!e)
 		return start;
+	from = __sync_lock_test_and_set(&e->from, 0);
 	/* read after the exchange: a drain that had not reached this wait
 	 * (from before its switch) will not count [from, switch): that part
 	 * goes into the generation that drain reads (it waits for this
@@ -144,63 +107,8 @@ static __always_inline __u64 sleep_unshow(struct call_waits *w, __u64 start, __u
 		else
 			now = from;	/* the call counts it, as it can */
 	}
-	if (!w->held)
-		__sync_lock_test_and_set(&e->tid, 0);
-	return now;
-}
-
-/*
- * The shown sleep ends at now: what no drain counted (from its start or
- * the last drain that reached it) goes to the entry's done, and the entry
- * stays the call's. A drain that switched but has not reached the entry
- * credits all of done to the interval it ends (the sleep's last
- * microseconds with it). false: not shown, the call counts it.
- */
-static __always_inline bool sleep_end(struct call_waits *w, __u64 now)
-{
-	struct pt_sleep *e;
-	__u64 from = 0;
-
-	e = sleep_stop(w, &from);
-	if (!e)
-		return false;
-	if (from && from < now)
-		__sync_fetch_and_add(&e->done, now - from);
-	w->held = 1;
-	w->woke = now;
-	return true;
-}
-
-/*
- * The call ends: the entry's done that no drain took is the call's (0 if
- * it held no entry), the entry free again. If a drain switched after the
- * last of those sleeps ended, it has not reached the entry yet (it would
- * have taken done) and waits for this program: they go into the
- * generation it reads.
- */
-static __always_inline __u64 sleeps_release(struct call_waits *w)
-{
-	struct pt_counts *c;
-	struct pt_sleep *e;
-	__u64 done, flip;
-
-	if (!w->held)
-		return 0;
-	w->held = 0;
-	e = bpf_map_lookup_elem(&sleeps, &w->slot);
-	if (!e)
-		return 0;
-	done = __sync_lock_test_and_set(&e->done, 0);
-	flip = *(volatile __u64 *)&pt_gen.flip;
-	if (done && (flip & ~1ULL) > w->woke) {
-		c = counts_in(&e->key, (flip & 1) ^ 1);
-		if (c) {
-			wait_add(c, e->done_kind, done);
-			done = 0;
-		}
-	}
 	__sync_lock_test_and_set(&e->tid, 0);
-	return done;
+	return now;
 }
 
 /*
@@ -221,14 +129,13 @@ static __always_inline bool waits_is_sleep(bool preempt, unsigned int prev_state
 	return !preempt && (prev_state & TASK_INTERRUPTIBLE);
 }
 
-/* The sleep (w->off_ts set) ends at now: its length; the call counts
- * what the drains did not. */
-static __always_inline __u64 waits_switch_in(struct call_waits *w, __u64 now)
+/* The wait of tid (w->off_ts set) ends at now: its length; the call
+ * counts what the drains did not. */
+static __always_inline __u64 waits_switch_in(struct call_waits *w, __u32 tid, __u64 now)
 {
 	__u64 d = now - w->off_ts;
 
-	if (!sleep_end(w, now))
-		w->wait_ns += d;
+	w->wait_ns += now - sleep_unshow(w, tid, w->off_ts, now);
 	w->off_ts = 0;
 	w->waits++;
 	return d;
@@ -254,33 +161,30 @@ static __always_inline void waits_lock_begin(struct call_waits *w, void *lock,
 	}
 }
 
-static __always_inline void waits_lock_end(struct call_waits *w, void *lock)
+static __always_inline void waits_lock_end(struct call_waits *w, void *lock, __u32 tid)
 {
 	__u64 now;
 
 	if (!w->lock_ts || w->lock != (__u64)lock)
 		return;
 	now = bpf_ktime_get_ns();
-	w->lock_ns += now - sleep_unshow(w, w->lock_ts, now);
+	w->lock_ns += now - sleep_unshow(w, tid, w->lock_ts, now);
 	w->locks++;
 	w->lock_ts = 0;
 }
 
 /* At a read's or write's end: its sleeps, by side. */
-static __always_inline void count_sleeps(struct pt_counts *c, struct call_waits *w,
-					 enum pt_op side)
+static __always_inline void count_sleeps(struct pt_counts *c,
+					 const struct call_waits *w, enum pt_op side)
 {
-	__u64 ns;
-
 	if (!w->waits)
 		return;
-	ns = w->wait_ns + sleeps_release(w);
 	if (side == PT_OP_READ) {
 		count_add(c, waits_read, w->waits);
-		count_add(c, wait_read_ns, ns);
+		count_add(c, wait_read_ns, w->wait_ns);
 	} else {
 		count_add(c, waits_write, w->waits);
-		count_add(c, wait_write_ns, ns);
+		count_add(c, wait_write_ns, w->wait_ns);
 	}
 }
 

@@ -104,9 +104,7 @@ struct pt_cached {
  * to the drain with a compare-and-swap; the wait's end counts [from, end),
  * the part before a drain that had not reached it yet into the generation
  * that drain reads. So a wait is split at interval boundaries and seen
- * while it lasts. A sleep's end adds what no drain counted to done
- * instead, and its thread keeps the entry until its call ends: the next
- * drain credits done to key (done_kind), or the call's end takes it.
+ * while it lasts.
  */
 #define PT_SLEEP_SLOTS	16384
 enum pt_sleep_kind {
@@ -120,9 +118,6 @@ struct pt_sleep {
 	__u32 kind;		/* enum pt_sleep_kind */
 	__u64 from;		/* counted up to here (CLOCK_MONOTONIC ns); 0: none */
 	struct pt_key key;
-	__u64 done;		/* ns of sleeps of the call that ended, not counted */
-	__u32 done_kind;	/* ... their kind */
-	__u32 unused;
 };
 
 /* Log2 histograms (pipestat --hist), kept only when asked for. */

@@ -19,18 +19,15 @@ int sleeps_bind(struct pt_sleeps *z, struct bpf_object *obj)
 	return 0;
 }
 
-/* ns of waits of kind to key's row: 0, or -1 */
-static int credit(struct pt_rows *rows, const struct pt_key *key, __u32 kind, __u64 ns)
+/* What a wait of kind adds to a key's counters, ns long. */
+static void wait_counts(struct pt_counts *c, __u32 kind, __u64 ns)
 {
-	struct pt_counts c = {};
-
 	if (kind == PT_SLEEP_READ)
-		c.wait_read_ns = ns;
+		c->wait_read_ns = ns;
 	else if (kind == PT_SLEEP_WRITE)
-		c.wait_write_ns = ns;
+		c->wait_write_ns = ns;
 	else
-		c.lock_wait_ns = ns;
-	return rows_add(rows, key, &c);
+		c->lock_wait_ns = ns;
 }
 
 int sleeps_credit(struct pt_sleeps *z, struct pt_rows *rows, __u64 until)
@@ -40,32 +37,21 @@ int sleeps_credit(struct pt_sleeps *z, struct pt_rows *rows, __u64 until)
 	for (size_t i = 0; z->e && i < n; i++) {
 		struct pt_sleep *e = &z->e[i];
 		__u64 from = __atomic_load_n(&e->from, __ATOMIC_ACQUIRE);
-		__u64 done = __atomic_load_n(&e->done, __ATOMIC_ACQUIRE);
+		struct pt_counts c = {};
 		struct pt_key key;
 		__u32 kind;
 
-		if (!done && (!from || from >= until))
+		if (!from || from >= until)
 			continue;
 		key = e->key;
 		kind = e->kind;
-		/* the sleeps that ended in the thread's call in progress (the
-		 * call's end takes done with an exchange too; the key was
-		 * read first, and stays while the thread holds the entry) */
-		if (done) {
-			__u32 done_kind = e->done_kind;
-
-			done = __atomic_exchange_n(&e->done, 0, __ATOMIC_SEQ_CST);
-			if (done && credit(rows, &key, done_kind, done))
-				return -1;
-		}
-		if (!from || from >= until)
-			continue;
 		/* the wait's end (BPF) takes from with an exchange: whoever
 		 * moves it first counts [from, until) */
 		if (!__atomic_compare_exchange_n(&e->from, &from, until, false,
 						 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
 			continue;
-		if (credit(rows, &key, kind, until - from))
+		wait_counts(&c, kind, until - from);
+		if (rows_add(rows, &key, &c))
 			return -1;
 	}
 	return 0;

@@ -232,7 +232,7 @@ int BPF_PROG(tpl_wait_end, struct pipe_inode_info *pipe, struct file *file,
 		st->w.wait_ns = 0;
 	}
 #if STEP >= 4 && !defined(CLOCK_ONLY)
-	waits_switch_in(&st->w, bpf_ktime_get_ns());
+	waits_switch_in(&st->w, task->pid, bpf_ktime_get_ns());
 #else
 	if (STEP >= 4)
 		st->w.wait_ns += bpf_ktime_get_ns() - st->w.off_ts;
@@ -274,7 +274,7 @@ int BPF_PROG(tpl_lock_end, void *lock, int ret)
 	if (!st)
 		return 0;
 #if STEP >= 4
-	waits_lock_end(&st->w, lock);
+	waits_lock_end(&st->w, lock, task->pid);
 #else
 	if (st->w.lock == (__u64)lock)
 		st->w.locks++;

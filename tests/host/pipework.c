@@ -35,8 +35,7 @@
  *                                "calls=N sections=S" (the sections the
  *                                vectored calls open, from the boundaries)
  *   pipework put SIZE N          N writes of SIZE bytes to stdout
- *   pipework get SIZE [MS]       reads of SIZE bytes from stdin until EOF,
- *                                MS ms apart
+ *   pipework get SIZE            reads of SIZE bytes from stdin until EOF
  *
  * put and get print their line on stderr: stdout and stdin are the pipe.
  *
@@ -210,7 +209,7 @@ int main(int argc, char **argv)
 		r = wl_put(STDOUT_FILENO, arg(argv[2]), arg(argv[3]));
 	} else if (!strcmp(w, "get")) {
 		say = stderr;
-		r = wl_get(STDIN_FILENO, arg(argv[2]), argc > 3 ? arg(argv[3]) : 0);
+		r = wl_get(STDIN_FILENO, arg(argv[2]));
 	} else if (!strcmp(w, "pingpong"))
 		r = wl_pingpong(arg(argv[2]), NULL);
 	else {

@@ -175,10 +175,9 @@ cols() {
 		{ l = ""; for (k = 1; k <= n; k++) l = l (k > 1 ? "," : "") $idx[w[k]]; print l }' "$f"
 }
 
-# pct_per_interval FILE COMM [COLUMN]: COMM's wait_read_ns (or COLUMN) as
-# a % of each interval
+# pct_per_interval FILE COMM: COMM's wait_read_ns as a % of each interval
 pct_per_interval() {
-	cols "$1" comm interval_s "${3:-wait_read_ns}" |
+	cols "$1" comm interval_s wait_read_ns |
 		awk -F, -v c="$2" '$1 == c { printf "%s%.1f", (n++ ? " " : ""), $3 / ($2 * 1e7) }'
 }
 
@@ -260,28 +259,6 @@ t_split_lock() {
 		"$(csv_get "$TMP/out" lock_wait_ns comm pt-lockwait)"
 	expect "lock held: two contended acquisitions" \
 		"$(csv_get "$TMP/out" lock_contended comm pt-lockwait)" 2
-}
-
-# One write(2) of 4 MiB to a reader that takes 64 KiB every 50 ms (3.2 s),
-# watched every 0.5 s: the writer waits for room some 60 times in that one
-# call, each wait counted in the interval it ended in (a sleep's end
-# leaves its time in the sleeps map entry its call holds, for the next
-# drain: counted only at the call's end these would be 0 and then over
-# 600)
-t_split_long_write() {
-	local pct
-	command_cgroup
-	"$PIPESTAT" --waits ${TIER:+--tier "$TIER"} -i 0.5 -k comm -n pt-put --csv -- \
-		sh -c "PIPEWORK_COMM=pt-put $PIPEWORK put 4194304 1 | $PIPEWORK get 65536 50" \
-		>"$TMP/out" 2>"$TMP/err"
-	expect "long write: exit status" $? 0
-	pct=$(pct_per_interval "$TMP/out" pt-put wait_write_ns)
-	echo "# WAIT_W% per interval: $pct"
-	expect "long write: six or more intervals" "$(wc -w <<<"$pct" | awk '{ print ($1 >= 6) }')" 1
-	expect "long write: none over 100%" "$(tr ' ' '\n' <<<"$pct" | awk '$1 > 101' | head -1)" ""
-	expect "long write: those between the first and the last over 90%" \
-		"$(tr ' ' '\n' <<<"$pct" | sed '1d;$d' | awk '$1 < 90' | head -1)" ""
-	expect "long write: one write" "$(csv_get "$TMP/out" writes comm pt-put)" 1
 }
 
 # No interval over 100% for a single-threaded process: the waits of the
@@ -375,7 +352,6 @@ t_split_attached() {
 run t_split_blocked_read
 run t_split_attached
 run t_split_lock
-run t_split_long_write
 run t_never_over_interval
 run t_default_waits
 run t_no_waits

@@ -426,7 +426,7 @@ long wl_put(int fd, size_t size, long n)
 	return total == (long long)size * n ? total : -1;
 }
 
-long wl_get(int fd, size_t size, long sleep_ms)
+long wl_get(int fd, size_t size)
 {
 	char *buf = malloc(size);
 	long long total = 0;
@@ -435,11 +435,8 @@ long wl_get(int fd, size_t size, long sleep_ms)
 
 	if (!buf)
 		return -1;
-	while ((r = wl_read(fd, buf, size, &got)) == 0) {
+	while ((r = wl_read(fd, buf, size, &got)) == 0)
 		total += got;
-		if (sleep_ms)
-			usleep(sleep_ms * 1000);
-	}
 	free(buf);
 	return r < 0 ? -1 : total;
 }

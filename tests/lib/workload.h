@@ -109,8 +109,7 @@ long wl_vec(enum wl_vec kind, size_t seg, size_t len, long n);
 long wl_vec_sections(size_t seg, size_t len);
 /* n writes of size bytes to fd (a pipeline's stdout): the bytes written */
 long wl_put(int fd, size_t size, long n);
-/* Reads of size bytes from fd until end of file, sleeping sleep_ms after
- * each: the bytes read */
-long wl_get(int fd, size_t size, long sleep_ms);
+/* Reads of size bytes from fd until end of file: the bytes read */
+long wl_get(int fd, size_t size);
 
 #endif
