@@ -132,13 +132,12 @@ static __always_inline bool current_wanted(struct task_struct *cur)
 	return true;
 }
 
-/* Task t's part of a key: process, command (and cgroup). */
+/* Task t's part of a key: process, command (and cgroup, else 0). */
 static __always_inline void key_for_task(struct pt_key *key, struct task_struct *t)
 {
 	key->tgid = task_tgid(t);
 	__builtin_memcpy(key->comm, t->comm, sizeof(key->comm));
-	if (pt_scope.key_cgroup)
-		key->cgroup = t->cgroups->dfl_cgrp->kn->id;
+	key->cgroup = pt_scope.key_cgroup ? t->cgroups->dfl_cgrp->kn->id : 0;
 }
 
 /* The live generation of a two-generation map (counts or hists). */
@@ -198,17 +197,17 @@ static __always_inline bool keys_equal(const struct pt_key *a, const struct pt_k
 }
 
 /*
- * The counters of key in the live generation: its entry in this CPU's
+ * The counters of key in generation gen: its entry in this CPU's
  * cache (an inlined array look-up and a compare) when it holds key or is
  * free, else the hash. Programs on one CPU may preempt each other: an
  * entry is claimed with a compare-and-swap and counts only once its key is
  * written (ready); one that is being claimed sends the caller to the hash.
  * A key gets an entry only if the hash has room for it too, so --max-keys
- * and the keys dropped stay the hash's.
+ * and the keys dropped stay the hash's. gen: the live generation, or the
+ * one a drain reads once the programs in flight (the caller) are done.
  */
-static __always_inline struct pt_counts *counts_of(const struct pt_key *key)
+static __always_inline struct pt_counts *counts_cached(const struct pt_key *key, __u32 gen)
 {
-	__u32 gen = pt_gen.epoch & 1;
 	__u32 i = gen * PT_CACHE_SLOTS + cache_slot(key);
 	struct pt_cached *e = bpf_map_lookup_elem(&counts_cache, &i);
 
@@ -229,6 +228,12 @@ static __always_inline struct pt_counts *counts_of(const struct pt_key *key)
 	asm volatile("" ::: "memory");
 	e->state = PT_CACHE_READY;
 	return &e->c;
+}
+
+/* The counters of key in the live generation. */
+static __always_inline struct pt_counts *counts_of(const struct pt_key *key)
+{
+	return counts_cached(key, pt_gen.epoch & 1);
 }
 
 #define count_add(c, field, n) __sync_fetch_and_add(&(c)->field, (n))

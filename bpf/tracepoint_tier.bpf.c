@@ -18,6 +18,12 @@
  * a wait costs no key or counter look-up of its own (the histograms of
  * --hist, which want each wait, still key it at pipe_wait_end).
  *
+ * That per-call state costs a slot look-up at every event. Columns that
+ * need no page tally, contention or ring state (the default view) get a
+ * light set instead (user space picks one set before load): pipe_copy
+ * counts the call alone, and each wait is its own state, its sleeps-map
+ * entry, counted whole at its pipe_wait_end.
+ *
  * Programs for events the running kernel lacks (pipe_prefill without 0002)
  * are switched off by user space before load (btf_trace_<event> check).
  */
@@ -180,6 +186,32 @@ int BPF_PROG(tp_prefill, struct pipe_inode_info *pipe, unsigned int wanted,
 	return 0;
 }
 
+/* A read's or write's own counts, as its pipe_copy says; false for a read */
+static __always_inline bool count_copy(struct pt_counts *c, const struct pt_key *key,
+				       int side, size_t len, ssize_t ret, unsigned int bufs,
+				       unsigned int sections)
+{
+	__u64 bytes = ret > 0 ? ret : 0;
+
+	if (side == KPIPE_SIDE_READ) {
+		count_add(c, reads, 1);
+		count_add(c, read_bytes, bytes);
+		count_add(c, read_bufs, bufs);
+		count_add(c, read_sections, sections);
+		/* 0 for a read that asked for bytes: no writer left */
+		if (!ret && len)
+			count_add(c, read_eof, 1);
+		if (bytes)
+			hist_add(key, PT_HIST_READ_SIZE, bytes);
+		return false;
+	}
+	count_add(c, writes, 1);
+	count_add(c, write_bytes, bytes);
+	if (bytes)
+		hist_add(key, PT_HIST_WRITE_SIZE, bytes);
+	return true;
+}
+
 SEC("tp_btf/pipe_copy")
 int BPF_PROG(tp_copy, struct pipe_inode_info *pipe, struct file *file,
 	     int side, size_t len, ssize_t ret, unsigned int bufs,
@@ -191,7 +223,6 @@ int BPF_PROG(tp_copy, struct pipe_inode_info *pipe, struct file *file,
 	struct pt_key key = {};
 	struct ring_seen ring;
 	struct pt_counts *c;
-	__u64 bytes = ret > 0 ? ret : 0;
 	bool waited = false;
 
 	/* the end of the call: count what its state holds, free it */
@@ -209,24 +240,8 @@ int BPF_PROG(tp_copy, struct pipe_inode_info *pipe, struct file *file,
 			tally = st->pages;
 		call_end(task, st);
 	}
-	if (!c)
+	if (!c || !count_copy(c, &key, side, len, ret, bufs, sections))
 		return 0;
-	if (side == KPIPE_SIDE_READ) {
-		count_add(c, reads, 1);
-		count_add(c, read_bytes, bytes);
-		count_add(c, read_bufs, bufs);
-		count_add(c, read_sections, sections);
-		/* 0 for a read that asked for bytes: no writer left */
-		if (!ret && len)
-			count_add(c, read_eof, 1);
-		if (bytes)
-			hist_add(&key, PT_HIST_READ_SIZE, bytes);
-		return 0;
-	}
-	count_add(c, writes, 1);
-	count_add(c, write_bytes, bytes);
-	if (bytes)
-		hist_add(&key, PT_HIST_WRITE_SIZE, bytes);
 	ring_read(&ring, pipe);
 	ring.used = pipe->head - pipe->tail;
 	/* a write that waited found the ring full; -EAGAIN: tp_eagain */
@@ -258,7 +273,9 @@ int BPF_PROG(tp_eagain, struct pipe_inode_info *pipe, struct file *file,
 	c = file_counts(&key, file, task);
 	if (!c)
 		return 0;
-	count_locks(c, call_in_progress(task), pipe, file);
+	/* the light set keeps no call state (nor loads tp_lock_*) */
+	if (pt_scope.hooks & PT_HOOK_LOCKS)
+		count_locks(c, call_in_progress(task), pipe, file);
 	count_eagain(c, side == KPIPE_SIDE_READ ? PT_OP_READ : PT_OP_WRITE,
 		     cause == KPIPE_CAUSE_NOWAIT);
 	switch (reason) {
@@ -269,6 +286,8 @@ int BPF_PROG(tp_eagain, struct pipe_inode_info *pipe, struct file *file,
 		struct ring_seen ring;
 
 		count_add(c, eagain_full, 1);
+		if (!(pt_scope.hooks & PT_HOOK_RING))
+			break;
 		ring_read(&ring, pipe);
 		count_ring(c, &ring, true);
 		break;
@@ -323,6 +342,118 @@ int BPF_PROG(tp_wait_end, struct pipe_inode_info *pipe, struct file *file,
 		hist_add(&key, side == KPIPE_SIDE_READ ? PT_HIST_WAIT_READ :
 			 PT_HIST_WAIT_WRITE, d);
 	}
+	return 0;
+}
+
+/*
+ * The light set: no call state. A wait's length for --hist, or its start
+ * when another thread holds its sleeps-map entry (tids equal mod
+ * PT_SLEEP_SLOTS, both waiting): in task storage, looked at only then.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, __u64);	/* the wait began (ns); 0: none */
+} wait_starts SEC(".maps");
+
+static __always_inline bool wait_hists(void)
+{
+	return hist_wanted(PT_HIST_WAIT_READ) || hist_wanted(PT_HIST_WAIT_WRITE);
+}
+
+/*
+ * The light programs read their arguments from ctx where they use them:
+ * BPF_PROG() loads them all first and the compiler spills them across
+ * the helper calls, a dozen instructions of a program of ~150.
+ * pipe_copy(pipe, file, side, len, ret, bufs, sections, batched);
+ * pipe_wait_begin/end(pipe, file, side).
+ */
+#define ARG_FILE(ctx)	((struct file *)(ctx)[1])
+#define ARG_SIDE(ctx)	((int)(ctx)[2])
+
+SEC("tp_btf/pipe_copy")
+int tp_lite_copy(__u64 *ctx)
+{
+	/* every field written by file_counts(): nothing to clear first */
+	struct pt_key key;
+	struct pt_counts *c = file_counts(&key, ARG_FILE(ctx), bpf_get_current_task_btf());
+
+	if (c)
+		count_copy(c, &key, ARG_SIDE(ctx), ctx[3], ctx[4], ctx[5], ctx[6]);
+	return 0;
+}
+
+static __always_inline enum pt_sleep_kind wait_kind(int side)
+{
+	return side == KPIPE_SIDE_READ ? PT_SLEEP_READ : PT_SLEEP_WRITE;
+}
+
+/*
+ * A wait of task on file's pipe that ends at now and that the sleeps map
+ * did not show (shown: it did, and ended it): the --hist length, and the
+ * count of one not shown, from its start in task storage.
+ */
+static __always_inline void wait_end_unshown(struct task_struct *task, struct file *file,
+					     int side, __u64 now, bool shown)
+{
+	__u64 *start = bpf_task_storage_get(&wait_starts, task, NULL, 0), d;
+	struct pt_key key = {};
+	struct pt_counts *c;
+
+	/* none: it began before the programs were attached */
+	if (!start || !*start)
+		return;
+	d = now - *start;
+	*start = 0;
+	if (!pt_task_key(&key, task))
+		return;
+	pipe_id(file, &key.ino, &key.dev);
+	c = shown ? NULL : counts_of(&key);
+	if (c)
+		count_wait(c, wait_kind(side), d);
+	hist_add(&key, side == KPIPE_SIDE_READ ? PT_HIST_WAIT_READ : PT_HIST_WAIT_WRITE, d);
+}
+
+/* before tp_lite_wbegin: attached first, so every wait shown is ended */
+SEC("tp_btf/pipe_wait_end")
+int tp_lite_wend(__u64 *ctx)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct pt_sleep *e = sleep_entry(task->pid);
+	__u64 now = bpf_ktime_get_ns();
+	bool shown = e && e->tid == task->pid;
+
+	if (shown)
+		sleep_end(e, now);
+	/* without --hist the verifier drops this for a wait shown */
+	if (!shown || wait_hists())
+		wait_end_unshown(task, ARG_FILE(ctx), ARG_SIDE(ctx), now, shown);
+	return 0;
+}
+
+/* A wait is keyed once, at its begin, in its sleeps-map entry. */
+SEC("tp_btf/pipe_wait_begin")
+int tp_lite_wbegin(__u64 *ctx)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct pt_sleep *e = sleep_entry(task->pid);
+	__u64 now = bpf_ktime_get_ns(), *start;
+
+	if (!current_wanted(task))
+		return 0;
+	if (e && sleep_claim(e, task->pid)) {
+		key_for_task(&e->key, task);
+		pipe_id(ARG_FILE(ctx), &e->key.ino, &e->key.dev);
+		sleep_open(e, wait_kind(ARG_SIDE(ctx)), now);
+		if (!wait_hists())
+			return 0;
+	}
+	/* its entry is another thread's, or --hist wants its length */
+	start = bpf_task_storage_get(&wait_starts, task, NULL,
+				     BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (start)
+		*start = now;
 	return 0;
 }
 

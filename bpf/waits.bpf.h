@@ -39,20 +39,40 @@ struct {
 	__type(value, struct pt_sleep);
 } sleeps SEC(".maps");
 
+/* Thread tid's entry in the sleeps map (one per tid mod PT_SLEEP_SLOTS) */
+static __always_inline struct pt_sleep *sleep_entry(__u32 tid)
+{
+	__u32 i = tid & (PT_SLEEP_SLOTS - 1);
+
+	return bpf_map_lookup_elem(&sleeps, &i);
+}
+
+/* Entry e is taken for a wait of thread tid, if no other wait holds it */
+static __always_inline bool sleep_claim(struct pt_sleep *e, __u32 tid)
+{
+	return __sync_val_compare_and_swap(&e->tid, 0, tid) == 0;
+}
+
+/* Entry e, claimed and its key written, shows a wait of kind from now */
+static __always_inline void sleep_open(struct pt_sleep *e, enum pt_sleep_kind kind,
+				       __u64 now)
+{
+	e->kind = kind;
+	/* an atomic with a fetch is a full barrier: the key is there first */
+	__sync_lock_test_and_set(&e->from, now);
+}
+
 /* A wait of thread tid starts at now: shown in the sleeps map if its entry
  * is free (the key is what the wait is counted under). */
 static __always_inline void sleep_show(struct call_waits *w, __u32 tid, __u64 now,
 				       enum pt_sleep_kind kind, const struct pt_key *key)
 {
-	__u32 i = tid & (PT_SLEEP_SLOTS - 1);
-	struct pt_sleep *e = bpf_map_lookup_elem(&sleeps, &i);
+	struct pt_sleep *e = sleep_entry(tid);
 
-	if (!e || __sync_val_compare_and_swap(&e->tid, 0, tid) != 0)
+	if (!e || !sleep_claim(e, tid))
 		return;
-	e->kind = kind;
 	e->key = *key;
-	/* an atomic with a fetch is a full barrier: the key is there first */
-	__sync_lock_test_and_set(&e->from, now);
+	sleep_open(e, kind, now);
 	w->shown = 1;
 }
 
@@ -67,6 +87,44 @@ static __always_inline void wait_add(struct pt_counts *c, __u32 kind, __u64 ns)
 		count_add(c, lock_wait_ns, ns);
 }
 
+/* One wait of kind (a reader's or a writer's), ns long, into c */
+static __always_inline void count_wait(struct pt_counts *c, __u32 kind, __u64 ns)
+{
+	if (kind == PT_SLEEP_READ)
+		count_add(c, waits_read, 1);
+	else
+		count_add(c, waits_write, 1);
+	if (ns)
+		wait_add(c, kind, ns);
+}
+
+/*
+ * The wait entry e shows is over: takes from it what no drain counted.
+ * Returns where the rest starts (0: nothing left) and in *gen the
+ * generation it goes to; the part before the last drain's switch goes
+ * here to the generation that drain reads.
+ */
+static __always_inline __u64 sleep_take(struct pt_sleep *e, __u32 *gen)
+{
+	__u64 from = __sync_lock_test_and_set(&e->from, 0), flip, at;
+	struct pt_counts *c;
+
+	/* read after the exchange: a drain that had not reached this wait
+	 * (from before its switch) will not count [from, switch): that part
+	 * goes into the generation that drain reads (it waits for this
+	 * program), the rest into the live one */
+	flip = *(volatile __u64 *)&pt_gen.flip;
+	at = flip & ~1ULL;
+	*gen = flip & 1;
+	if (from && from < at) {
+		c = counts_in(&e->key, *gen ^ 1);
+		if (c)
+			wait_add(c, e->kind, at - from);
+		from = at;
+	}
+	return from;
+}
+
 /*
  * The wait ends at now, its entry freed: what no drain counted goes to
  * its key here, in the generation of each part (the call's end can come
@@ -76,32 +134,20 @@ static __always_inline void wait_add(struct pt_counts *c, __u32 kind, __u64 ns)
 static __always_inline __u64 sleep_unshow(struct call_waits *w, __u32 tid,
 					  __u64 start, __u64 now)
 {
-	__u32 i = tid & (PT_SLEEP_SLOTS - 1);
 	struct pt_counts *c;
 	struct pt_sleep *e;
-	__u64 from, flip, at;
+	__u64 from;
+	__u32 gen;
 
 	if (!w->shown)
 		return start;
 	w->shown = 0;
-	e = bpf_map_lookup_elem(&sleeps, &i);
+	e = sleep_entry(tid);
 	if (!e)
 		return start;
-	from = __sync_lock_test_and_set(&e->from, 0);
-	/* read after the exchange: a drain that had not reached this wait
-	 * (from before its switch) will not count [from, switch): that part
-	 * goes into the generation that drain reads (it waits for this
-	 * program), the rest into the live one */
-	flip = *(volatile __u64 *)&pt_gen.flip;
-	at = flip & ~1ULL;
-	if (from && from < at) {
-		c = counts_in(&e->key, (flip & 1) ^ 1);
-		if (c)
-			wait_add(c, e->kind, at - from);
-		from = at;
-	}
+	from = sleep_take(e, &gen);
 	if (from && from < now) {
-		c = counts_in(&e->key, flip & 1);
+		c = counts_in(&e->key, gen);
 		if (c)
 			wait_add(c, e->kind, now - from);
 		else
@@ -109,6 +155,22 @@ static __always_inline __u64 sleep_unshow(struct call_waits *w, __u32 tid,
 	}
 	__sync_lock_test_and_set(&e->tid, 0);
 	return now;
+}
+
+/*
+ * For programs that keep no call state (the tracepoint tier's light set):
+ * the wait of the thread whose entry e shows ends at now and is counted
+ * whole here, its number too, the entry freed.
+ */
+static __always_inline void sleep_end(struct pt_sleep *e, __u64 now)
+{
+	__u32 gen;
+	__u64 from = sleep_take(e, &gen);
+	struct pt_counts *c = counts_cached(&e->key, gen);
+
+	if (c)
+		count_wait(c, e->kind, from && from < now ? now - from : 0);
+	__sync_lock_test_and_set(&e->tid, 0);
 }
 
 /*

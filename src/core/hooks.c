@@ -25,9 +25,10 @@ static const struct {
 	  PT_RAW(eagain_write_nonblock) | PT_RAW(eagain_write_nowait) |
 	  PT_RAW(read_eof), { [TP] = CALLS, [FN] = CALLS, [SC] = CALLS } },
 	/* syscall: the ring read again at sys_exit (pipe->user: another
-	 * object) and at sys_enter, for every write: dear per call */
+	 * object) and at sys_enter, for every write: dear per call;
+	 * tracepoint: the full program set (tracepoint_tier.bpf.c) */
 	{ PT_RAW(ring_slots) | PT_RAW(ring_owner_uid) | PT_RAW(ring_owner_pages),
-	  { [TP] = CALLS, [FN] = CALLS, [SC] = CALLS | RING } },
+	  { [TP] = CALLS | RING, [FN] = CALLS, [SC] = CALLS | RING } },
 	/* pipe_eagain's reason; the others infer it or cannot */
 	{ PT_RAW(eagain_empty) | PT_RAW(eagain_full), { [TP] = CALLS } },
 	/* tracepoint: pipe_page_get; function: from the byte count; syscall:
@@ -52,7 +53,7 @@ static const struct {
 	  { [TP] = LOCKS, [FN] = LOCKS, [SC] = LOCKS } },
 	/* a write that slept found the ring full: the sleeps must be seen */
 	{ PT_RAW(ring_peak) | PT_RAW(ring_full_writes),
-	  { [TP] = CALLS | WAITS, [FN] = CALLS | WAITS, [SC] = CALLS | WAITS | RING } },
+	  { [TP] = CALLS | WAITS | RING, [FN] = CALLS | WAITS, [SC] = CALLS | WAITS | RING } },
 };
 
 /* indexed by the hook's bit: CALLS, PAGES, BUFS, WAITS, LOCKS, RING */
@@ -68,7 +69,8 @@ static const char *const hook_names[][PT_TIER_COUNT] = {
 		[SC] = "sched:sched_switch" },
 	[4] = { [TP] = "lock:contention_begin/end", [FN] = "lock:contention_begin/end",
 		[SC] = "lock:contention_begin/end" },
-	[5] = { [SC] = "the ring's state at sys_enter/sys_exit" },
+	[5] = { [TP] = "the ring's state at pipe:pipe_copy",
+		[SC] = "the ring's state at sys_enter/sys_exit" },
 };
 
 __u32 pt_raw_hooks(__u64 raws, enum pt_tier t)

@@ -39,17 +39,26 @@ static int open_obj(struct pt_obj *o, const struct pt_plan *plan)
 	if (!skel)
 		return -errno;
 	/* one program per event: those the columns asked for need (the
-	 * session leaves out the events this kernel lacks) */
-	bpf_program__set_autoload(skel->progs.tp_page_get, plan->hooks & PT_HOOK_PAGES);
+	 * session leaves out the events this kernel lacks); the light set
+	 * (no per-call state) when no page, contention or ring column is
+	 * asked for */
+	__u32 hooks = plan->hooks;
+	bool full = hooks & (PT_HOOK_PAGES | PT_HOOK_LOCKS | PT_HOOK_RING);
+
+	bpf_program__set_autoload(skel->progs.tp_copy, full);
+	bpf_program__set_autoload(skel->progs.tp_lite_copy, !full);
+	bpf_program__set_autoload(skel->progs.tp_page_get, hooks & PT_HOOK_PAGES);
 	bpf_program__set_autoload(skel->progs.tp_prefill,
-				  plan->has_prefill_event && (plan->hooks & PT_HOOK_PAGES));
-	bpf_program__set_autoload(skel->progs.tp_wait_begin, plan->hooks & PT_HOOK_WAITS);
-	bpf_program__set_autoload(skel->progs.tp_wait_end, plan->hooks & PT_HOOK_WAITS);
-	bpf_program__set_autoload(skel->progs.tp_lock_begin, plan->hooks & PT_HOOK_LOCKS);
-	bpf_program__set_autoload(skel->progs.tp_lock_end, plan->hooks & PT_HOOK_LOCKS);
+				  plan->has_prefill_event && (hooks & PT_HOOK_PAGES));
+	bpf_program__set_autoload(skel->progs.tp_wait_begin, full && (hooks & PT_HOOK_WAITS));
+	bpf_program__set_autoload(skel->progs.tp_wait_end, full && (hooks & PT_HOOK_WAITS));
+	bpf_program__set_autoload(skel->progs.tp_lite_wbegin, !full && (hooks & PT_HOOK_WAITS));
+	bpf_program__set_autoload(skel->progs.tp_lite_wend, !full && (hooks & PT_HOOK_WAITS));
+	bpf_program__set_autoload(skel->progs.tp_lock_begin, hooks & PT_HOOK_LOCKS);
+	bpf_program__set_autoload(skel->progs.tp_lock_end, hooks & PT_HOOK_LOCKS);
 	/* a call's state is opened only by those: freed with its task */
-	bpf_program__set_autoload(skel->progs.tp_task_free, plan->hooks &
-				  (PT_HOOK_PAGES | PT_HOOK_WAITS | PT_HOOK_LOCKS));
+	bpf_program__set_autoload(skel->progs.tp_task_free, full && (hooks &
+				  (PT_HOOK_PAGES | PT_HOOK_WAITS | PT_HOOK_LOCKS)));
 	return 0;
 }
 

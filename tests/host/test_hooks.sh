@@ -22,8 +22,8 @@ syscall) CALLS="sc_sys_enter sc_sys_exit sc_uring_done sc_uring_poll"
 function) CALLS="fn_read_f\|fn_read_k fn_write_f\|fn_write_k"
 	PAGES=fn_page_alloc BUFS= WAITS=fn_switch
 	LOCKS="fn_lock_begin fn_lock_end";;
-tracepoint) CALLS="tp_copy tp_eagain"
-	PAGES=tp_page_get BUFS= WAITS="tp_wait_begin tp_wait_end"
+tracepoint) CALLS="tp_copy\|tp_lite_copy tp_eagain"
+	PAGES=tp_page_get BUFS= WAITS="tp_wait_begin\|tp_lite_wbegin tp_wait_end\|tp_lite_wend"
 	LOCKS="tp_lock_begin tp_lock_end";;
 esac
 
@@ -79,12 +79,15 @@ t_calls_only() {
 		"[$(csv_rows "$TMP/out" copy_buffers comm=pipework pid!="$pid")]" "[$bufs]"
 	expect "calls only: waits_write empty, not 0" \
 		"[$(csv_rows "$TMP/out" waits_write pid="$pid")]" "[]"
-	# the syscall tier reads the ring for its ring_* columns only then
-	[ "$T" = syscall ] && slots= || slots=16
+	# the syscall tier reads the ring for its ring_* columns only then,
+	# the tracepoint tier in its full program set only
+	local ring="the ring's state at sys_enter/sys_exit"
+	[ "$T" = tracepoint ] && ring="the ring's state at pipe:pipe_copy"
+	[ "$T" = function ] && slots=16 || slots=
 	expect "calls only: writer's ring_slots ${slots:-empty, not 0}" \
 		"[$(csv_rows "$TMP/out" ring_slots pid="$pid")]" "[$slots]"
-	[ "$T" = syscall ] && expect "calls only: the tier line names the ring's state" \
-		"$(grep -c "left out (no column shown needs .*the ring's state at sys_enter/sys_exit.*): .*ring_slots" "$TMP/err")" 1
+	[ "$T" = function ] || expect "calls only: the tier line names the ring's state" \
+		"$(grep -c "left out (no column shown needs .*$ring.*): .*ring_slots" "$TMP/err")" 1
 	expect "calls only: the tier line says what was left out and why" \
 		"$(grep -c 'left out (no column shown needs .*): .*pool_misses, .*waits_read' "$TMP/err")" 1
 }
@@ -141,6 +144,43 @@ t_default_table() {
 	hook "-o reads --waits: no page program" "$PAGES" 0
 }
 
+# The tracepoint tier's two program sets: the light one (no per-call
+# state; each wait its own sleeps-map entry) when no column needs the page
+# tally, contention or the ring's state, the full one when one does.
+# sets WHAT ARGS...: which set pipestat -v loaded with ARGS, into $SETS
+sets() {
+	local what=$1 light=0 full=0 name
+	shift
+	SETS="$what: attach failed"
+	attach -k pid "$@" || return
+	check_held "program sets, $what"
+	stop_pipestat
+	for name in tp_lite_copy tp_lite_wbegin tp_lite_wend; do
+		loaded | grep -qx "$name" && light=$((light + 1))
+	done
+	for name in tp_copy tp_wait_begin tp_wait_end tp_task_free; do
+		loaded | grep -qx "$name" && full=$((full + 1))
+	done
+	SETS="light $light full $full"
+}
+
+t_program_sets() {
+	[ "$T" = tracepoint ] || return 0
+	sets "default view"
+	expect "program sets: the default view loads the light set" "$SETS" "light 3 full 0"
+	sets "--no-waits" --no-waits
+	expect "program sets: --no-waits, the light pipe_copy alone" "$SETS" "light 1 full 0"
+	sets "pages" -o default,pool_hits
+	expect "program sets: a page column loads the full set" "$SETS" "light 0 full 4"
+	sets "locks" -o default,lock_contended
+	expect "program sets: a contention column loads the full set" "$SETS" "light 0 full 4"
+	sets "ring" -o default,ring_peak
+	expect "program sets: a ring column loads the full set" "$SETS" "light 0 full 4"
+	sets "ring, --no-waits" --no-waits -o reads,ring_slots
+	expect "program sets: the ring without the sleeps: the full pipe_copy alone" \
+		"$SETS" "light 0 full 1"
+}
+
 # CSV without -o: every column, every hook
 t_csv_all() {
 	attach --csv || { not_ok "csv: attach"; return; }
@@ -161,5 +201,6 @@ t_calls_only
 t_ring
 t_pages
 t_default_table
+t_program_sets
 t_csv_all
 summary

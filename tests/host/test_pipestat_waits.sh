@@ -14,6 +14,12 @@ fi
 # on the function and tracepoint tiers)
 attach() { start_pipestat --waits ${TIER:+--tier "$TIER"} "$@"; }
 
+# The sleeps' columns alone: the tracepoint tier then loads its light
+# program set (no per-call state: a sleep is counted at its end from its
+# sleeps-map entry), with the whole CSV its full one. The tests time the
+# sleeps under both (other tiers: fewer hooks, the same programs).
+LIGHT="-o reads,writes,waits_read,wait_read_ns,waits_write,wait_write_ns"
+
 # field WORD LINE: the value of WORD=... in a workload's report line
 field() { sed -n "s/.*\b$1=\([0-9]*\).*/\1/p" <<<"$2" | head -1; }
 
@@ -49,7 +55,8 @@ below() {
 slow_side() {
 	local slow=$1 fast=$2 out w r fast_pid slow_pid fast_io slow_el
 	local fs=${3} ss=${4}	# the sides' column words: read, write
-	attach -k pid --csv || { not_ok "slow $slow: attach"; return; }
+	# shellcheck disable=SC2086 # $5: -o and its list, or nothing
+	attach -k pid --csv $5 || { not_ok "slow $slow: attach"; return; }
 	out=$(work "slow-$slow" 3 100)
 	stop_pipestat
 	w=$(grep '^writer ' <<<"$out"); r=$(grep '^reader ' <<<"$out")
@@ -71,8 +78,8 @@ slow_side() {
 		"$(csv_get "$TMP/out" "waits_${fs}" pid "$fast_pid")" 40
 }
 
-t_slow_reader() { slow_side reader writer write read; }
-t_slow_writer() { slow_side writer reader read write; }
+t_slow_reader() { slow_side reader writer write read "$LIGHT"; }
+t_slow_writer() { slow_side writer reader read write ""; }
 
 # 8 writers of single bytes into one pipe: they contend for pipe->mutex;
 # one writer alone never does.
@@ -150,7 +157,8 @@ t_hist_sizes() {
 # measured themselves inside read(2)
 t_jobserver_waits() {
 	local out line pid rns
-	attach -k pid -n pipework --csv || { not_ok "jobserver waits: attach"; return; }
+	# shellcheck disable=SC2086
+	attach -k pid -n pipework --csv $LIGHT || { not_ok "jobserver waits: attach"; return; }
 	out=$(work jobserver 4 200 2000)	# a token every 2 ms
 	stop_pipestat
 	expect "jobserver waits: 4 readers reported" "$(grep -c '^reader ' <<<"$out")" 4
@@ -265,7 +273,8 @@ t_split_lock() {
 # jobserver's readers and of the slow reader's writer, every 0.3 s (0.5%
 # for interval_s's three decimals)
 t_never_over_interval() {
-	attach -i 0.3 -k pid -n pipework --csv || { not_ok "<= 100%: attach"; return; }
+	# shellcheck disable=SC2086
+	attach -i 0.3 -k pid -n pipework --csv $LIGHT || { not_ok "<= 100%: attach"; return; }
 	work jobserver 4 100 20000 >/dev/null	# a token every 20 ms: 2 s
 	work slow-reader 2 100 >/dev/null
 	stop_pipestat
@@ -329,7 +338,8 @@ run t_jobserver_waits
 t_split_attached() {
 	local pct once
 	cp /bin/cat "$TMP/pt-cat"
-	attach -i 1 -k comm -n pt-cat --csv || { not_ok "attached: attach"; return; }
+	# shellcheck disable=SC2086
+	attach -i 1 -k comm -n pt-cat --csv $LIGHT || { not_ok "attached: attach"; return; }
 	# and a one-shot pipestat alongside: the intervals must add up to it
 	"$PIPESTAT" ${TIER:+--tier "$TIER"} -k comm -n pt-cat --csv >"$TMP/once" 2>"$TMP/once.err" &
 	once=$!

@@ -246,9 +246,11 @@ static void col_hooks(void)
 	CHECK(pt_col_hooks(PT_COL_RING_FULL_WRITES, PT_TIER_SYSCALL) ==
 	      (C | PT_HOOK_WAITS | PT_HOOK_RING));
 	CHECK(pt_col_hooks(PT_COL_RING_FULL_WRITES, PT_TIER_FUNCTION) == (C | PT_HOOK_WAITS));
-	/* syscall tier: the ring read at entry and exit, only when asked */
+	/* syscall tier: the ring read at entry and exit, only when asked;
+	 * tracepoint: the program set with the call's state */
 	CHECK(pt_col_hooks(PT_COL_RING_SLOTS, PT_TIER_SYSCALL) == (C | PT_HOOK_RING));
-	CHECK(pt_col_hooks(PT_COL_RING_SLOTS, PT_TIER_TRACEPOINT) == C);
+	CHECK(pt_col_hooks(PT_COL_RING_SLOTS, PT_TIER_TRACEPOINT) == (C | PT_HOOK_RING));
+	CHECK(pt_col_hooks(PT_COL_RING_SLOTS, PT_TIER_FUNCTION) == C);
 	CHECK(pt_col_hooks(PT_COL_LOCK_WAIT_NS, PT_TIER_FUNCTION) == (C | PT_HOOK_LOCKS));
 	CHECK(pt_col_hooks(PT_COL_KNOB_READ_BATCH, PT_TIER_SYSCALL) == C);
 	/* the operator's default table: the calls and the sleeps */
@@ -256,9 +258,8 @@ static void col_hooks(void)
 		CHECK(pt_cols_hooks(dflt, 0, t) == (C | PT_HOOK_WAITS));
 	CHECK(pt_cols_hooks(PT_COLS_ALL, 0, PT_TIER_SYSCALL) == PT_HOOKS_ALL);
 	CHECK(pt_cols_hooks(PT_COLS_ALL, 0, PT_TIER_TRACEPOINT) ==
-	      (PT_HOOKS_ALL & ~PT_HOOK_BUFS & ~PT_HOOK_RING));
-	CHECK(pt_tier_hooks(PT_TIER_TRACEPOINT) ==
-	      (PT_HOOKS_ALL & ~PT_HOOK_BUFS & ~PT_HOOK_RING));
+	      (PT_HOOKS_ALL & ~PT_HOOK_BUFS));
+	CHECK(pt_tier_hooks(PT_TIER_TRACEPOINT) == (PT_HOOKS_ALL & ~PT_HOOK_BUFS));
 	/* histograms: occupancy less the pages a write filled (tracepoint) */
 	CHECK(pt_cols_hooks(0, 1u << PT_HIST_OCCUPANCY, PT_TIER_SYSCALL) == C);
 	CHECK(pt_cols_hooks(0, 1u << PT_HIST_OCCUPANCY, PT_TIER_TRACEPOINT) ==
