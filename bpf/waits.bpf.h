@@ -39,10 +39,11 @@ struct {
 	__type(value, struct pt_sleep);
 } sleeps SEC(".maps");
 
-/* Thread tid's entry in the sleeps map (one per tid mod PT_SLEEP_SLOTS) */
+/* Thread tid's entry in the sleeps map (one per tid mod PT_SLEEP_SLOTS;
+ * pt_scope.one_sleep_slot: tests put every thread on entry 0) */
 static __always_inline struct pt_sleep *sleep_entry(__u32 tid)
 {
-	__u32 i = tid & (PT_SLEEP_SLOTS - 1);
+	__u32 i = pt_scope.one_sleep_slot ? 0 : tid & (PT_SLEEP_SLOTS - 1);
 
 	return bpf_map_lookup_elem(&sleeps, &i);
 }

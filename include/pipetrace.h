@@ -186,6 +186,8 @@ struct pt_scope {
 				 * (PIPETRACE_ONE_CALL_SLOT, call_slots.bpf.h) */
 	__u8 one_cache_slot;	/* tests: every key on one counter cache
 				 * entry per CPU (PIPETRACE_ONE_CACHE_SLOT) */
+	__u8 one_sleep_slot;	/* tests: every thread on one sleeps-map
+				 * entry (PIPETRACE_ONE_SLEEP_SLOT) */
 	__u32 hooks;		/* enum pt_hook: the hooks loaded */
 };
 

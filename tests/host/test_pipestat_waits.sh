@@ -153,6 +153,25 @@ t_hist_sizes() {
 	done
 }
 
+# --hist wait_read: one value per sleep of a reader, as many as
+# waits_read counts (a second pipestat, the sleeps' columns alone, counts
+# them); on the tracepoint tier both have the light program set
+t_hist_waits() {
+	local out pid once n
+	attach -k pid -n pipework --hist wait_read || { not_ok "hist waits: attach"; return; }
+	# shellcheck disable=SC2086
+	"$PIPESTAT" --waits ${TIER:+--tier "$TIER"} -k pid -n pipework --csv $LIGHT \
+		>"$TMP/once" 2>"$TMP/once.err" &
+	once=$!
+	for _ in $(seq 300); do grep -q 'Ctrl-C to end' "$TMP/once.err" && break; sleep 0.1; done
+	out=$(work slow-writer 1 100); pid=$(field pid "$(grep '^reader ' <<<"$out")")
+	stop_pipestat
+	kill -INT "$once"; wait "$once"
+	n=$(csv_get "$TMP/once" waits_read pid "$pid")
+	below "hist waits: the reader slept (waits_read > 0)" 0 "$n"
+	expect "hist waits: a wait_read value per sleep" "$(hist_sum "$pid" wait_read)" "$n"
+}
+
 # make's jobserver: readers blocked on tokens wait as long as they
 # measured themselves inside read(2)
 t_jobserver_waits() {
@@ -331,6 +350,7 @@ run t_slow_reader
 run t_slow_writer
 run t_lock
 run t_hist_sizes
+run t_hist_waits
 run t_jobserver_waits
 # The same 3.5 s read watched by a pipestat already running: its
 # intervals do not start with the pipeline, so the first and the last are

@@ -161,6 +161,14 @@ fi
 unset PIPESTAT_NO_FENTRY
 
 host_suite pipestat_waits $BEST
+# The tracepoint tier's light program set (the default view): a wait is
+# its own sleeps-map entry; one whose entry another thread holds keeps its
+# start in task storage. Every thread on one entry
+# (PIPETRACE_ONE_SLEEP_SLOT=1; the jobserver's readers wait at once): the
+# same totals.
+[ $BEST = tracepoint ] && host_suite pipestat_waits tracepoint \
+	"tracepoint tier, one sleep slot" PIPETRACE_ONE_SLEEP_SLOT=1 \
+	WAITS_ONLY="t_jobserver_waits t_hist_waits"
 if [ $ALL = 1 ]; then
 	# only the programs the columns asked for need are loaded
 	host_suite hooks $BEST
