@@ -415,7 +415,7 @@ static __always_inline void wait_end_unshown(struct task_struct *task, struct fi
 	hist_add(&key, side == KPIPE_SIDE_READ ? PT_HIST_WAIT_READ : PT_HIST_WAIT_WRITE, d);
 }
 
-/* before tp_lite_wbegin: attached first, so every wait shown is ended */
+/* attached before tp_lite_wbegin (tier_tracepoint.c): every wait shown ends */
 SEC("tp_btf/pipe_wait_end")
 int tp_lite_wend(__u64 *ctx)
 {

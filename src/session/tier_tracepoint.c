@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Glue for the tracepoint tier's BPF object (bpf/tracepoint_tier.bpf.c). */
+#include <errno.h>
 #include <stdio.h>
 #include <bpf/libbpf.h>
 #include "btf_probe.h"
@@ -64,8 +65,23 @@ static int open_obj(struct pt_obj *o, const struct pt_plan *plan)
 
 static int attach(struct pt_obj *o, const struct pt_plan *plan)
 {
+	struct tracepoint_tier_bpf *skel = o->skel;
+	/* a wait's end before its begin (the skeleton attaches in section
+	 * order, begin first): a wait that began unseen then ends unseen,
+	 * none is shown in the sleeps map and never ended */
+	struct bpf_program *ends[] = { skel->progs.tp_wait_end, skel->progs.tp_lite_wend };
+	struct bpf_link **links[] = { &skel->links.tp_wait_end, &skel->links.tp_lite_wend };
+
 	(void)plan;
-	return tracepoint_tier_bpf__attach(o->skel);
+	for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
+		if (!bpf_program__autoload(ends[i]))
+			continue;
+		*links[i] = bpf_program__attach(ends[i]);
+		if (!*links[i])
+			return -errno;
+	}
+	/* the skeleton leaves links already set alone */
+	return tracepoint_tier_bpf__attach(skel);
 }
 
 PT_SKEL_LOAD_DESTROY(tracepoint_tier)
