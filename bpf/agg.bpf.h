@@ -112,32 +112,38 @@ static __always_inline __u32 task_tgid(struct task_struct *t)
 }
 
 /*
- * false if -p/-n/--cgroup leave the current task out. cur is
- * bpf_get_current_task_btf(), fetched once by the program and passed on:
- * on CPUs that return through a mitigation thunk (SRSO) each helper call
- * costs more than the loads it saves.
+ * The current task's process id (task_tgid()), or 0 if -p/-n/--cgroup
+ * leave it out. cur is bpf_get_current_task_btf(), fetched once by the
+ * program and passed on: on CPUs that return through a mitigation thunk
+ * (SRSO) each helper call costs more than the loads it saves.
  */
-static __always_inline bool current_wanted(struct task_struct *cur)
+static __always_inline __u32 current_wanted(struct task_struct *cur)
 {
 	__u32 tgid = task_tgid(cur);
 
 	if (!tgid || tgid == pt_scope.self_tgid)
-		return false;
+		return 0;
 	if (pt_scope.by_pid && !bpf_map_lookup_elem(&pid_filter, &tgid))
-		return false;
+		return 0;
 	if (pt_scope.by_cgroup && bpf_current_task_under_cgroup(&cgroup_filter, 0) != 1)
-		return false;
-	if (pt_scope.by_comm)
-		return comm_matches(cur->comm);
-	return true;
+		return 0;
+	if (pt_scope.by_comm && !comm_matches(cur->comm))
+		return 0;
+	return tgid;
 }
 
-/* Task t's part of a key: process, command (and cgroup, else 0). */
-static __always_inline void key_for_task(struct pt_key *key, struct task_struct *t)
+/* Task t's part of a key: process (tgid: task_tgid(t)), command (and
+ * cgroup, else 0). */
+static __always_inline void key_of_task(struct pt_key *key, struct task_struct *t, __u32 tgid)
 {
-	key->tgid = task_tgid(t);
+	key->tgid = tgid;
 	__builtin_memcpy(key->comm, t->comm, sizeof(key->comm));
 	key->cgroup = pt_scope.key_cgroup ? t->cgroups->dfl_cgrp->kn->id : 0;
+}
+
+static __always_inline void key_for_task(struct pt_key *key, struct task_struct *t)
+{
+	key_of_task(key, t, task_tgid(t));
 }
 
 /* The live generation of a two-generation map (counts or hists). */

@@ -14,9 +14,11 @@
  * (agg.bpf.h current_wanted() says why). */
 static __always_inline bool pt_task_key(struct pt_key *key, struct task_struct *cur)
 {
-	if (!current_wanted(cur))
+	__u32 tgid = current_wanted(cur);
+
+	if (!tgid)
 		return false;
-	key_for_task(key, cur);
+	key_of_task(key, cur, tgid);
 	return true;
 }
 

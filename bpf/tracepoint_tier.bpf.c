@@ -439,11 +439,12 @@ int tp_lite_wbegin(__u64 *ctx)
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct pt_sleep *e = sleep_entry(task->pid);
 	__u64 now = bpf_ktime_get_ns(), *start;
+	__u32 tgid = current_wanted(task);
 
-	if (!current_wanted(task))
+	if (!tgid)
 		return 0;
 	if (e && sleep_claim(e, task->pid)) {
-		key_for_task(&e->key, task);
+		key_of_task(&e->key, task, tgid);
 		pipe_id(ARG_FILE(ctx), &e->key.ino, &e->key.dev);
 		sleep_open(e, wait_kind(ARG_SIDE(ctx)), now);
 		if (!wait_hists())
