@@ -70,7 +70,6 @@ char LICENSE[] SEC("license") = "GPL";
 #define O_NONBLOCK	00004000
 #define FMODE_WRITE	0x2
 #define RWF_NOWAIT	0x00000008
-#define SPLICE_F_NONBLOCK 0x02
 
 struct pipe_end {
 	struct pipe_inode_info *pipe;	/* NULL: this end is not a pipe */
@@ -84,7 +83,6 @@ struct pipe_end {
 struct call_state {
 	__u8 live;		/* a call in progress (call_slots.bpf.h) */
 	__u8 op;
-	__u8 nonblock;		/* file has O_NONBLOCK (or SPLICE_F_NONBLOCK) */
 	__u8 nowait;		/* RWF_NOWAIT without O_NONBLOCK */
 	__u8 vec;		/* readv/preadv2 of two or more iovecs; vmsplice */
 	__u32 pages;		/* pipe pages allocated during this call */
@@ -263,7 +261,6 @@ int BPF_PROG(sc_sys_enter, struct pt_regs *regs, long nr)
 {
 	struct file *in = NULL, *out = NULL;
 	struct task_struct *task;
-	unsigned long flags = 0;
 	struct call_state *st;
 	bool compat, vec;
 	enum pt_op op;
@@ -283,8 +280,6 @@ int BPF_PROG(sc_sys_enter, struct pt_regs *regs, long nr)
 		if (!in)
 			return 0;
 		/* vmsplice(fd, iov, nr_segs, flags): into the pipe or out */
-		if (id == NR_vmsplice)
-			flags = call_arg(regs, compat, 3);
 		if (op == PT_OP_WRITE || (id == NR_vmsplice && (in->f_mode & FMODE_WRITE))) {
 			out = in;
 			in = NULL;
@@ -305,8 +300,6 @@ int BPF_PROG(sc_sys_enter, struct pt_regs *regs, long nr)
 			if (!out)
 				return 0;
 		}
-		if (!sendfile)
-			flags = call_arg(regs, compat, id == NR_splice ? 5 : 3);
 	}
 	/* after the pipe test: reads and writes of other files skip it */
 	if (!current_wanted(task))
@@ -317,10 +310,10 @@ int BPF_PROG(sc_sys_enter, struct pt_regs *regs, long nr)
 		return 0;
 	/* set in the state itself: no copy of a whole one */
 	st->op = op;
-	st->nonblock = (in && file_nonblock(in)) || (out && file_nonblock(out)) ||
-		       (op == PT_OP_SPLICE && (flags & SPLICE_F_NONBLOCK));
-	st->nowait = (id == NR_preadv2 || id == NR_pwritev2) && !st->nonblock &&
-		     (call_arg(regs, compat, 5) & RWF_NOWAIT);
+	/* the file's flags only for the calls that take RWF_NOWAIT */
+	st->nowait = (id == NR_preadv2 || id == NR_pwritev2) &&
+		     (call_arg(regs, compat, 5) & RWF_NOWAIT) &&
+		     !(in && file_nonblock(in)) && !(out && file_nonblock(out));
 	vec = ((id == NR_readv || id == NR_preadv2) && call_arg(regs, compat, 2) > 1) ||
 	      id == NR_vmsplice;
 	st->vec = vec;
@@ -507,9 +500,9 @@ int BPF_PROG(sc_sys_exit, struct pt_regs *regs, long ret)
 
 	if (!maybe_ours(regs->orig_ax))
 		return 0;
+	/* only a call whose entry took a state has one: its number is not
+	 * tested again */
 	task = bpf_get_current_task_btf();
-	if (op_of(call_nr(in_compat_syscall(task), regs->orig_ax)) == PT_OP_NONE)
-		return 0;
 	st = call_in_progress(task);
 	if (!st)
 		return 0;
