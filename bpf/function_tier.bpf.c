@@ -256,6 +256,7 @@ static __always_inline void call_exit(bool typed, struct kiocb *iocb, long ret)
 
 	if (!st)
 		return;
+	waits_hist(&st->key, st->side, waits_call_end(&st->w, task->pid));
 	pipe = typed ? pipe_of(typed, iocb) : (struct pipe_inode_info *)st->pipe;
 	c = counts_of(&st->key);
 	if (!c)
@@ -369,23 +370,25 @@ int BPF_PROG(fn_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
 {
 	struct call_state *st;
-	__u64 now = 0, d;
+	__u64 now = 0;
 
 	/* a preemption or an uninterruptible sleep: no look-up for prev */
 	st = waits_is_sleep(preempt, prev_state) ? call_in_progress(prev) : NULL;
 	if (st) {
 		now = bpf_ktime_get_ns();
-		waits_sleep_begin(&st->w, prev->pid, st->side == PT_OP_READ ?
-				  PT_SLEEP_READ : PT_SLEEP_WRITE, &st->key, now);
+		waits_hist(&st->key, st->side,
+			   waits_sleep_begin(&st->w, prev->pid, st->side == PT_OP_READ ?
+					     PT_SLEEP_READ : PT_SLEEP_WRITE, &st->key, now));
 	}
+	/* tests: every switch-in missed (waits.bpf.h says why that matters) */
+	if (pt_scope.miss_switch_in)
+		return 0;
 	st = call_in_progress(next);
 	if (!st || !st->w.off_ts)
 		return 0;
 	/* prev's sleep begins when next's ends: one clock read */
-	d = waits_switch_in(&st->w, next->pid, now ?: bpf_ktime_get_ns());
-	if (d)
-		hist_add(&st->key, st->side == PT_OP_READ ? PT_HIST_WAIT_READ
-							 : PT_HIST_WAIT_WRITE, d);
+	waits_hist(&st->key, st->side,
+		   waits_switch_in(&st->w, next->pid, now ?: bpf_ktime_get_ns()));
 	return 0;
 }
 

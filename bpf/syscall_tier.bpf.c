@@ -492,6 +492,19 @@ static __always_inline void exit_splice(struct task_struct *task, struct call_st
 	}
 }
 
+/* --hist: a sleep of st's call, d ns long (0: none), as task's */
+static __always_inline void sleep_hist(const struct call_state *st,
+				       struct task_struct *task, __u64 d)
+{
+	bool rd = st->op == PT_OP_READ;
+	struct pt_key key = {};
+
+	if (!hist_wanted(PT_HIST_WAIT_READ) && !hist_wanted(PT_HIST_WAIT_WRITE))
+		return;
+	end_key(&key, rd ? &st->src : &st->dst, task);
+	waits_hist(&key, st->op, d);
+}
+
 SEC("tp_btf/sys_exit")
 int BPF_PROG(sc_sys_exit, struct pt_regs *regs, long ret)
 {
@@ -506,6 +519,7 @@ int BPF_PROG(sc_sys_exit, struct pt_regs *regs, long ret)
 	st = call_in_progress(task);
 	if (!st)
 		return 0;
+	sleep_hist(st, task, waits_call_end(&st->w, task->pid));
 	if (st->op == PT_OP_READ)
 		exit_read(task, st, regs, ret);
 	else if (st->op == PT_OP_WRITE)
@@ -539,7 +553,7 @@ int BPF_PROG(sc_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
 {
 	struct call_state *st;
-	__u64 now = 0, d;
+	__u64 now = 0;
 
 	/* a preemption or an uninterruptible sleep: no look-up for prev */
 	st = waits_is_sleep(preempt, prev_state) ? call_in_progress(prev) : NULL;
@@ -549,24 +563,18 @@ int BPF_PROG(sc_switch, bool preempt, struct task_struct *prev,
 
 		end_key(&key, rd ? &st->src : &st->dst, prev);
 		now = bpf_ktime_get_ns();
-		waits_sleep_begin(&st->w, prev->pid, rd ? PT_SLEEP_READ : PT_SLEEP_WRITE,
-				  &key, now);
+		waits_hist(&key, st->op,
+			   waits_sleep_begin(&st->w, prev->pid,
+					     rd ? PT_SLEEP_READ : PT_SLEEP_WRITE, &key, now));
 	}
+	/* tests: every switch-in missed (waits.bpf.h says why that matters) */
+	if (pt_scope.miss_switch_in)
+		return 0;
 	st = call_in_progress(next);
 	if (!st || !st->w.off_ts)
 		return 0;
 	/* prev's sleep begins when next's ends: one clock read */
-	d = waits_switch_in(&st->w, next->pid, now ?: bpf_ktime_get_ns());
-	if (!d)
-		return 0;
-	if (hist_wanted(PT_HIST_WAIT_READ) || hist_wanted(PT_HIST_WAIT_WRITE)) {
-		bool rd = st->op == PT_OP_READ;
-		const struct pipe_end *end = rd ? &st->src : &st->dst;
-		struct pt_key key = { .ino = end->ino, .dev = end->dev };
-
-		key_for_task(&key, next);
-		hist_add(&key, rd ? PT_HIST_WAIT_READ : PT_HIST_WAIT_WRITE, d);
-	}
+	sleep_hist(st, next, waits_switch_in(&st->w, next->pid, now ?: bpf_ktime_get_ns()));
 	return 0;
 }
 

@@ -188,6 +188,9 @@ struct pt_scope {
 				 * entry per CPU (PIPETRACE_ONE_CACHE_SLOT) */
 	__u8 one_sleep_slot;	/* tests: every thread on one sleeps-map
 				 * entry (PIPETRACE_ONE_SLEEP_SLOT) */
+	__u8 miss_switch_in;	/* tests: sched_switch programs ignore every
+				 * switch-in (PIPETRACE_MISS_SWITCH_IN,
+				 * waits.bpf.h) */
 	__u32 hooks;		/* enum pt_hook: the hooks loaded */
 };
 

@@ -115,6 +115,7 @@ static int configure(struct pt_session *s, const struct pt_load_opts *o)
 	f->one_call_slot = getenv("PIPETRACE_ONE_CALL_SLOT") != NULL;
 	f->one_cache_slot = getenv("PIPETRACE_ONE_CACHE_SLOT") != NULL;
 	f->one_sleep_slot = getenv("PIPETRACE_ONE_SLEEP_SLOT") != NULL;
+	f->miss_switch_in = getenv("PIPETRACE_MISS_SWITCH_IN") != NULL;
 	memcpy(f->comm, o->comm, PT_COMM_LEN);
 	f->hists = o->hists;
 	f->hooks = s->plan.hooks;
