@@ -6,7 +6,10 @@
 # can attach, with the default view (pipestat -k pid: the programs its
 # columns need) and with the full CSV (every program), under known
 # workloads (1-byte ping-pong, 64 KiB stream, nonblocking reads of an
-# empty pipe).
+# empty pipe). First the floor under the same workloads: empty programs
+# on sys_enter/sys_exit (tests/bench/floor.bpf.c, built by make bench),
+# the hook and the statistics alone: a syscall-tier program's figure less
+# the floor's is its own work.
 #
 # On the host it then boots the two test kernels (tests/vm, if built) and
 # runs itself inside them: those figures come from qemu TCG (no KVM), so
@@ -16,6 +19,7 @@
 # workloads; PROG_COST_VM=0 skips the VMs.
 set -eu
 cd "$(dirname "$0")/../.."
+. tests/bench/lib.sh
 N=${1:-${PROG_COST_N:-20000}}
 PIPEWORK=tests/host/pipework
 TMP=$(mktemp -d)
@@ -56,7 +60,25 @@ prog_stats() {
 	done
 }
 
+workloads() {
+	"$PIPEWORK" pingpong "$N" >/dev/null
+	"$PIPEWORK" stream 65536 $((N / 10)) >/dev/null
+	"$PIPEWORK" eagain-read "$N" >/dev/null
+}
+
 echo "BPF program cost per call, $where"
+if [ ! -x build/bpfattach ] || [ ! -f build/floor.bpf.o ]; then
+	echo "  floor: not built (make bench builds build/bpfattach, build/floor.bpf.o)"
+elif bg_start "$TMP" attached build/bpfattach build/floor.bpf.o; then
+	workloads
+	echo "  floor, empty tp_btf sys_enter + sys_exit (pingpong $N, stream 65536 x $((N / 10)), eagain-read $N):"
+	prog_stats "$PS"
+	kill -INT "$PS"
+	wait "$PS" || true
+	PS=
+else
+	echo "  floor: not available here ($(head -1 "$TMP/err"))"
+fi
 for run in "tracepoint" "function" "syscall" "tracepoint --csv" "function --csv" \
 	   "syscall --csv"; do
 	tier=${run%% *}
@@ -77,9 +99,7 @@ for run in "tracepoint" "function" "syscall" "tracepoint --csv" "function --csv"
 		echo "  $tier tier: not available here ($(sed -n 's/^pipestat: //p' "$TMP/err" | head -1))"
 		continue
 	fi
-	"$PIPEWORK" pingpong "$N" >/dev/null
-	"$PIPEWORK" stream 65536 $((N / 10)) >/dev/null
-	"$PIPEWORK" eagain-read "$N" >/dev/null
+	workloads
 	echo "  $tier tier, pipestat -k pid$view (pingpong $N, stream 65536 x $((N / 10)), eagain-read $N):"
 	prog_stats "$PS"
 	kill -INT "$PS"
