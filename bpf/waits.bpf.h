@@ -166,7 +166,7 @@ static __always_inline __u64 sleep_unshow(struct call_waits *w, __u32 tid,
 		return start;
 	from = sleep_take(e, &gen);
 	if (from && from < now) {
-		c = counts_in(&e->key, gen);
+		c = counts_cached(&e->key, gen);
 		if (c)
 			wait_add(c, e->kind, now - from);
 		else
