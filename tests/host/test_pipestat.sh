@@ -396,19 +396,6 @@ t_hostile_lists() {
 		"$(grep -cE "  \"x\[1\],y\"\[$(pid_of "$(cat "$TMP/w0")")\] -> \"x\[1\],y\"\[[0-9]+\]$" "$TMP/out")" 1
 }
 
-# issue 13.8: pipe I/O through the 32-bit entry is counted like any other
-t_compat_32bit() {
-	local n=1000 out pid
-	start_pipestat -k pid --csv || { not_ok "32-bit: attach"; return; }
-	tests/host/pipework32 $n >"$TMP/work"; out=$(cat "$TMP/work"); pid=$(pid_of "$out")
-	stop_pipestat
-	expect "32-bit: workload ran" "$out" "pid=$pid io32=$n"
-	expect "32-bit: writes" "$(csv_get "$TMP/out" writes pid "$pid")" $n
-	expect "32-bit: reads" "$(csv_get "$TMP/out" reads pid "$pid")" $n
-	expect "32-bit: write_bytes" "$(csv_get "$TMP/out" write_bytes pid "$pid")" $((n * 100))
-	expect "32-bit: read_bytes" "$(csv_get "$TMP/out" read_bytes pid "$pid")" $((n * 100))
-}
-
 # issue 13.7: in a pid namespace, pids are that namespace's (-p and -k pid),
 # pipestat leaves itself out, and processes it cannot see are not counted
 t_pid_namespace() {
@@ -524,7 +511,6 @@ t_socket_output
 t_sighup
 t_hostile_comm
 t_hostile_lists
-t_compat_32bit
 t_pid_namespace
 t_messages
 t_bad_input
