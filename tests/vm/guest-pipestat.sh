@@ -40,6 +40,25 @@ esac
 KNOBS=0
 [ -e /proc/sys/fs/pipe-prealloc-max ] && KNOBS=1
 
+# qemu TCG and Debian's 6.1 cloud image: attaching the first program to a
+# tracepoint turns its static branch on (a text_poke of the call site),
+# and with trace_mm_page_alloc's branch in __alloc_pages both vCPUs then
+# spun at that site (soft lockups at __alloc_pages+0x20f, RCU stalls, no
+# progress) in 3 of 4 runs of this script, on a quiet machine too; our
+# 6.12 kernels and the RT image never did. The tracepoints the programs
+# use are switched on once here, into a stopped trace buffer: the suites'
+# attaches and detaches then only add and remove probes, no code changes
+# under a running vCPU. What the programs count is the same either way.
+tracepoints_on() {
+	local tr=/sys/kernel/tracing e
+	echo 0 >$tr/tracing_on || { not_ok "tracefs: tracing_on"; return; }
+	for e in kmem/mm_page_alloc sched/sched_switch lock/contention_begin lock/contention_end; do
+		[ -e $tr/events/$e/enable ] || continue
+		echo 1 >$tr/events/$e/enable || not_ok "tracefs: enable $e"
+	done
+}
+case "$KERNEL" in debian-*) tracepoints_on;; esac
+
 # knobs MAX KEEP BATCH (no-op on a kernel without them)
 knobs() {
 	[ $KNOBS = 1 ] || return 0
