@@ -9,8 +9,10 @@
  * the syscall tier keeps it) scopes what happens inside the call:
  *
  *  - kmem:mm_page_alloc, order 0, exactly GFP_HIGHUSER | __GFP_ACCOUNT,
- *    inside pipe_write(): a pipe page allocated; under pipe->mutex or not
- *    is read from the mutex owner (exact) where the kernel has a prefill path.
+ *    inside pipe_write(): a pipe page allocated. Where the kernel has a
+ *    prefill path, pages may come before pipe->mutex is taken: its
+ *    pipe:pipe_prefill event says how many (kernel-patch/ 0003), or else
+ *    each page reads the mutex owner (exact either way).
  *
  * The user-copy helpers (copy_page_{to,from}_iter) live in lib/, built
  * without ftrace: neither fentry nor kprobes can attach there. So the
@@ -341,8 +343,11 @@ static __always_inline bool mutex_held(struct call_state *st, struct task_struct
  * Set by the loader on kernels that may allocate a pipe page before taking
  * pipe->mutex (the prefill path of kernel-patch/ 0003). Elsewhere every
  * page pipe_write() allocates is under the mutex: no owner to read.
+ * prefill_event: the kernel reports the prefill's pages (pipe_prefill),
+ * fn_prefill takes them out of the locked count, no owner is read.
  */
 const volatile bool prefill_path = false;
+const volatile bool prefill_event = false;
 
 SEC("tp_btf/mm_page_alloc")
 int BPF_PROG(fn_page_alloc, struct page *page, unsigned int order,
@@ -357,10 +362,33 @@ int BPF_PROG(fn_page_alloc, struct page *page, unsigned int order,
 	if (!st)
 		return 0;
 	/* only this task touches its state: counted at the call's exit */
-	if (!prefill_path || mutex_held(st, task))
+	if (!prefill_path || prefill_event || mutex_held(st, task))
 		st->alloc_locked++;
 	else
 		st->alloc_unlocked++;
+	return 0;
+}
+
+/*
+ * A write of the current task took pipe->mutex after prefilling: the
+ * pages it allocated before (fn_page_alloc counted them under the mutex
+ * as they came) were not under it. One event per lock acquisition where
+ * 16 owner reads per 64 KiB write would be. (The clamp: pages of a
+ * prefill that began before the page program was attached.)
+ */
+SEC("tp_btf/pipe_prefill")
+int BPF_PROG(fn_prefill, struct pipe_inode_info *pipe, unsigned int wanted,
+	     unsigned int pooled, unsigned int allocated)
+{
+	struct task_struct *task;
+	struct call_state *st = call_on(PT_OP_WRITE, &task);
+
+	if (!st || st->pipe != (__u64)pipe)
+		return 0;
+	if (allocated > st->alloc_locked)
+		allocated = st->alloc_locked;
+	st->alloc_locked -= allocated;
+	st->alloc_unlocked += allocated;
 	return 0;
 }
 

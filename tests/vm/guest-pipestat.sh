@@ -148,8 +148,11 @@ for t in $BEST syscall; do
 	# knobs: once per tier, the VM's time is short)
 	[ $KNOBS = 1 ] && known $t 8 1 1 KA_SKIP="t_splice t_uring_bench"
 done
-# the function tier on the patched kernel with the 6.12 behaviour
+# the function tier on the patched kernel with the 6.12 behaviour, and
+# with its prefill on: the pages before the mutex are pipe_prefill's
 [ $BEST = tracepoint ] && known function 0 1 0
+[ $BEST = tracepoint ] && [ $KNOBS = 1 ] &&
+	known function 8 1 1 KA_ONLY="t_eagain_write t_stream t_pingpong"
 # Tracepoint tier: a call's tally sits in a slot picked by thread id, or in
 # task storage when another thread holds the slot. Every thread on one slot
 # (PIPETRACE_ONE_CALL_SLOT=1) sends all but one of them there: the same
