@@ -42,10 +42,11 @@ KNOBS=0
 
 # qemu TCG and Debian's 6.1 cloud image: attaching the first program to a
 # tracepoint turns its static branch on (a text_poke of the call site),
-# and with trace_mm_page_alloc's branch in __alloc_pages both vCPUs then
-# spun at that site (soft lockups at __alloc_pages+0x20f, RCU stalls, no
-# progress) in 3 of 4 runs of this script, on a quiet machine too; our
-# 6.12 kernels and the RT image never did. The tracepoints the programs
+# and both vCPUs then spun (soft lockups at __alloc_pages+0x20f, where
+# trace_mm_page_alloc's branch is, or at __schedule+0x1bc with the other
+# vCPU in text_poke_bp's IPI; RCU stalls, no progress) in 4 of 5 runs of
+# this script, on a quiet machine too; our 6.12 kernels and the RT image
+# never did. The tracepoints the programs
 # use are switched on once here, into a stopped trace buffer: the suites'
 # attaches and detaches then only add and remove probes, no code changes
 # under a running vCPU. What the programs count is the same either way.
