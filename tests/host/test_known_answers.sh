@@ -416,7 +416,7 @@ t_splice() {
 # run it (exec: ENOEXEC, as on this workplace's host): said, and left to
 # the Debian guests of make vmtest, whose kernels run it and must.
 t_compat_32bit() {
-	local n out pid
+	local n out
 	n=$(size 1000 100)
 	tests/host/pipework32 >/dev/null 2>&1
 	if [ $? = 126 ]; then
@@ -427,13 +427,13 @@ t_compat_32bit() {
 		return
 	fi
 	attach -k pid --csv -n pipework32 || { not_ok "32-bit: attach"; return; }
-	tests/host/pipework32 "$n" >"$TMP/work"; out=$(cat "$TMP/work"); pid=$(pid_of "$out")
+	tests/host/pipework32 "$n" >"$TMP/work"; out=$(cat "$TMP/work"); PID=$(pid_of "$out")
 	stop_pipestat
-	expect "32-bit: workload ran" "$out" "pid=$pid io32=$n"
-	expect "32-bit: writes" "$(csv_get "$TMP/out" writes pid "$pid")" "$n"
-	expect "32-bit: reads" "$(csv_get "$TMP/out" reads pid "$pid")" "$n"
-	expect "32-bit: write_bytes" "$(csv_get "$TMP/out" write_bytes pid "$pid")" $((n * 100))
-	expect "32-bit: read_bytes" "$(csv_get "$TMP/out" read_bytes pid "$pid")" $((n * 100))
+	expect "32-bit: workload ran" "$out" "pid=$PID io32=$n"
+	expect "32-bit: writes" "$(of writes)" "$n"
+	expect "32-bit: reads" "$(of reads)" "$n"
+	expect "32-bit: write_bytes" "$(of write_bytes)" $((n * 100))
+	expect "32-bit: read_bytes" "$(of read_bytes)" $((n * 100))
 }
 
 # run TEST...: each test unless KA_ONLY names others or KA_SKIP names it
