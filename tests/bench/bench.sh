@@ -6,7 +6,8 @@
 # with empty raw_syscalls probes, bpftrace counting, the steps from the
 # floor up to the syscall tier's work (tests/bench/ladder.bpf.c), the
 # operator's default view `pipestat -k pid` (the calls' programs and
-# sched_switch for its waits: only what its columns need) and the full
+# sched_switch for its waits: only what its columns need), the same
+# view with --no-waits (the calls' programs alone) and the full
 # CSV `pipestat -k pid --csv` (every hook). Also pipestat's time to first
 # attach and peak RSS, and whether the default view meets issue 27's goal.
 # ROUNDS (default 9), PINGPONG_N (default 20000), STREAM_N (default 4000),
@@ -49,8 +50,8 @@ if [ "${BPFTRACE:-1}" != 0 ]; then
 	mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
 	SETUPS="$SETUPS bt_empty bt_count"
 fi
-[ "${LADDER:-1}" != 0 ] && SETUPS="$SETUPS step1 step2 step3 step4 step1g step3t step4p"
-SETUPS="$SETUPS view csv"
+[ "${LADDER:-1}" != 0 ] && SETUPS="$SETUPS step1 step2 step3 step4 step1g step1s step3t step4p"
+SETUPS="$SETUPS view view_nw csv"
 [ -n "${PIPESTAT_B:-}" ] && SETUPS="$SETUPS pipestat_b"
 
 minimum() { sort -g | head -1; }
@@ -77,6 +78,7 @@ attach() {
 	bt_empty) start ready bpftrace -B none -e "BEGIN { printf(\"ready\n\"); } $BT_EMPTY" ;;
 	bt_count) start ready bpftrace -B none -e "BEGIN { printf(\"ready\n\"); } $BT_COUNT" ;;
 	view) start 'Ctrl-C to end' ./pipestat -v -k pid ;;
+	view_nw) start 'Ctrl-C to end' ./pipestat -v -k pid --no-waits ;;
 	csv) start 'Ctrl-C to end' ./pipestat -v -k pid --csv ;;
 	pipestat_b) start 'Ctrl-C to end' "$PIPESTAT_B" -v -k pid ;;
 	esac
@@ -116,11 +118,13 @@ name() {
 	step3) echo "step 3: + call state (slot by thread id)" ;;
 	step4) echo "step 4: + a counter per key (hash, atomics)" ;;
 	step1g) echo "alt. 1g: step 1 + empty mm_page_alloc" ;;
+	step1s) echo "alt. 1s: step 1 + empty sched_switch" ;;
 	step3t) echo "alt. 3t: step 3 in task storage" ;;
 	step4p) echo "alt. 4p: step 4 in a per-CPU hash" ;;
 	bt_empty) echo "bpftrace, empty raw_syscalls probes" ;;
 	bt_count) echo "bpftrace, counting bytes/EAGAINs/pages" ;;
 	view) echo "pipestat -k pid (default view)" ;;
+	view_nw) echo "pipestat -k pid --no-waits" ;;
 	csv) echo "pipestat -k pid --csv (every column)" ;;
 	pipestat_b) echo "pipestat B ($PIPESTAT_B)" ;;
 	esac

@@ -13,7 +13,9 @@
  * state in task storage (a helper call each side), -DPERCPU keeps step
  * 4's counters in a per-CPU hash with plain adds, -DPAGE_HOOK adds to
  * step 1 an empty program on kmem:mm_page_alloc, the hook the tier
- * counts pipe pages on (one run per page allocated). The floor
+ * counts pipe pages on (one run per page allocated), -DSWITCH_HOOK an
+ * empty program on sched:sched_switch, the hook its waits are timed on
+ * (one run per context switch, of any task). The floor
  * (floor.bpf.c) is the step below 1, the full tier (pipestat) the one
  * above 4.
  */
@@ -131,6 +133,15 @@ static __always_inline bool our_call(long nr, struct pt_regs *regs,
 SEC("tp_btf/mm_page_alloc")
 int BPF_PROG(ladder_page_alloc, struct page *page, unsigned int order,
 	     gfp_t gfp_flags, int migratetype)
+{
+	return 0;
+}
+#endif
+
+#ifdef SWITCH_HOOK
+SEC("tp_btf/sched_switch")
+int BPF_PROG(ladder_switch, bool preempt, struct task_struct *prev,
+	     struct task_struct *next, unsigned int prev_state)
 {
 	return 0;
 }
