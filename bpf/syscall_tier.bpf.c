@@ -492,7 +492,7 @@ static __always_inline void exit_splice(struct task_struct *task, struct call_st
 	}
 }
 
-/* --hist: a sleep of st's call, d ns long (0: none), as task's */
+/* --hist: a sleep of st's call, d ns long (WAIT_NONE: none), as task's */
 static __always_inline void sleep_hist(const struct call_state *st,
 				       struct task_struct *task, __u64 d)
 {

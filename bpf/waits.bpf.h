@@ -29,6 +29,11 @@
 
 #include "agg.bpf.h"
 
+/* What the functions below return when no sleep ended: a sleep's length
+ * can be 0 (two clock reads in one tick of a coarse clock, as under qemu
+ * TCG), and such a sleep still gets its histogram value. */
+#define WAIT_NONE (~0ULL)
+
 struct call_waits {
 	__u64 off_ts;		/* asleep since (ns); 0: not asleep */
 	__u64 wait_ns;
@@ -214,13 +219,13 @@ static __always_inline __u64 waits_switch_in(struct call_waits *w, __u32 tid, __
  * Task tid leaves the CPU inside a pipe call at now: a wait if it sleeps
  * for a wake-up; kind and key say how a drain counts it meanwhile. A
  * sleep still in progress had a switch-in no program saw: it ends here,
- * its length returned (0: none).
+ * its length returned (WAIT_NONE: none).
  */
 static __always_inline __u64 waits_sleep_begin(struct call_waits *w, __u32 tid,
 					       enum pt_sleep_kind kind,
 					       const struct pt_key *key, __u64 now)
 {
-	__u64 d = w->off_ts ? waits_switch_in(w, tid, now) : 0;
+	__u64 d = w->off_ts ? waits_switch_in(w, tid, now) : WAIT_NONE;
 
 	w->off_ts = now;
 	sleep_show(w, tid, now, kind, key);
@@ -263,14 +268,15 @@ static __always_inline void waits_lock_end(struct call_waits *w, void *lock, __u
  * At a call's end, before its waits are counted: a sleep or a lock wait
  * whose end no program saw ends now (its thread is running), its entry
  * freed. The call's own sleeps end at a switch-in nearly always: two
- * loads and a branch. Returns the length of a sleep it ended (0: none).
+ * loads and a branch. Returns the length of a sleep it ended (WAIT_NONE:
+ * none).
  */
 static __always_inline __u64 waits_call_end(struct call_waits *w, __u32 tid)
 {
-	__u64 d = 0;
+	__u64 d = WAIT_NONE;
 
 	if (!(w->off_ts | w->lock_ts))
-		return 0;
+		return WAIT_NONE;
 	if (w->off_ts)
 		d = waits_switch_in(w, tid, bpf_ktime_get_ns());
 	if (w->lock_ts)
@@ -278,10 +284,10 @@ static __always_inline __u64 waits_call_end(struct call_waits *w, __u32 tid)
 	return d;
 }
 
-/* --hist: a sleep of a call on side, d ns long (0: none), under key */
+/* --hist: a sleep of a call on side, d ns long (WAIT_NONE: none), under key */
 static __always_inline void waits_hist(const struct pt_key *key, enum pt_op side, __u64 d)
 {
-	if (d)
+	if (d != WAIT_NONE)
 		hist_add(key, side == PT_OP_READ ? PT_HIST_WAIT_READ : PT_HIST_WAIT_WRITE, d);
 }
 
