@@ -341,13 +341,12 @@ static __always_inline bool mutex_held(struct call_state *st, struct task_struct
 
 /*
  * Set by the loader on kernels that may allocate a pipe page before taking
- * pipe->mutex (the prefill path of kernel-patch/ 0003). Elsewhere every
- * page pipe_write() allocates is under the mutex: no owner to read.
- * prefill_event: the kernel reports the prefill's pages (pipe_prefill),
- * fn_prefill takes them out of the locked count, no owner is read.
+ * pipe->mutex (a prefill path) but do not say how many (no pipe_prefill
+ * event: with it, fn_prefill takes them out of the locked count). Elsewhere
+ * every page pipe_write() allocates is counted under the mutex: no owner
+ * to read.
  */
-const volatile bool prefill_path = false;
-const volatile bool prefill_event = false;
+const volatile bool read_owner = false;
 
 SEC("tp_btf/mm_page_alloc")
 int BPF_PROG(fn_page_alloc, struct page *page, unsigned int order,
@@ -362,7 +361,7 @@ int BPF_PROG(fn_page_alloc, struct page *page, unsigned int order,
 	if (!st)
 		return 0;
 	/* only this task touches its state: counted at the call's exit */
-	if (!prefill_path || prefill_event || mutex_held(st, task))
+	if (!read_owner || mutex_held(st, task))
 		st->alloc_locked++;
 	else
 		st->alloc_unlocked++;

@@ -499,7 +499,8 @@ static __always_inline void sleep_hist(const struct call_state *st,
 	bool rd = st->op == PT_OP_READ;
 	struct pt_key key = {};
 
-	if (!hist_wanted(PT_HIST_WAIT_READ) && !hist_wanted(PT_HIST_WAIT_WRITE))
+	if (d == WAIT_NONE ||
+	    (!hist_wanted(PT_HIST_WAIT_READ) && !hist_wanted(PT_HIST_WAIT_WRITE)))
 		return;
 	end_key(&key, rd ? &st->src : &st->dst, task);
 	waits_hist(&key, st->op, d);

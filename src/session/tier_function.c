@@ -62,11 +62,12 @@ static int probe(struct pt_plan *plan, char *why, size_t n)
 		return -1;
 	}
 	plan->pipe_page_gfp = btf_pipe_page_gfp();
-	/* pages before the mutex: a prefill path (kernel-patch/ 0003, or its
-	 * knob on a kernel without our events), counted by its event if any */
+	/* pages before the mutex: counted by the prefill's event
+	 * (kernel-patch/ 0003), or on a kernel with a prefill path (its knob)
+	 * but not our events by the mutex owner at each page */
 	plan->has_prefill_event = btf_has_tracepoint("pipe_prefill");
-	plan->prefill_path = plan->has_prefill_event ||
-			     access("/proc/sys/fs/pipe-prealloc-max", F_OK) == 0;
+	plan->read_owner = !plan->has_prefill_event &&
+			   access("/proc/sys/fs/pipe-prealloc-max", F_OK) == 0;
 	plan->lacks = btf_lacks_lock_events();
 	snprintf(plan->via, sizeof(plan->via), "%s on %s/%s%s",
 		 plan->kprobes ? "kprobes" : "fentry/fexit", plan->read_fn,
@@ -120,8 +121,7 @@ static int open_obj(struct pt_obj *o, const struct pt_plan *plan)
 		bpf_program__set_autoload(kprobe[i], plan->kprobes);
 	}
 	skel->rodata->pipe_page_gfp = plan->pipe_page_gfp;
-	skel->rodata->prefill_path = plan->prefill_path;
-	skel->rodata->prefill_event = plan->has_prefill_event;
+	skel->rodata->read_owner = plan->read_owner;
 	/* the other hooks the columns asked for need */
 	bpf_program__set_autoload(skel->progs.fn_page_alloc, plan->hooks & PT_HOOK_PAGES);
 	bpf_program__set_autoload(skel->progs.fn_prefill,
