@@ -206,14 +206,15 @@ $(OUT)/floor.bpf.o: tests/bench/floor.bpf.c $(OUT)/vmlinux.h | $(OUT)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c $< -o $@
 
 # make bench: the steps from the floor up to the syscall tier's work, and
-# alternatives (g: page hook, s: sched_switch hook, t: task storage,
-# p: per-CPU counters)
-LADDER := $(patsubst %,$(OUT)/ladder%.bpf.o,1 2 3 4 1g 1s 3t 4p)
+# alternatives (g: page hook, s: sched_switch hook, c: the same reading
+# the clock, t: task storage, p: per-CPU counters)
+LADDER := $(patsubst %,$(OUT)/ladder%.bpf.o,1 2 3 4 1g 1s 1c 3t 4p)
 $(OUT)/ladder%.bpf.o: tests/bench/ladder.bpf.c tests/bench/ladder_count.bpf.h bpf/kernel_obj.bpf.h \
 		     $(VMLINUX_DIR)/vmlinux.h | $(OUT)
 	$(call msg,BPF,$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -Ibpf -DSTEP=$(firstword $(subst g, ,$(subst s, ,$(subst t, ,$(subst p, ,$*))))) \
+	$(Q)$(CLANG) $(BPF_CFLAGS) -Ibpf -DSTEP=$(firstword $(subst g, ,$(subst s, ,$(subst c, ,$(subst t, ,$(subst p, ,$*)))))) \
 		$(if $(findstring g,$*),-DPAGE_HOOK) $(if $(findstring s,$*),-DSWITCH_HOOK) \
+		$(if $(findstring c,$*),-DSWITCH_CLOCK) \
 		$(if $(findstring t,$*),-DTASK_STORAGE) \
 		$(if $(findstring p,$*),-DPERCPU) -c $< -o $@
 

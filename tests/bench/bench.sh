@@ -9,7 +9,8 @@
 # sched_switch for its waits: only what its columns need), the same
 # view with --no-waits (the calls' programs alone) and the full
 # CSV `pipestat -k pid --csv` (every hook). Also pipestat's time to first
-# attach and peak RSS, and whether the default view meets issue 27's goal.
+# attach and peak RSS, each setup against the floor of its own round
+# (paired), and whether the default view meets issue 27's goal.
 # ROUNDS (default 9), PINGPONG_N (default 20000), STREAM_N (default 4000),
 # XPINGPONG_N (default 5000). BPFTRACE=0 leaves bpftrace's rows out,
 # LADDER=0 the steps; PIPESTAT_B=path/to/pipestat adds a row for another
@@ -50,7 +51,7 @@ if [ "${BPFTRACE:-1}" != 0 ]; then
 	mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
 	SETUPS="$SETUPS bt_empty bt_count"
 fi
-[ "${LADDER:-1}" != 0 ] && SETUPS="$SETUPS step1 step2 step3 step4 step1g step1s step3t step4p"
+[ "${LADDER:-1}" != 0 ] && SETUPS="$SETUPS step1 step2 step3 step4 step1g step1s step1c step3t step4p"
 SETUPS="$SETUPS view view_nw csv"
 [ -n "${PIPESTAT_B:-}" ] && SETUPS="$SETUPS pipestat_b"
 
@@ -119,6 +120,7 @@ name() {
 	step4) echo "step 4: + a counter per key (hash, atomics)" ;;
 	step1g) echo "alt. 1g: step 1 + empty mm_page_alloc" ;;
 	step1s) echo "alt. 1s: step 1 + empty sched_switch" ;;
+	step1c) echo "alt. 1c: 1s reading the clock" ;;
 	step3t) echo "alt. 3t: step 3 in task storage" ;;
 	step4p) echo "alt. 4p: step 4 in a per-CPU hash" ;;
 	bt_empty) echo "bpftrace, empty raw_syscalls probes" ;;
@@ -167,9 +169,23 @@ goal() { # label pp_view pp_floor pp_off st_view st_floor
 		"$(calc "$2 / $4")" "$(calc "$3 / $4")" "$pp_d" \
 		"$(calc "$pp_d <= 0.10" | sed 's/1/met/;s/0/not met/')"
 }
+# Each setup against the floor of its own round: the machine's speed
+# drifts between rounds (a neighbour's load), and a ratio taken within a
+# round cancels most of that; the median of those per-round figures.
+paired_st() { paste "$TMP/st.floor" "$TMP/st.$1" | awk '{ print ($2 / $1 - 1) * 100 }' | median; }
+paired_pp() { paste "$TMP/pp.off" "$TMP/pp.floor" "$TMP/pp.$1" | awk '{ print ($3 - $2) / $1 }' | median; }
+echo "  paired with the floor of the same round (median of per-round figures): 64K stream vs floor, ping-pong ratio vs floor's"
+for s in $SETUPS; do
+	case $s in off|floor) continue ;; esac
+	printf '    %-44s %+5.1f%% %+5.2f\n' "$(name "$s")" "$(paired_st "$s")" "$(paired_pp "$s")"
+done
 spread=$(calc "($(maximum <"$TMP/pp.off") - $pp0m) / $pp0 * 100")
 if [ "$(calc "$spread > 25")" = 1 ]; then
 	printf '  issue 27 goal not judged: nothing attached spread %.0f%% over its rounds (ping-pong): the machine is loaded\n' "$spread"
 fi
 goal medians "$(median <"$TMP/pp.view")" "$ppf" "$pp0" "$(median <"$TMP/st.view")" "$stf"
 goal "best rounds" "$(minimum <"$TMP/pp.view")" "$ppfm" "$pp0m" "$(maximum <"$TMP/st.view")" "$stfm"
+st_p=$(paired_st view); pp_p=$(paired_pp view)
+printf '  default view vs floor, paired: 64K stream %+.1f%% (goal >= -2%%: %s), ping-pong ratio %+.2f (goal <= +0.10: %s)\n' \
+	"$st_p" "$(calc "$st_p >= -2" | sed 's/1/met/;s/0/not met/')" \
+	"$pp_p" "$(calc "$pp_p <= 0.10" | sed 's/1/met/;s/0/not met/')"

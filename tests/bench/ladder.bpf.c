@@ -15,7 +15,9 @@
  * step 1 an empty program on kmem:mm_page_alloc, the hook the tier
  * counts pipe pages on (one run per page allocated), -DSWITCH_HOOK an
  * empty program on sched:sched_switch, the hook its waits are timed on
- * (one run per context switch, of any task). The floor
+ * (one run per context switch, of any task), -DSWITCH_CLOCK that program
+ * reading the clock (bpf_ktime_get_ns()): the least a timed wait costs,
+ * one clock read at each switch that begins or ends one. The floor
  * (floor.bpf.c) is the step below 1, the full tier (pipestat) the one
  * above 4.
  */
@@ -138,11 +140,18 @@ int BPF_PROG(ladder_page_alloc, struct page *page, unsigned int order,
 }
 #endif
 
-#ifdef SWITCH_HOOK
+#if defined(SWITCH_HOOK) || defined(SWITCH_CLOCK)
+#ifdef SWITCH_CLOCK
+__u64 switched_at;
+#endif
+
 SEC("tp_btf/sched_switch")
 int BPF_PROG(ladder_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
 {
+#ifdef SWITCH_CLOCK
+	switched_at = bpf_ktime_get_ns();
+#endif
 	return 0;
 }
 #endif
