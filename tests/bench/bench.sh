@@ -30,6 +30,10 @@ TMP=$(mktemp -d)
 PS=
 trap '[ -n "$PS" ] && kill -INT $PS 2>/dev/null && wait $PS; rm -rf "$TMP"' EXIT
 [ "$(id -u)" = 0 ] || { echo "bench: needs root" >&2; exit 1; }
+# BPF run-time statistics time every program run (two clock reads): the
+# figures would be the statistics' as much as the programs'
+[ "$(cat /proc/sys/kernel/bpf_stats_enabled)" = 0 ] ||
+	{ echo "bench: kernel.bpf_stats_enabled is on (a run of prog_cost.sh cut short?): sysctl kernel.bpf_stats_enabled=0 first" >&2; exit 1; }
 
 # bpftrace's equivalents: the empty hook pair, and counting what pipestat's
 # default columns need from the same hooks (bytes and EAGAINs of read and
@@ -64,9 +68,16 @@ start() {
 	bg_start "$TMP" "$@" || { cat "$TMP/err" >&2; exit 1; }
 }
 
+# Ctrl-C, as a user ends it; a tool still there after 10 s (bpftrace 0.17
+# has once let a SIGINT go by) gets SIGTERM, else the run would hang
 stop() {
 	HWM=$(awk '/VmHWM/ { print $2 }' /proc/$PS/status)
 	kill -INT $PS
+	for _ in $(seq 100); do
+		kill -0 $PS 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -0 $PS 2>/dev/null && { echo "bench: $PS still there 10 s after SIGINT: SIGTERM" >&2; kill -TERM $PS; }
 	wait $PS || true
 	PS=
 }
