@@ -208,7 +208,7 @@ $(OUT)/floor.bpf.o: tests/bench/floor.bpf.c $(OUT)/vmlinux.h | $(OUT)
 # make bench: the steps from the floor up to the syscall tier's work, and
 # alternatives (g: page hook, s: sched_switch hook, c: the same reading
 # the clock, t: task storage, p: per-CPU counters)
-LADDER := $(patsubst %,$(OUT)/ladder%.bpf.o,1 2 3 4 1g 1s 1c 3t 4p)
+LADDER := $(patsubst %,$(OUT)/ladder%.bpf.o,1 2 3 4 1g 1s 1c 4c 3t 4p)
 $(OUT)/ladder%.bpf.o: tests/bench/ladder.bpf.c tests/bench/ladder_count.bpf.h bpf/kernel_obj.bpf.h \
 		     $(VMLINUX_DIR)/vmlinux.h | $(OUT)
 	$(call msg,BPF,$@)

@@ -55,7 +55,7 @@ if [ "${BPFTRACE:-1}" != 0 ]; then
 	mountpoint -q /sys/kernel/tracing || mount -t tracefs nodev /sys/kernel/tracing
 	SETUPS="$SETUPS bt_empty bt_count"
 fi
-[ "${LADDER:-1}" != 0 ] && SETUPS="$SETUPS step1 step2 step3 step4 step1g step1s step1c step3t step4p"
+[ "${LADDER:-1}" != 0 ] && SETUPS="$SETUPS step1 step2 step3 step4 step1g step1s step1c step4c step3t step4p"
 SETUPS="$SETUPS view view_nw csv"
 [ -n "${PIPESTAT_B:-}" ] && SETUPS="$SETUPS pipestat_b"
 
@@ -132,6 +132,7 @@ name() {
 	step1g) echo "alt. 1g: step 1 + empty mm_page_alloc" ;;
 	step1s) echo "alt. 1s: step 1 + empty sched_switch" ;;
 	step1c) echo "alt. 1c: 1s reading the clock" ;;
+	step4c) echo "alt. 4c: step 4 + 1c's program" ;;
 	step3t) echo "alt. 3t: step 3 in task storage" ;;
 	step4p) echo "alt. 4p: step 4 in a per-CPU hash" ;;
 	bt_empty) echo "bpftrace, empty raw_syscalls probes" ;;
