@@ -69,7 +69,8 @@ start() {
 }
 
 # Ctrl-C, as a user ends it; a tool still there after 10 s (bpftrace 0.17
-# has once let a SIGINT go by) gets SIGTERM, else the run would hang
+# let a SIGINT go by in two runs of this script) gets SIGTERM, else the run
+# hangs
 stop() {
 	HWM=$(awk '/VmHWM/ { print $2 }' /proc/$PS/status)
 	kill -INT $PS
