@@ -145,6 +145,8 @@ name() {
 	esac
 }
 calc() { echo "$1" | bc -l; }
+# whether a goal's condition (for bc) holds
+verdict() { calc "$1" | sed 's/1/met/;s/0/not met/'; }
 pp0=$(median <"$TMP/pp.off"); st0=$(median <"$TMP/st.off")
 ppf=$(median <"$TMP/pp.floor"); stf=$(median <"$TMP/st.floor")
 pp0m=$(minimum <"$TMP/pp.off"); st0m=$(maximum <"$TMP/st.off")
@@ -178,9 +180,9 @@ goal() { # label pp_view pp_floor pp_off st_view st_floor
 	st_d=$(calc "($5 / $6 - 1) * 100")
 	pp_d=$(calc "$2 / $4 - $3 / $4")
 	printf '  default view vs floor, %s: 64K stream %+.1f%% (goal >= -2%%: %s), ping-pong ratio %.2f vs %.2f, %+.2f (goal <= +0.10: %s)\n' \
-		"$1" "$st_d" "$(calc "$st_d >= -2" | sed 's/1/met/;s/0/not met/')" \
+		"$1" "$st_d" "$(verdict "$st_d >= -2")" \
 		"$(calc "$2 / $4")" "$(calc "$3 / $4")" "$pp_d" \
-		"$(calc "$pp_d <= 0.10" | sed 's/1/met/;s/0/not met/')"
+		"$(verdict "$pp_d <= 0.10")"
 }
 # Each setup against the floor of its own round: the machine's speed
 # drifts between rounds (a neighbour's load), and a ratio taken within a
@@ -200,5 +202,4 @@ goal medians "$(median <"$TMP/pp.view")" "$ppf" "$pp0" "$(median <"$TMP/st.view"
 goal "best rounds" "$(minimum <"$TMP/pp.view")" "$ppfm" "$pp0m" "$(maximum <"$TMP/st.view")" "$stfm"
 st_p=$(paired_st view); pp_p=$(paired_pp view)
 printf '  default view vs floor, paired: 64K stream %+.1f%% (goal >= -2%%: %s), ping-pong ratio %+.2f (goal <= +0.10: %s)\n' \
-	"$st_p" "$(calc "$st_p >= -2" | sed 's/1/met/;s/0/not met/')" \
-	"$pp_p" "$(calc "$pp_p <= 0.10" | sed 's/1/met/;s/0/not met/')"
+	"$st_p" "$(verdict "$st_p >= -2")" "$pp_p" "$(verdict "$pp_p <= 0.10")"
