@@ -47,9 +47,9 @@ KNOBS=0
 # vCPU in text_poke_bp's IPI; RCU stalls, no progress) in 4 of 5 runs of
 # this script, on a quiet machine too; our 6.12 kernels and the RT image
 # never did. The tracepoints the programs use are switched on once here,
-# into a stopped trace buffer: the suites'
-# attaches and detaches then only add and remove probes, no code changes
-# under a running vCPU. What the programs count is the same either way.
+# into a stopped trace buffer: the suites' attaches and detaches then only
+# add and remove probes, no code changes under a running vCPU. What the
+# programs count is the same either way.
 tracepoints_on() {
 	local tr=/sys/kernel/tracing e
 	echo 0 >$tr/tracing_on || { not_ok "tracefs: tracing_on"; return; }
