@@ -241,12 +241,14 @@ t_jobserver() {
 
 # Counts that straddle many drains (-i 0.1) sum exactly: each interval's
 # per-CPU cache entries and hash (bpf/agg.bpf.h) are read once and emptied
-# before their generation is live again
+# before their generation is live again. The writer's gaps make it last at
+# least 0.6 s here and 1 s in a VM (fewer tokens, and a 1 ms gap let 200
+# tokens fit in 3 intervals there once): 6 and 10 intervals, more than 3.
 t_intervals() {
 	local out tokens
 	tokens=$(size 600 200)
 	attach -k pid --csv -i 0.1 -n pipework || { not_ok "intervals: attach"; return; }
-	out=$(work jobserver 6 "$tokens" 1000)
+	out=$(work jobserver 6 "$tokens" "$(size 1000 5000)")
 	stop_pipestat
 	expect "intervals: the writer's rows span more than 3 intervals" \
 		"$(($(csv_rows "$TMP/out" writes pid="$(pid_of "$out")" | wc -l) > 3))" 1
