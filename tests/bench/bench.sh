@@ -68,19 +68,9 @@ start() {
 	bg_start "$TMP" "$@" || { cat "$TMP/err" >&2; exit 1; }
 }
 
-# Ctrl-C, as a user ends it; a tool still there after 10 s (bpftrace 0.17
-# let a SIGINT go by in two runs of this script) gets SIGTERM, else the run
-# hangs
 stop() {
 	HWM=$(awk '/VmHWM/ { print $2 }' /proc/$PS/status)
-	kill -INT $PS
-	for _ in $(seq 100); do
-		kill -0 $PS 2>/dev/null || break
-		sleep 0.1
-	done
-	kill -0 $PS 2>/dev/null && { echo "bench: $PS still there 10 s after SIGINT: SIGTERM" >&2; kill -TERM $PS; }
-	wait $PS || true
-	PS=
+	bg_stop || true
 }
 
 attach() {

@@ -73,9 +73,7 @@ elif bg_start "$TMP" attached build/bpfattach build/floor.bpf.o; then
 	workloads
 	echo "  floor, empty tp_btf sys_enter + sys_exit (pingpong $N, stream 65536 x $((N / 10)), eagain-read $N):"
 	prog_stats "$PS"
-	kill -INT "$PS"
-	wait "$PS" || true
-	PS=
+	bg_stop || true
 else
 	echo "  floor: not available here ($(head -1 "$TMP/err"))"
 fi
@@ -102,9 +100,7 @@ for run in "tracepoint" "function" "syscall" "tracepoint --csv" "function --csv"
 	workloads
 	echo "  $tier tier, pipestat -k pid$view (pingpong $N, stream 65536 x $((N / 10)), eagain-read $N):"
 	prog_stats "$PS"
-	kill -INT "$PS"
-	wait "$PS" || true
-	PS=
+	bg_stop || true
 done
 
 # the test kernels, when this is the host and they are built

@@ -60,9 +60,7 @@ start() {
 }
 
 stop() { # setup
-	kill -INT $PS
-	wait $PS || { echo "# $1 exited $?"; fails=$((fails + 1)); }
-	PS=
+	bg_stop || { echo "# $1 exited $?"; fails=$((fails + 1)); }
 	# pipestat counted the workloads: the total row's writes (both
 	# workloads' writes, > PP_N + ST_N)
 	if [ "$1" = pipestat ] || [ "$1" = waits ] || [ "$1" = view ]; then
