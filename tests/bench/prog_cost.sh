@@ -81,19 +81,8 @@ for run in "tracepoint" "function" "syscall" "tracepoint --csv" "function --csv"
 	   "syscall --csv"; do
 	tier=${run%% *}
 	view=${run#"$tier"}
-	: >"$TMP/err"
 	# shellcheck disable=SC2086
-	./pipestat --tier "$tier" -k pid $view >"$TMP/out" 2>"$TMP/err" &
-	PS=$!
-	while ! grep -q 'Ctrl-C to end' "$TMP/err"; do
-		if ! kill -0 "$PS" 2>/dev/null; then
-			wait "$PS" 2>/dev/null || true
-			PS=
-			break
-		fi
-		sleep 0.05
-	done
-	if [ -z "$PS" ]; then
+	if ! bg_start "$TMP" 'Ctrl-C to end' ./pipestat --tier "$tier" -k pid $view; then
 		echo "  $tier tier: not available here ($(sed -n 's/^pipestat: //p' "$TMP/err" | head -1))"
 		continue
 	fi
