@@ -10,6 +10,8 @@
 #   initramfs-<key>.cpio           busybox initramfs
 #   bin/<checkout hash>/           workload binaries (ptwork), one dir per checkout
 #   runs/                          per-run results dirs (shared over 9p)
+#   apt/<suite>/                   private apt state for Debian's images
+#   debian/<package>_<version>/    one unpacked Debian image
 
 VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$VM_DIR/../.." && pwd)
@@ -105,4 +107,40 @@ series_patches() {
 		n=$((n + 1))
 		echo "$PATCH_DIR/$p"
 	done < "$PATCH_DIR/series"
+}
+
+# The kernels the harness boots: one row each in tests/vm/kernels (its
+# header says what the columns mean).
+KERNELS=$VM_DIR/kernels
+KERNEL_COLUMNS="name from package best syscall via suites timeout runs vars"
+
+# kernel_field NAME COLUMN: that column of NAME's row ("-" for none; vars:
+# the rest of the row); fails, saying so, if the table has no such row
+kernel_field() {
+	awk -v n="$1" -v f="$2" -v cols="$KERNEL_COLUMNS" -v t="$KERNELS" '
+		BEGIN {
+			nc = split(cols, c, " ")
+			for (i = 1; i <= nc; i++) col[c[i]] = i
+			if (!(f in col)) { print "kernel_field: no column " f > "/dev/stderr"; bad = 1; exit 2 }
+		}
+		/^[[:space:]]*(#|$)/ || $1 != n { next }
+		NF < nc { print t ": row " n " has " NF " of " nc " columns" > "/dev/stderr"; bad = 1; exit 2 }
+		{
+			s = $col[f]
+			if (f == "vars") for (i = nc + 1; i <= NF; i++) s = s " " $i
+			print s; found = 1; exit
+		}
+		END {
+			if (!found && !bad) print "kernel " n " is not in " t > "/dev/stderr"
+			exit !found
+		}' "$KERNELS"
+}
+
+# kernel_names [STEP]: the table's names, in its order (only the rows
+# whose runs column lists STEP, if given)
+kernel_names() {
+	awk -v step="${1:-}" -v cols="$KERNEL_COLUMNS" '
+		BEGIN { nc = split(cols, c, " "); for (i = 1; i <= nc; i++) if (c[i] == "runs") r = i }
+		/^[[:space:]]*(#|$)/ { next }
+		step == "" || index("," $r ",", "," step ",") { print $1 }' "$KERNELS"
 }
