@@ -4,11 +4,12 @@
 # instructions, on the test kernels (tests/vm) under qemu TCG with one vCPU
 # and -icount shift=0,align=off,sleep=off, where guest time counts
 # instructions (1 ns = 1 instruction): a figure that host load does not
-# move. Boots the unpatched kernel (function and syscall tiers) and the
-# patched one (tracepoint, function, syscall), the cached kernels of this
-# tree's kernel-patch/ (kernel_dir; run-in-vm.sh builds one that is
-# missing), and Debian 12's own 6.1 cloud image (function tier: what auto
-# picks there), runs tests/vm/guest-bench.sh in each and prints one table of
+# move. Boots the kernels tests/vm/kernels marks vmbench: the unpatched
+# kernel (function and syscall tiers) and the patched one (tracepoint,
+# function, syscall), the cached kernels of this tree's kernel-patch/
+# (kernel_dir; run-in-vm.sh builds one that is missing), and Debian 12's
+# own 6.1 cloud image (Debian's images: the tier auto picks there, the
+# row's best), runs tests/vm/guest-bench.sh in each and prints one table of
 # medians: per kernel, tier and workload, instructions per op with nothing
 # attached and with pipestat (its floor, --csv --no-waits, --csv), and the
 # difference. Then the goals of issues 15 and 23 (the tracepoint tier's
@@ -63,7 +64,7 @@ function name(t, s) {
 	if (s == "fstep3r") return "alt. 3r: step 3 + empty buf_release"
 	return "pipestat --tier " t " --csv --no-waits"
 }
-/^# kernel / { kern[$3] = $0; sub(/^# kernel [a-z-]* /, "", kern[$3]); next }
+/^# kernel / { kern[$3] = $0; sub(/^# kernel [a-z0-9-]* /, "", kern[$3]); next }
 /^#/ { next }
 NF == 5 {
 	k = $1 SUBSEP $2 SUBSEP $3 SUBSEP $4
@@ -76,8 +77,8 @@ END {
 	printf "(pp: 1-byte ping-pong round trip, %d per run; st: one 64 KiB write, %d per run, a reader draining)\n", ppn, stn
 	for (kk in kern) printf "  %s kernel: %s\n", kk, kern[kk] | "sort -r"
 	close("sort -r")
-	printf "| %-12s | %-45s | %-4s | %13s | %13s | %10s | %8s | %s |\n", "kernel", "attached", "work", "instr/op none", "instr/op with", "added", "percent", "range with (min..max)"
-	print "|--------------|-----------------------------------------------|------|---------------|---------------|------------|----------|-----------------------|"
+	printf "| %-15s | %-45s | %-4s | %13s | %13s | %10s | %8s | %s |\n", "kernel", "attached", "work", "instr/op none", "instr/op with", "added", "percent", "range with (min..max)"
+	print "|-----------------|-----------------------------------------------|------|---------------|---------------|------------|----------|-----------------------|"
 	for (i = 1; i <= n; i++) {
 		split(order[i], a, SUBSEP)
 		if (a[3] == "off") continue
@@ -88,7 +89,7 @@ END {
 			if (!(ko in v) || !(kw in v)) continue
 			b = med(ko); m = med(kw)
 			if (cnt[kw] < rounds || cnt[ko] < rounds) short = 1
-			printf "| %-12s | %-45s | %-4s | %13.0f | %13.0f | %+10.0f | %+7.1f%% | %s..%s |\n", a[1], name(a[2], a[3]), wl, b, m, m - b, (m / b - 1) * 100, lo[kw], hi[kw]
+			printf "| %-15s | %-45s | %-4s | %13.0f | %13.0f | %+10.0f | %+7.1f%% | %s..%s |\n", a[1], name(a[2], a[3]), wl, b, m, m - b, (m / b - 1) * 100, lo[kw], hi[kw]
 			added[a[1], a[2], a[3], wl] = m - b; pct[a[1], a[2], a[3], wl] = (m / b - 1) * 100
 		}
 	}
@@ -187,12 +188,12 @@ for f in ./pipestat build/ptwork build/bpfattach build/floor.bpf.o build/tpladde
 done
 TXT=()
 RES=()
-for k in unpatched patched debian-cloud; do
+for k in $(kernel_names vmbench); do
 	tiers=
-	if [ "$k" = debian-cloud ]; then
-		# Debian 12's own 6.1 (tests/vm/debian-kernel.sh): the tier auto
-		# picks there, as shipped (no syscall tier before 6.2)
-		tiers=function
+	if [ "$(kernel_field "$k" from)" != self ]; then
+		# Debian's own (tests/vm/debian-kernel.sh): the tier auto picks
+		# there, as shipped
+		tiers=$(kernel_field "$k" best)
 	else
 		kd=$(kernel_dir "$k")
 		# the figures are for kernels as shipped: no lockdep (its hooks on

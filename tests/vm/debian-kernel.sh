@@ -1,53 +1,125 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Fetch (or find cached) one of Debian 12's own kernel images, unbuilt.
+# Fetch (or find cached) one of Debian's own kernel images, unbuilt.
 #
-# usage: tests/vm/debian-kernel.sh cloud|rt
+# usage: tests/vm/debian-kernel.sh NAME
 #
-# Picks the newest linux-image-6.1.0-N-FLAVOUR-amd64-unsigned apt knows,
-# `apt-get download`s it and unpacks it with `dpkg-deb -x` into
-# $PIPETRACE_CACHE/debian/<package>_<version>/ (boot/vmlinuz-*,
-# boot/config-*, lib/modules/*, with modules.dep from depmod). A package
-# apt cannot fetch is an error, never a skip. Prints the directory.
+# NAME is a row of tests/vm/kernels whose from column names a Debian suite
+# and whose package column the image ("*" standing for a number). With a
+# private apt configuration under $PIPETRACE_CACHE/apt/<suite>/ (a sources
+# list naming that suite of the archive the machine's apt sources use, its
+# own lists and cache, no dpkg status: the machine's sources and state are
+# never touched; lists refreshed once a day), picks the newest matching
+# package (sort -V), `apt-get download`s it with every linux-* package it
+# depends on at the same version (Debian 14's image is a metapackage over
+# linux-binary, linux-modules and linux-base), unpacks them with
+# `dpkg-deb -x` into $PIPETRACE_CACHE/debian/<package>_<version>/, runs
+# depmod on the tree, and links vmlinuz and config at its top (the image
+# and config sit in boot/ up to Debian 13, in usr/lib/modules/<kver>/ in
+# 14). A package apt cannot fetch is an error, never a skip. Prints the
+# directory.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-flavour=${1:-}
-case "$flavour" in
-cloud|rt) ;;
-*) die "usage: $0 cloud|rt";;
-esac
-need_pkgs kmod
+name=${1:-}
+[ -n "$name" ] || die "usage: $0 NAME (one of Debian's images in $KERNELS)"
+suite=$(kernel_field "$name" from) || exit 1
+pattern=$(kernel_field "$name" package)
+[ "$suite" != self ] && [ "$pattern" != - ] ||
+	die "$name: not one of Debian's images in $KERNELS"
+need_pkgs kmod debian-archive-keyring
 
-newest() {
-	apt-cache search --names-only "^linux-image-6\.1\.0-[0-9]+-$flavour-amd64-unsigned\$" |
-		cut -d' ' -f1 | sort -V | tail -1
+# The archive the machine's apt sources name (deb822 or one-line), its
+# security archive aside; PIPETRACE_DEBIAN_MIRROR overrides.
+mirror() {
+	local u
+	u=$({
+		grep -hs '^URIs:' /etc/apt/sources.list.d/*.sources | cut -d: -f2-
+		grep -hs '^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list |
+			sed 's/\[[^]]*\]//' | awk '{ print $2 }'
+	} | tr ' ' '\n' | grep -v -e '^$' -e security | grep -m1 '/debian/\{0,1\}$' || true)
+	echo "${PIPETRACE_DEBIAN_MIRROR:-${u:-http://deb.debian.org/debian}}"
 }
-pkg=$(newest)
-if [ -z "$pkg" ]; then
-	timeout 600 apt-get update >&2 || die "apt-get update failed"
-	pkg=$(newest)
+
+apt_dir=$CACHE/apt/$suite
+mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
+# one fetch per suite at a time (concurrent VMs share the state)
+exec 9>"$apt_dir/lock"
+flock 9
+echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $(mirror) $suite main" \
+	>"$apt_dir/sources.list"
+# apt's sandbox user cannot write into the cache: fetch as root
+APT=(-o Dir::Etc::SourceList="$apt_dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
+	-o Dir::State::Lists="$apt_dir/lists" -o Dir::Cache="$apt_dir/cache"
+	-o Dir::State::status=/dev/null -o APT::Sandbox::User=root)
+updated=0
+update() {
+	log "apt-get update ($suite, private lists in $apt_dir)"
+	timeout 600 apt-get "${APT[@]}" update >&2 || die "apt-get update of $suite failed"
+	touch "$apt_dir/updated"
+	updated=1
+}
+[ -n "$(find "$apt_dir/updated" -mmin -1440 2>/dev/null)" ] || update
+
+# resolve: pkg, ver and deps (the linux-* packages it depends on at ver)
+re=$(printf '%s' "$pattern" | sed 's/[].+^$[]/\\&/g; s/\*/[0-9]+/g')
+resolve() {
+	pkg=$(apt-cache "${APT[@]}" search --names-only "^$re\$" | cut -d' ' -f1 | sort -V | tail -1)
+	[ -n "$pkg" ] || return 1
+	ver=$(apt-cache "${APT[@]}" policy "$pkg" | sed -n 's/^ *Candidate: //p')
+	[ -n "$ver" ] && [ "$ver" != "(none)" ] || die "$pkg has no candidate version in $suite"
+	deps=$(apt-cache "${APT[@]}" show "$pkg=$ver" | sed -n 's/^Depends: //p' | head -1 |
+		awk -v v="$ver" -F', *' '{
+			for (i = 1; i <= NF; i++)
+				if ($i ~ /^linux-[^ |]+ \(= [^)]+\)$/ && $i == substr($i, 1, index($i, " ")) "(= " v ")")
+					print substr($i, 1, index($i, " ") - 1)
+		}')
+}
+if ! resolve; then
+	[ $updated = 1 ] || update
+	resolve || die "no package in $suite matches $pattern ($apt_dir/sources.list)"
 fi
-[ -n "$pkg" ] || die "apt knows no linux-image-6.1.0-*-$flavour-amd64-unsigned (Debian 12 in sources.list?)"
-ver=$(apt-cache policy "$pkg" | sed -n 's/^ *Candidate: //p')
-[ -n "$ver" ] && [ "$ver" != "(none)" ] || die "$pkg has no candidate version"
 
 out=$CACHE/debian/${pkg}_$ver
-if [ ! -f "$out/.pipetrace-unpacked" ]; then
+if [ ! -f "$out/.pipetrace-unpacked" ] || [ ! -e "$out/vmlinuz" ]; then
 	mkdir -p "$CACHE/debian"
 	tmp=$(mktemp -d "$CACHE/debian/.tmp.XXXXXX")
-	# apt's sandbox user cannot write into the cache: download as root
-	(cd "$tmp" && timeout 900 apt-get -o APT::Sandbox::User=root download "$pkg=$ver" >&2) ||
-		{ rm -rf "$tmp"; die "apt-get download $pkg=$ver failed"; }
+	trap 'rm -rf "$tmp"' EXIT
+	download() {
+		local d want=("$pkg=$ver")
+		for d in $deps; do want+=("$d=$ver"); done
+		log "fetching ${want[*]} ($suite)"
+		rm -f "$tmp"/*.deb
+		(cd "$tmp" && timeout 900 apt-get "${APT[@]}" download "${want[@]}" >&2)
+	}
+	if ! download; then
+		# lists older than the archive (a superseded upload is gone)
+		[ $updated = 0 ] || die "apt-get download $pkg=$ver $deps failed"
+		update
+		resolve || die "no package in $suite matches $pattern"
+		out=$CACHE/debian/${pkg}_$ver
+		download || die "apt-get download $pkg=$ver $deps failed"
+	fi
 	mkdir "$tmp/root"
-	dpkg-deb -x "$tmp"/"${pkg}"_*.deb "$tmp/root" || { rm -rf "$tmp"; die "dpkg-deb -x failed"; }
-	mv "$tmp"/"${pkg}"_*.deb "$tmp/root/"
+	for deb in "$tmp"/*.deb; do
+		dpkg-deb -x "$deb" "$tmp/root" || die "dpkg-deb -x $deb failed"
+		mv "$deb" "$tmp/root/"
+	done
+	# merged /usr (Debian 14): the modules in usr/lib/modules, where
+	# depmod -b and modprobe -d look in lib/modules
+	[ -e "$tmp/root/lib" ] || ln -s usr/lib "$tmp/root/lib"
 	kver=$(ls "$tmp/root/lib/modules")
-	depmod -b "$tmp/root" "$kver" || { rm -rf "$tmp"; die "depmod $kver failed"; }
+	[ "$(echo "$kver" | wc -l)" = 1 ] || die "$pkg: not one kernel in lib/modules: $kver"
+	for f in vmlinuz config; do
+		for p in boot/$f-$kver lib/modules/$kver/$f; do
+			[ -f "$tmp/root/$p" ] && ln -s "$p" "$tmp/root/$f" && break
+		done
+		[ -e "$tmp/root/$f" ] || die "$pkg: no $f (boot/$f-$kver, lib/modules/$kver/$f)"
+	done
+	depmod -b "$tmp/root" "$kver" || die "depmod $kver failed"
 	touch "$tmp/root/.pipetrace-unpacked"
 	rm -rf "$out"
 	mv "$tmp/root" "$out"
-	rmdir "$tmp"
 	log "$pkg $ver unpacked in $out"
 fi
 echo "$out"

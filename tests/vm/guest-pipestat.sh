@@ -5,38 +5,55 @@
 # cwd: the repository top (the host root is the guest's root, so the
 # host-built ./pipestat and tests/host/pipework run unchanged).
 #
-# Checks the tier chosen (patched kernel: tracepoint; unpatched and Debian's
-# 6.1 images: function), that --tier fails clearly where a tier cannot
-# attach, and runs the same known-answer workloads under the chosen tier
-# and under --tier syscall (which 6.1 refuses: there, the function tier's
-# kprobe fallback instead), asserting exact figures (with every knob
-# setting where the kernel has the knobs). Prints "ok - ..." / "not ok - ..." lines (the console log keeps
-# them); exit status 0 only if all passed.
+# What to expect of the kernel is its row in tests/vm/kernels
+# ($PIPETRACE_KERNEL). Checks the tier chosen (patched kernel: tracepoint;
+# unpatched and Debian's images: function), that --tier fails clearly
+# where a tier cannot attach, and runs the same known-answer workloads
+# under the chosen tier and under --tier syscall (which 6.1 refuses:
+# there, the function tier's kprobe fallback instead), asserting exact
+# figures (with every knob setting where the kernel has the knobs); on a
+# kernel pipestat cannot attach to (best tier none), only that it refuses
+# clearly. Prints "ok - ..." / "not ok - ..." lines (the console log
+# keeps them); exit status 0 only if all passed.
 set -u
 PTWORK=${1:?usage: guest-pipestat.sh PTWORK_BINARY}
 cd "$(dirname "$0")/../.."
 . tests/host/lib.sh
 KERNEL=${PIPETRACE_KERNEL:-unknown}
 
-# SYSCALL=0: the kernel predates the syscall tier's kfunc (Linux 6.2);
-# NOWAIT=0: its pipes refuse RWF_NOWAIT (EOPNOTSUPP); VIA: how the
-# function tier attaches (PREEMPT_RT: kprobes, its trampoline programs can
-# be preempted and miss calls); LOCK_PER: bytes per writer in the
-# contention test (default: the waits suite's own); ALL=0: Debian's
-# images run the known-answer, waits and contention suites only (a
-# process start costs 0.4 s there under TCG: each suite takes 4-8 times
-# as long as on our kernels, and the whole step must fit CI's time).
-# The hooks, ring and advise suites need nothing of 6.1: they run on our
-# 6.12 kernels on the same tiers (advise passed by hand on cloud,
-# tests/vm/README.md).
-SYSCALL=1 NOWAIT=1 VIA=fentry/fexit LOCK_PER= ALL=1
-case "$KERNEL" in
-patched) BEST=tracepoint;;
-unpatched) BEST=function;;
-debian-cloud) BEST=function SYSCALL=0 NOWAIT=0 ALL=0;;
-debian-rt) BEST=function SYSCALL=0 NOWAIT=0 VIA=kprobes LOCK_PER=2000 ALL=0;;
-*) echo "not ok - unknown kernel flavour '$KERNEL'"; exit 1;;
-esac
+# The kernel's row (tests/vm/kernels): BEST, the tier auto must pick
+# (none: pipestat refuses to run); SYSCALL=0: --tier syscall is refused
+# (the kernel predates its kfunc, Linux 6.2); VIA: how the function tier
+# attaches (PREEMPT_RT: kprobes, its trampoline programs can be preempted
+# and miss calls); SUITES: what runs, by time (a process start costs
+# ~0.4 s in Debian's images under TCG, each suite 4-8 times as long as
+# on our kernels, and make vmtest must fit CI's time): all (every host
+# suite), full (known answers on auto, syscall and the kprobe fallback,
+# waits), core (the core known answers on auto and syscall), refuse
+# (pipestat's refusals only); and the host suites' settings (NOWAIT=0:
+# pipes refuse RWF_NOWAIT; LOCK_PER: bytes per writer in the contention
+# test).
+field() { (. tests/vm/lib.sh && kernel_field "$KERNEL" "$1"); }
+FROM=$(field from) || { echo "not ok - kernel '$KERNEL' is not in tests/vm/kernels"; exit 1; }
+BEST=$(field best) SYSCALL=$(field syscall) VIA=$(field via) SUITES=$(field suites)
+NOWAIT=1 LOCK_PER=
+for v in $(field vars); do
+	case "$v" in
+	-) ;;
+	[A-Z]*=*) export "${v?}";;
+	*) echo "not ok - tests/vm/kernels, $KERNEL: not VAR=VALUE: $v"; exit 1;;
+	esac
+done
+bad_row() { echo "not ok - tests/vm/kernels, $KERNEL: $1"; exit 1; }
+case $SYSCALL in yes) SYSCALL=1;; no) SYSCALL=0;; *) bad_row "syscall '$SYSCALL'";; esac
+case $VIA in fentry) VIA=fentry/fexit;; kprobes|-) ;; *) bad_row "via '$VIA'";; esac
+[[ $BEST,$SUITES =~ ^(none,refuse|(tracepoint|function),(all|full|core))$ ]] ||
+	bad_row "best '$BEST', suites '$SUITES'"
+# the known answers on core: the counts every tier gets
+CORE="t_eagain_read t_eagain_write t_stream t_fullread t_jobserver"
+# the function tier's functions (Linux 6.16 split the anonymous pipes'
+# out of the FIFOs')
+FNS='\(anon_\)\{0,1\}pipe_read/\(anon_\)\{0,1\}pipe_write'
 KNOBS=0
 [ -e /proc/sys/fs/pipe-prealloc-max ] && KNOBS=1
 
@@ -58,7 +75,7 @@ tracepoints_on() {
 		echo 1 >$tr/events/$e/enable || not_ok "tracefs: enable $e"
 	done
 }
-case "$KERNEL" in debian-*) tracepoints_on;; esac
+[ "$FROM" = self ] || tracepoints_on
 
 # knobs MAX KEEP BATCH (no-op on a kernel without them)
 knobs() {
@@ -85,7 +102,7 @@ t_choice() {
 		expect "auto: why not tracepoint" \
 			"$(grep -c '^tracepoint tier not used: kernel has no pipe:\* tracepoints' "$TMP/err")" 1
 		expect "auto: function tier uses $VIA" \
-			"$(grep -c "^pipestat: function tier via $VIA on pipe_read/pipe_write" "$TMP/err")" 1
+			"$(grep -c "^pipestat: function tier via $VIA on $FNS" "$TMP/err")" 1
 		# the session layer says which front end speaks
 		./pipetrace-bench -v --tier function -N 10 -R 1 pingpong >/dev/null 2>"$TMP/bench.err"
 		expect "pipetrace-bench -v: its own name on the tier line" \
@@ -109,6 +126,27 @@ t_choice() {
 		work eagain-read 3 >/dev/null
 		stop_pipestat
 		expect "--tier $t: attaches, tier column" "$(col tier key_type total)" $t
+	done
+}
+
+# pipestat on a kernel it cannot attach to (Debian 11's 5.10): every tier
+# refused, exit status 1, one line on stderr saying what the kernel
+# lacks (not an errno alone), nothing on stdout
+t_refusal() {
+	local a line what
+	for a in "" "--tier function" "--tier syscall" "--tier tracepoint"; do
+		what=${a:-auto}
+		# shellcheck disable=SC2086 # the option and its value: two words
+		"$PIPESTAT" $a -d 1 >"$TMP/out" 2>"$TMP/forced"
+		expect "$what: refused, exit status" $? 1
+		expect "$what: one line on stderr" "$(wc -l <"$TMP/forced")" 1
+		expect "$what: nothing on stdout" "$(wc -c <"$TMP/out")" 0
+		line=$(head -1 "$TMP/forced")
+		if grep -Eq '^pipestat: .*(needs|lacks|has no|refuses)' <<<"$line"; then
+			ok "$what: says what the kernel lacks ($line)"
+		else
+			not_ok "$what: says what the kernel lacks: got '$line'"
+		fi
 	done
 }
 
@@ -140,10 +178,19 @@ known() {
 	host_suite known_answers "$t" "$label" SPILL=0 "$@"
 }
 
-echo "# pipestat in the $KERNEL kernel ($(uname -r)), knobs: $KNOBS"
+echo "# pipestat in the $KERNEL kernel ($(uname -r)), knobs: $KNOBS, suites: $SUITES"
+if [ "$SUITES" = refuse ]; then
+	t_refusal
+	summary
+	exit
+fi
 t_choice
 for t in $BEST syscall; do
 	[ $SYSCALL = 1 ] || [ $t != syscall ] || continue
+	if [ "$SUITES" = core ]; then
+		known $t 0 1 0 KA_ONLY="$CORE"
+		continue
+	fi
 	known $t 0 1 0
 	# (splice and pipetrace-bench's io_uring point do not depend on the
 	# knobs: once per tier, the VM's time is short)
@@ -164,25 +211,32 @@ done
 export PIPESTAT_NO_FENTRY=1
 start_pipestat -v --tier function --csv -n pipework && stop_pipestat
 expect "kprobe fallback: announced" \
-	"$(grep -c '^pipestat: function tier via kprobes on pipe_read/pipe_write' "$TMP/err")" 1
+	"$(grep -c "^pipestat: function tier via kprobes on $FNS" "$TMP/err")" 1
 if [ $SYSCALL = 0 ] && [ $VIA = fentry/fexit ]; then
 	# no syscall tier to fall back on: auto takes the kprobes. The same
-	# 6.1 kprobe programs get every suite on debian-rt (auto picks them
-	# there): here the core known answers with the fallback forced.
+	# 6.1 kprobe programs get the known answers on debian-12-rt (auto
+	# picks them there): here the core ones with the fallback forced.
 	start_pipestat -v --csv -n pipework && stop_pipestat
 	expect "kprobe fallback: auto picks it" \
-		"$(grep -c '^pipestat: function tier via kprobes on pipe_read/pipe_write' "$TMP/err")" 1
-	echo "# function tier via kprobes"
-	host_suite known_answers function "function tier (kprobes)" SPILL=0 \
-		KA_ONLY="t_eagain_read t_eagain_write t_stream t_fullread t_jobserver t_vectored"
-elif [ $SYSCALL = 1 ]; then
+		"$(grep -c "^pipestat: function tier via kprobes on $FNS" "$TMP/err")" 1
+	[ "$SUITES" = core ] || {
+		echo "# function tier via kprobes"
+		host_suite known_answers function "function tier (kprobes)" SPILL=0 \
+			KA_ONLY="$CORE t_vectored"
+	}
+elif [ $SYSCALL = 1 ] && [ $VIA = fentry/fexit ] && [ "$SUITES" != core ]; then
 	KP=" (kprobes)"
-	known function 0 1 0 KA_ONLY="t_eagain_read t_eagain_write t_stream t_fullread t_jobserver"
+	known function 0 1 0 KA_ONLY="$CORE"
 	KP=
 	knobs 8 1 1
 fi
 unset PIPESTAT_NO_FENTRY
 
+[ "$SUITES" = core ] && {
+	echo "# waits, hooks, ring and advise suites: not on core ($KERNEL)"
+	summary
+	exit
+}
 host_suite pipestat_waits $BEST
 # The tracepoint tier's light program set (the default view): a wait is
 # its own sleeps-map entry; one whose entry another thread holds keeps its
@@ -192,7 +246,7 @@ host_suite pipestat_waits $BEST
 [ $BEST = tracepoint ] && host_suite pipestat_waits tracepoint \
 	"tracepoint tier, one sleep slot" PIPETRACE_ONE_SLEEP_SLOT=1 \
 	WAITS_ONLY="t_jobserver_waits t_hist_waits"
-if [ $ALL = 1 ]; then
+if [ "$SUITES" = all ]; then
 	# only the programs the columns asked for need are loaded
 	host_suite hooks $BEST
 	host_suite ring $BEST
@@ -200,6 +254,6 @@ if [ $ALL = 1 ]; then
 	# knobs' where the kernel has them (set and put back by the suite)
 	host_suite advise $BEST
 else
-	echo "# test_hooks.sh, test_ring.sh, test_advise.sh: run on our 6.12 kernels, not in $KERNEL"
+	echo "# test_hooks.sh, test_ring.sh, test_advise.sh: on suites all only, not in $KERNEL"
 fi
 summary

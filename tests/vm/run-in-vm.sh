@@ -3,14 +3,14 @@
 # Boot a cached test kernel under qemu (TCG) and run one host script in it.
 #
 # usage: tests/vm/run-in-vm.sh [options] SCRIPT [ARGS...]
-#   --kernel patched|unpatched|debug|tracepoints|debian-cloud|debian-rt
-#                               which kernel (default: patched; debug = patched
-#                               with KASAN + lockdep); built and cached first
-#                               if missing (tests/vm/build-kernel.sh);
-#                               debian-*: Debian 12's own image, fetched
-#                               (tests/vm/debian-kernel.sh), its virtio and
-#                               virtiofs modules in the initramfs, shares
-#                               over virtiofs (the cloud image has no 9p)
+#   --kernel NAME               a row of tests/vm/kernels (default: patched;
+#                               debug = patched with KASAN + lockdep); a
+#                               self-built one is built and cached first if
+#                               missing (tests/vm/build-kernel.sh); Debian's
+#                               images are fetched (tests/vm/debian-kernel.sh),
+#                               the modules virtio_pci and virtiofs need in
+#                               the initramfs, shares over virtiofs (Debian's
+#                               cloud images have no 9p)
 #   --bzimage PATH              boot this bzImage instead (debugging)
 #   --results DIR               results dir shared read-write with the guest
 #                               at the same path (default: a new dir under
@@ -27,7 +27,7 @@
 # SCRIPT is a host path; the guest sees the whole host root read-only over
 # virtio-9p, so it runs in the guest as it would on the host (chrooted in
 # the host root, cwd = the caller's cwd, /tmp a fresh tmpfs). Environment
-# in the guest: PIPETRACE_IN_VM=1, PIPETRACE_KERNEL=patched|unpatched,
+# in the guest: PIPETRACE_IN_VM=1, PIPETRACE_KERNEL=NAME (--kernel),
 # PIPETRACE_RESULTS=<results dir> (writable; shows up on the host).
 #
 # Exit status: SCRIPT's exit status; 1 if it passed but the console shows
@@ -54,29 +54,26 @@ while [ $# -gt 0 ]; do
 	*) break;;
 	esac
 done
-[ $# -ge 1 ] || die "usage: $0 [--kernel patched|unpatched] SCRIPT [ARGS...]"
+[ $# -ge 1 ] || die "usage: $0 [--kernel NAME (tests/vm/kernels)] SCRIPT [ARGS...]"
 script=$(readlink -f "$1"); shift
 [ -f "$script" ] || die "no such script: $script"
 
 need_pkgs qemu-system-x86 busybox-static cpio
 kdir= fs=9p
-case "$flavour" in
-debian-*)
-	kdir=$("$VM_DIR/debian-kernel.sh" "${flavour#debian-}")
-	[ -n "$bzimage" ] || bzimage=$(echo "$kdir"/boot/vmlinuz-*)
+from=$(kernel_field "$flavour" from) || exit 1
+if [ "$from" != self ]; then
+	kdir=$("$VM_DIR/debian-kernel.sh" "$flavour")
+	[ -n "$bzimage" ] || bzimage=$kdir/vmlinuz
 	fs=virtiofs
-	;;
-*)
-	if [ -z "$bzimage" ]; then
-		kd=$(kernel_dir "$flavour")
-		[ -f "$kd/bzImage" ] || "$VM_DIR/build-kernel.sh" "$flavour" >&2
-		bzimage=$kd/bzImage
-	fi
-	;;
-esac
+elif [ -z "$bzimage" ]; then
+	kd=$(kernel_dir "$flavour")
+	[ -f "$kd/bzImage" ] || "$VM_DIR/build-kernel.sh" "$flavour" >&2
+	bzimage=$kd/bzImage
+fi
 [ -f "$bzimage" ] || die "no bzImage: $bzimage"
 
 # the modules a modular kernel needs to reach its shares, in insmod order
+# (none where they are built in: modprobe says "builtin")
 share_modules() { # kernel tree
 	local kver m
 	kver=$(ls "$1/lib/modules")
@@ -85,10 +82,19 @@ share_modules() { # kernel tree
 			die "$m: not in $1/lib/modules/$kver"
 	done | awk '$1 == "insmod" && !seen[$2]++ { print $2 }'
 }
+# copy_module SRC DEST: uncompressed (busybox's insmod takes plain .ko)
+copy_module() {
+	case "$1" in
+	*.ko.xz) xz -dc "$1" >"$2";;
+	*.ko.zst) zstd -qdc "$1" >"$2";;
+	*.ko.gz) gzip -dc "$1" >"$2";;
+	*) cp "$1" "$2";;
+	esac
+}
 
 # initramfs: busybox + guest-init.sh (+ the kernel's share modules), cached
 # by content
-ikey=$({ cat "$VM_DIR/guest-init.sh"; stat -c %s /bin/busybox; echo "$kdir"; } | sha)
+ikey=$({ cat "$VM_DIR/guest-init.sh"; stat -c %s /bin/busybox; echo "$kdir modules 2"; } | sha)
 initrd=$CACHE/initramfs-$ikey.cpio
 if [ ! -f "$initrd" ]; then
 	stage=$(mktemp -d "$CACHE/initramfs.XXXXXX")
@@ -101,9 +107,11 @@ if [ ! -f "$initrd" ]; then
 	if [ -n "$kdir" ]; then
 		mods=$(share_modules "$kdir")
 		for m in $mods; do
-			mkdir -p "$stage/$(dirname "${m#"$kdir"/}")"
-			cp "$m" "$stage/${m#"$kdir"/}"
-			echo "/${m#"$kdir"/}"
+			m=${m#"$kdir"}
+			m=${m#"${m%%[!/]*}"}
+			mkdir -p "$stage/$(dirname "$m")"
+			copy_module "$kdir/$m" "$stage/${m%.ko*}.ko"
+			echo "/${m%.ko*}.ko"
 		done > "$stage/modules"
 	fi
 	(cd "$stage" && find . | cpio -o -H newc --quiet) > "$initrd.tmp"

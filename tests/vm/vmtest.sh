@@ -8,12 +8,14 @@
 #  3. checks the patches (checkpatch, W=1, tracing-off build);
 #  4. builds the workload binary (tests/vm/ptwork.c, static);
 #  5. boots each kernel under qemu and runs tests/vm/guest-tests.sh in it;
-#  6. boots each kernel again and runs tests/vm/guest-pipestat.sh: the
-#     host-built ./pipestat (make all) on its known-answer workloads, tier
-#     chosen (patched: tracepoint, unpatched: function) and --tier syscall;
-#     the same in Debian 12's own 6.1 cloud and PREEMPT_RT images (fetched
-#     with apt-get download by tests/vm/debian-kernel.sh, not built):
-#     function tier via fentry and via kprobes, syscall tier refused;
+#  6. boots the kernels tests/vm/kernels marks vmtest and runs
+#     tests/vm/guest-pipestat.sh in each: the host-built ./pipestat (make
+#     all) on its known-answer workloads, the tier chosen and --tier
+#     syscall, the suites its row asks for: the patched kernel
+#     (tracepoint tier) and Debian's own images 5.10 to 7.2, cloud and
+#     PREEMPT_RT (fetched with apt-get download by
+#     tests/vm/debian-kernel.sh, not built): function tier via fentry or
+#     kprobes, syscall tier from 6.2, pipestat's refusal on 5.10;
 #  7. cost budgets: boots each kernel (and the tracepoints kernel, 0001 and
 #     0002 only) on one vCPU with -icount (guest ns = instructions), runs
 #     tests/vm/guest-budget.sh, adds struct pipe_inode_info's size (pahole)
@@ -23,8 +25,8 @@
 #     integrity stress in it with the knobs flipped while it runs.
 # Exit status 0 only if everything passed.
 #
-# Options: --skip-checks (skip step 3), --kernel patched|unpatched|debug|
-# debian-cloud|debian-rt (only that kernel's tests).
+# Options: --skip-checks (skip step 3), --kernel NAME (a row of
+# tests/vm/kernels: only that kernel's tests).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -33,9 +35,15 @@ while [ $# -gt 0 ]; do
 	case "$1" in
 	--skip-checks) skip_checks=1; shift;;
 	--kernel) only=$2; shift 2;;
-	*) die "usage: $0 [--skip-checks] [--kernel patched|unpatched|debug|debian-cloud|debian-rt]";;
+	*) die "usage: $0 [--skip-checks] [--kernel NAME (tests/vm/kernels)]";;
 	esac
 done
+# one of Debian's images alone needs none of our kernels built
+ours=1
+if [ -n "$only" ]; then
+	from=$(kernel_field "$only" from) || exit 1
+	[ "$from" = self ] || ours=0
+fi
 
 T0=$(date +%s)
 stamp() { echo "$(( $(date +%s) - T0 ))s"; }
@@ -43,11 +51,13 @@ need_pkgs qemu-system-x86 busybox-static cpio build-essential liburing-dev \
 	flex bison bc libssl-dev libelf-dev dwarves python3 linux-source-6.12 \
 	clang llvm libbpf-dev bpftool
 
-log "kernels"
-"$VM_DIR/build-kernel.sh" both >/dev/null
-# the budgets' third kernel: the events without the pool and the batch
-[ -n "$only" ] || "$VM_DIR/build-kernel.sh" tracepoints >/dev/null
-log "kernels ready at $(stamp)"
+if [ $ours = 1 ]; then
+	log "kernels"
+	"$VM_DIR/build-kernel.sh" both >/dev/null
+	# the budgets' third kernel: the events without the pool and the batch
+	[ -n "$only" ] || "$VM_DIR/build-kernel.sh" tracepoints >/dev/null
+	log "kernels ready at $(stamp)"
+fi
 # the KASAN + lockdep kernel builds in the background while the others run
 dbg_log=$CACHE/debug-build.log
 if [ -z "$only" ] || [ "$only" = debug ]; then
@@ -56,7 +66,7 @@ if [ -z "$only" ] || [ "$only" = debug ]; then
 fi
 
 fail=0
-if [ $skip_checks = 0 ]; then
+if [ $skip_checks = 0 ] && [ $ours = 1 ]; then
 	"$VM_DIR/check-patches.sh" || { log "patch checks FAILED"; fail=1; }
 	log "patch checks done at $(stamp)"
 fi
@@ -73,6 +83,7 @@ mv "$BIN/ptwork.tmp" "$BIN/ptwork"
 # BPF smoke test (tp_btf on pipe:* and fentry), against each kernel's BTF
 timeout 300 gcc -O2 -Wall -Wextra -Werror -o "$BIN/bpfsmoke" "$VM_DIR/bpfsmoke.c" -lbpf
 for k in unpatched patched; do
+	[ $ours = 1 ] || continue
 	kd=$(kernel_dir $k)
 	mkdir -p "$BIN/$k"
 	timeout 300 bpftool btf dump file "$kd/vmlinux" format c > "$BIN/$k/vmlinux.h"
@@ -103,17 +114,15 @@ done
 [ -n "$only" ] && [ "$only" != patched ] || "$VM_DIR/run-in-vm.sh" --kernel patched --timeout 900 "$VM_DIR/guest-pipetrace-bench.sh" || { log "pipetrace-bench A/B (patched): FAIL"; fail=1; }
 # pipestat itself (built on the host, run from the host root over 9p)
 if [ -x "$REPO/pipestat" ] && [ -x "$REPO/tests/host/pipework" ]; then
-	for k in unpatched patched debian-cloud debian-rt; do
+	for k in $(kernel_names vmtest); do
 		[ -z "$only" ] || [ "$only" = "$k" ] || continue
 		res=$(mktemp -d "$CACHE/runs/$(date +%Y%m%d-%H%M%S)-pipestat-$k.XXXX")
 		t0=$(date +%s)
-		# Debian's images run the suites twice (fentry, kprobes) or on RT,
-		# the slowest under TCG (tests/vm/README.md: a loaded host can
-		# take it past 1800 s)
-		tmo=1800
-		[ "$k" != debian-rt ] || tmo=2700
+		# each row's own limit: RT is the slowest under TCG
+		# (tests/vm/README.md: a loaded host can take it past 1800 s)
+		tmo=$(kernel_field "$k" timeout)
 		if (cd "$REPO" && "$VM_DIR/run-in-vm.sh" --kernel "$k" --results "$res" \
-			--timeout $tmo "$VM_DIR/guest-pipestat.sh" "$BIN/ptwork"); then
+			--timeout "$tmo" "$VM_DIR/guest-pipestat.sh" "$BIN/ptwork"); then
 			log "$k kernel, pipestat: PASS ($(grep -ac '^ok' "$res/console.log") checks, $(( $(date +%s) - t0 )) s) at $(stamp)"
 		else
 			log "$k kernel, pipestat: FAIL (console log in $res)"
