@@ -12,7 +12,8 @@
  *    inside pipe_write(): a pipe page allocated. Where the kernel has a
  *    prefill path, pages may come before pipe->mutex is taken: its
  *    pipe:pipe_prefill event says how many (kernel-patch/ 0003), or else
- *    each page reads the mutex owner (exact either way).
+ *    each page reads the mutex owner (mainline 7.2's prealloc:
+ *    pipe_mutex.bpf.h). Exact either way.
  *
  * The user-copy helpers (copy_page_{to,from}_iter) live in lib/, built
  * without ftrace: neither fentry nor kprobes can attach there. So the
@@ -46,6 +47,7 @@
 #include "agg.bpf.h"
 #include "iov_pieces.bpf.h"
 #include "kernel_obj.bpf.h"
+#include "pipe_mutex.bpf.h"
 #include "pipe_page.bpf.h"
 #include "ring_claim.bpf.h"
 #include "ring_seen.bpf.h"
@@ -58,8 +60,6 @@ char LICENSE[] SEC("license") = "GPL";
 #define O_NONBLOCK	00004000
 #define IOCB_NOWAIT	0x8	/* = RWF_NOWAIT (include/linux/fs.h) */
 #define PAGE_SIZE	4096
-#define MUTEX_FLAGS	0x07
-#define RT_MUTEX_HAS_WAITERS	0x01
 #define PIPE_BUF_FLAG_CAN_MERGE	0x10
 
 /* how a read's destination takes its copies */
@@ -301,6 +301,10 @@ static __always_inline void call_exit(bool typed, struct kiocb *iocb, long ret)
 			count_add(c, alloc_locked, st->alloc_locked);
 		if (st->alloc_unlocked)
 			count_add(c, alloc_unlocked, st->alloc_unlocked);
+		/* pages taken by a write that moved nothing (7.2's prealloc
+		 * for a full pipe): freed again or cached */
+		if (!bytes && (st->alloc_locked || st->alloc_unlocked))
+			count_add(c, alloc_wasted, st->alloc_locked + st->alloc_unlocked);
 	}
 	if (ret == -EAGAIN)
 		count_eagain(c, st->side, st->nowait);
@@ -318,36 +322,7 @@ static __always_inline struct call_state *call_on(__u8 side, struct task_struct 
 	return st && st->side == side ? st : NULL;
 }
 
-/* PREEMPT_RT: a mutex is an rt_mutex, its owner a task pointer */
-struct mutex___rt {
-	struct rt_mutex_base rtmutex;
-} __attribute__((preserve_access_index));
-
-/* Does task hold the pipe->mutex of its call? (true if it cannot tell) */
-static __always_inline bool mutex_held(struct call_state *st, struct task_struct *task)
-{
-	struct pipe_inode_info *pipe = (struct pipe_inode_info *)st->pipe;
-	struct mutex___rt *rt = (void *)&pipe->mutex;
-	long owner;
-
-	if (bpf_core_field_exists(pipe->mutex.owner))
-		owner = BPF_CORE_READ(pipe, mutex.owner.counter) & ~(long)MUTEX_FLAGS;
-	else if (bpf_core_field_exists(rt->rtmutex))
-		owner = (long)BPF_CORE_READ(rt, rtmutex.owner) & ~(long)RT_MUTEX_HAS_WAITERS;
-	else
-		return true;
-	return owner == (long)task;
-}
-
-/*
- * Set by the loader on kernels that may allocate a pipe page before taking
- * pipe->mutex (a prefill path) but do not say how many (no pipe_prefill
- * event: with it, fn_prefill takes them out of the locked count). Elsewhere
- * every page pipe_write() allocates is counted under the mutex: no owner
- * to read.
- */
-const volatile bool read_owner = false;
-
+/* read_owner (pipe_mutex.bpf.h): a prefill path without its event */
 SEC("tp_btf/mm_page_alloc")
 int BPF_PROG(fn_page_alloc, struct page *page, unsigned int order,
 	     gfp_t gfp_flags, int migratetype)
@@ -361,10 +336,8 @@ int BPF_PROG(fn_page_alloc, struct page *page, unsigned int order,
 	if (!st)
 		return 0;
 	/* only this task touches its state: counted at the call's exit */
-	if (!read_owner || mutex_held(st, task))
-		st->alloc_locked++;
-	else
-		st->alloc_unlocked++;
+	pipe_page_count((struct pipe_inode_info *)st->pipe, task,
+			&st->alloc_locked, &st->alloc_unlocked);
 	return 0;
 }
 

@@ -4,7 +4,9 @@
  *
  * Pipe reads, writes and splices are seen at syscall entry and exit; the
  * pipe ring (head/tail) is read at both ends. Pages for pipe buffers are
- * seen at kmem:mm_page_alloc while the task is inside a pipe write.
+ * seen at kmem:mm_page_alloc while the task is inside a pipe write; on a
+ * kernel with a prefill path, each reads the mutex's owner
+ * (pipe_mutex.bpf.h).
  *
  * User-access sections of a read: one per buffer for a plain buffer
  * (read(2), one iovec). A readv/preadv2 of two or more iovecs opens one
@@ -22,6 +24,7 @@
 #include "agg.bpf.h"
 #include "iov_pieces.bpf.h"
 #include "kernel_obj.bpf.h"
+#include "pipe_mutex.bpf.h"
 #include "pipe_page.bpf.h"
 #include "ring_claim.bpf.h"
 #include "ring_seen.bpf.h"
@@ -85,7 +88,8 @@ struct call_state {
 	__u8 op;
 	__u8 nowait;		/* RWF_NOWAIT without O_NONBLOCK */
 	__u8 vec;		/* readv/preadv2 of two or more iovecs; vmsplice */
-	__u32 pages;		/* pipe pages allocated during this call */
+	__u32 alloc_locked;	/* pipe pages this write allocated under */
+	__u32 alloc_unlocked;	/* ... and before pipe->mutex */
 	struct pipe_end src;	/* pipe read from */
 	struct pipe_end dst;	/* pipe written to */
 	struct call_waits w;	/* sleeps and pipe->mutex contention */
@@ -317,7 +321,7 @@ int BPF_PROG(sc_sys_enter, struct pt_regs *regs, long nr)
 	vec = ((id == NR_readv || id == NR_preadv2) && call_arg(regs, compat, 2) > 1) ||
 	      id == NR_vmsplice;
 	st->vec = vec;
-	st->pages = 0;
+	st->alloc_locked = st->alloc_unlocked = 0;
 	pipe_end_set(&st->src, in);
 	pipe_end_set(&st->dst, out);
 	st->w = (struct call_waits){};
@@ -450,9 +454,14 @@ static __always_inline void exit_write(struct task_struct *task, struct call_sta
 	}
 	if (ret == -EAGAIN)
 		count_eagain(c, PT_OP_WRITE, st->nowait);
-	/* a write that failed part way may still have taken pages */
-	if (st->pages)
-		count_add(c, alloc_pages, st->pages);
+	/* a write that failed part way may still have taken pages; one
+	 * that moved nothing (7.2's prealloc for a full pipe) wasted them */
+	if (st->alloc_locked)
+		count_add(c, alloc_locked, st->alloc_locked);
+	if (st->alloc_unlocked)
+		count_add(c, alloc_unlocked, st->alloc_unlocked);
+	if (ret <= 0 && (st->alloc_locked || st->alloc_unlocked))
+		count_add(c, alloc_wasted, st->alloc_locked + st->alloc_unlocked);
 	if (ret <= 0)
 		return;
 	count_add(c, write_bytes, ret);
@@ -531,20 +540,21 @@ int BPF_PROG(sc_sys_exit, struct pt_regs *regs, long ret)
 	return 0;
 }
 
-/* Whether pipe->mutex was held is not known here (without a prefill path
- * it always is). */
+/* read_owner (pipe_mutex.bpf.h): a prefill path, the mutex's owner read */
 SEC("tp_btf/mm_page_alloc")
 int BPF_PROG(sc_page_alloc, struct page *page, unsigned int order,
 	     gfp_t gfp_flags, int migratetype)
 {
+	struct task_struct *task;
 	struct call_state *st;
 
 	if (!is_pipe_page(order, gfp_flags))
 		return 0;
-	st = call_in_progress(bpf_get_current_task_btf());
+	task = bpf_get_current_task_btf();
+	st = call_in_progress(task);
 	/* only this task touches its state: counted at syscall exit */
-	if (st && st->op == PT_OP_WRITE)
-		st->pages++;
+	if (st && st->op == PT_OP_WRITE && st->dst.pipe)
+		pipe_page_count(st->dst.pipe, task, &st->alloc_locked, &st->alloc_unlocked);
 	return 0;
 }
 

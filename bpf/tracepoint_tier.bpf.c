@@ -259,6 +259,9 @@ int BPF_PROG(tp_copy, struct pipe_inode_info *pipe, struct file *file,
 		count_add(c, alloc_unlocked, tally.alloc_unlocked);
 	if (tally.prefill_dropped)
 		count_add(c, prefill_dropped, tally.prefill_dropped);
+	/* pages taken by a write that moved nothing */
+	if (ret <= 0 && (tally.alloc_locked || tally.alloc_unlocked))
+		count_add(c, alloc_wasted, tally.alloc_locked + tally.alloc_unlocked);
 	return 0;
 }
 

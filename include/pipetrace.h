@@ -41,9 +41,11 @@ struct pt_counts {
 				 * the byte count; syscall: ring head moves) */
 	__u64 pool_hits;	/* tracepoint: pipe_page_get from the pool */
 	__u64 alloc_locked;	/* pages allocated holding pipe->mutex
-				 * (tracepoint, function: mutex owner) */
+				 * (tracepoint: pipe_page_get; else all of
+				 * a write's, or by the mutex's owner on a
+				 * kernel with a prefill path) */
 	__u64 alloc_unlocked;	/* pages allocated without it (prefill) */
-	__u64 alloc_pages;	/* syscall: pipe pages allocated in a write */
+	__u64 alloc_wasted;	/* of both, by writes that moved no byte */
 	__u64 prefill_dropped;	/* tracepoint: pipe_prefill's dropped */
 	__u64 read_bufs;	/* buffers reads copied from */
 	__u64 read_sections;	/* user-access sections reads opened */

@@ -22,17 +22,15 @@
 #define KNOB(k) .knob = offsetof(struct pt_env, k) + 1
 #define USES(r) .uses = (r)
 /* what the pool's columns read on one tier or another */
-#define POOL_RAWS (PT_RAW(bufs_new) | PT_RAW(pool_hits) | PT_RAW(alloc_locked) | \
-		   PT_RAW(alloc_pages))
+#define POOL_RAWS (PT_RAW(bufs_new) | PT_RAW(pool_hits) | PT_RAW(alloc_locked))
 #define EAGAIN_R (PT_RAW(eagain_read_nonblock) | PT_RAW(eagain_read_nowait))
 #define EAGAIN_W (PT_RAW(eagain_write_nonblock) | PT_RAW(eagain_write_nowait))
 
 /* How each tier knows a column: the common shapes. */
 #define ALL_EXACT { [TP] = { PT_EXACT }, [FN] = { PT_EXACT }, [SC] = { PT_EXACT } }
 #define SYSCALL_ONLY { [TP] = { PT_NA }, [FN] = { PT_NA }, [SC] = { PT_EXACT } }
-/* the syscall tier cannot tell prefill pages from pages under the mutex */
-#define POOL(q_tp, q_fn, q_sc)						\
-	{ [TP] = { q_tp }, [FN] = { q_fn }, [SC] = { q_sc, PT_NA_PREFILL } }
+/* counted by the tracepoint tier, from other counts by the others */
+#define TP_COUNTS { [TP] = { PT_EXACT }, [FN] = { PT_DERIVED }, [SC] = { PT_DERIVED } }
 /*
  * Sections: one per user copy. The tracepoint tier's pipe_copy counts
  * them (kernel-patch 0005: per segment piece of an iovec); the function
@@ -102,23 +100,24 @@ static bool v_eagain_full(const struct pt_counts *c, const struct pt_env *e,
 	return set_u(v, c->eagain_full);
 }
 
-/* Pages allocated under pipe->mutex: without prefill, the syscall tier's
- * every pipe page. */
-static __u64 locked_pages(const struct pt_counts *c, const struct pt_env *e)
-{
-	return e->tier == PT_TIER_SYSCALL ? c->alloc_pages : c->alloc_locked;
-}
-
 /*
- * Misses: new buffers that did not come from the pipe's cache. The
- * tracepoint tier counts hits (a prefilled page served from the pool is a
- * hit, as pipe_page_get counts it); the other tiers count allocations.
+ * Misses: new buffers whose page was allocated under pipe->mutex; hits:
+ * the others, a page the write did not wait for the allocator for while
+ * holding the lock. By kernel family (docs/METRICS.md):
+ *  - up to 7.1 (no prefill path): the page cached in tmp_page (tmp_page[]
+ *    from 6.15) is a hit, every allocation a miss;
+ *  - 7.2 and later: a page of the write's prealloc (allocated before the
+ *    mutex) or from tmp_page[] is a hit, one allocated under it a miss;
+ *  - kernel-patch/: a page from the pipe's pool (prefilled before the
+ *    mutex, or kept) is a hit.
+ * The tracepoint tier counts hits (pipe_page_get); the other tiers count
+ * the pages allocated under the mutex.
  */
 static __u64 pool_misses(const struct pt_counts *c, const struct pt_env *e)
 {
 	if (e->tier == PT_TIER_TRACEPOINT)
 		return sub0(c->bufs_new, c->pool_hits);
-	return locked_pages(c, e);
+	return c->alloc_locked;
 }
 
 static __u64 pool_hits(const struct pt_counts *c, const struct pt_env *e)
@@ -146,12 +145,6 @@ static bool v_pool_hit_pct(const struct pt_counts *c, const struct pt_env *e,
 	__u64 hits = pool_hits(c, e);
 
 	return set_d(v, hits, hits + pool_misses(c, e), 100.0);
-}
-
-static bool v_alloc_locked(const struct pt_counts *c, const struct pt_env *e,
-			   struct pt_value *v)
-{
-	return set_u(v, locked_pages(c, e));
 }
 
 /*
@@ -279,23 +272,22 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 		SUM(eagain_write_nonblock, eagain_write_nowait) },
 	[PT_COL_POOL_HITS] = { "pool_hits", "HITS", 7, "pages",
 		"new buffers whose page came from the pipe's cache or pool",
-		PT_V_U64, POOL(PT_EXACT, PT_DERIVED, PT_DERIVED), .value = v_pool_hits,
+		PT_V_U64, TP_COUNTS, .value = v_pool_hits,
 		USES(POOL_RAWS) },
 	[PT_COL_POOL_MISSES] = { "pool_misses", "MISSES", 7, "pages",
 		"new buffers that needed a page allocated under pipe->mutex",
-		PT_V_U64, POOL(PT_EXACT, PT_EXACT, PT_EXACT), .value = v_pool_misses,
+		PT_V_U64, ALL_EXACT, .value = v_pool_misses,
 		USES(POOL_RAWS) },
 	[PT_COL_POOL_HIT_PCT] = { "pool_hit_pct", "HIT%", 6, "%",
 		"pool_hits / (pool_hits + pool_misses)",
-		PT_V_PCT, POOL(PT_EXACT, PT_DERIVED, PT_DERIVED), .value = v_pool_hit_pct,
+		PT_V_PCT, TP_COUNTS, .value = v_pool_hit_pct,
 		USES(POOL_RAWS) },
 	[PT_COL_ALLOC_LOCKED] = { "alloc_locked", "ALLOC_LK", 8, "pages",
 		"pipe pages allocated with pipe->mutex held",
-		PT_V_U64, POOL(PT_EXACT, PT_EXACT, PT_EXACT), .value = v_alloc_locked,
-		USES(PT_RAW(alloc_locked) | PT_RAW(alloc_pages)) },
+		PT_V_U64, ALL_EXACT, RAW(alloc_locked) },
 	[PT_COL_ALLOC_UNLOCKED] = { "alloc_unlocked", "ALLOC_UL", 8, "pages",
 		"pipe pages allocated before taking pipe->mutex (prefill)",
-		PT_V_U64, POOL(PT_EXACT, PT_EXACT, PT_EXACT), RAW(alloc_unlocked) },
+		PT_V_U64, ALL_EXACT, RAW(alloc_unlocked) },
 	[PT_COL_COPY_SECTIONS] = { "copy_sections", "SECTIONS", 8, "sections",
 		"user-access (STAC/CLAC) sections reads opened: one per user copy, "
 		"a pipe buffer's piece of one iovec segment",
@@ -408,6 +400,10 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 			    [SC] = { PT_DERIVED } },
 		.state = true, .value = v_ring_quota_shrunk,
 		USES(PT_RAW(ring_slots) | PT_RAW(ring_owner_pages)) },
+	[PT_COL_ALLOC_WASTED] = { "alloc_wasted", NULL, 0, "pages",
+		"pipe pages allocated by writes that moved no byte (-EAGAIN, "
+		"-EPIPE): freed again or cached",
+		PT_V_U64, ALL_EXACT, RAW(alloc_wasted) },
 	[PT_COL_WAIT_READ_PCT] = { NULL, "WAIT_R%", 7, "%",
 		"wait_read_ns as a share of the interval (100: one task all of it)",
 		PT_V_PCT, WAITS(PT_DERIVED), .value = v_wait_read_pct,
@@ -425,8 +421,7 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 /* The knob states and missing events env is in (PT_NA_*). */
 static unsigned int na_state(const struct pt_env *e)
 {
-	return e->lacks | (e->knob_prealloc_max > 0 ? PT_NA_PREFILL : 0) |
-	       (e->knob_read_batch > 0 ? PT_NA_BATCH : 0) |
+	return e->lacks | (e->knob_read_batch > 0 ? PT_NA_BATCH : 0) |
 	       (e->knob_prealloc_max < 0 ? PT_NA_NO_POOL : 0);
 }
 
@@ -526,7 +521,6 @@ static const struct {
 	unsigned int flag;
 	const char *when;
 } na_states[] = {
-	{ PT_NA_PREFILL, "not known with fs.pipe-prealloc-max > 0" },
 	{ PT_NA_BATCH, "not known with fs.pipe-read-batch on" },
 	{ PT_NA_NO_POOL, "not known without the pool (kernel-patch/ 0002)" },
 	{ PT_NA_NO_WAITS, "not known without pipe:pipe_wait_* events" },

@@ -98,6 +98,8 @@ enum pt_col {
 	PT_COL_RING_OWNER_UID,
 	PT_COL_RING_OWNER_PAGES,
 	PT_COL_RING_QUOTA_SHRUNK,
+	/* after the key column pipe_dev */
+	PT_COL_ALLOC_WASTED,
 	/* table only (no CSV name) */
 	PT_COL_WAIT_READ_PCT,
 	PT_COL_WAIT_WRITE_PCT,
@@ -116,12 +118,11 @@ enum pt_col {
 
 /* Knob states in which a tier cannot know a column it otherwise knows. */
 enum pt_na_when {
-	PT_NA_PREFILL = 1 << 0,	/* fs.pipe-prealloc-max > 0 */
-	PT_NA_BATCH = 1 << 1,	/* fs.pipe-read-batch > 0 */
-	PT_NA_NO_POOL = 1 << 2,	/* kernel without fs.pipe-prealloc-max */
+	PT_NA_BATCH = 1 << 0,	/* fs.pipe-read-batch > 0 */
+	PT_NA_NO_POOL = 1 << 1,	/* kernel without fs.pipe-prealloc-max */
 	/* set by the session in pt_env.lacks */
-	PT_NA_NO_WAITS = 1 << 3,	/* no pipe_wait_* events */
-	PT_NA_NO_LOCKS = 1 << 4,	/* no lock:contention_* events */
+	PT_NA_NO_WAITS = 1 << 2,	/* no pipe_wait_* events */
+	PT_NA_NO_LOCKS = 1 << 3,	/* no lock:contention_* events */
 };
 
 /* How one tier knows one column. */

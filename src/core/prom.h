@@ -35,7 +35,7 @@ struct prom_series {
 	const char *help;	/* on a family's first series */
 };
 
-#define PROM_NSERIES 33
+#define PROM_NSERIES 34
 extern const struct prom_series prom_series[PROM_NSERIES];
 
 /* A --hist histogram as a Prometheus histogram (_bucket, _sum, _count). */

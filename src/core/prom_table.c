@@ -44,6 +44,9 @@ const struct prom_series prom_series[PROM_NSERIES] = {
 	  "Pipe pages allocated with pipe->mutex held, or before taking it "
 	  "(prefill)." },
 	{ S("pages_allocated_total", "mutex=\"not_held\"", PT_COL_ALLOC_UNLOCKED) },
+	{ S("pages_wasted_total", "", PT_COL_ALLOC_WASTED), .help =
+	  "Pipe pages allocated by writes that moved no byte (-EAGAIN, -EPIPE): "
+	  "freed again or cached." },
 	{ S("copy_sections_total", "", PT_COL_COPY_SECTIONS), .help =
 	  "User-access (STAC/CLAC) sections reads opened." },
 	{ S("copy_buffers_total", "", PT_COL_COPY_BUFFERS), .help =
@@ -204,6 +207,25 @@ static const char doc_keys[] =
 static const char doc_hists[] =
 "\n"
 "Also `pipetrace_build_info{version,tier}` (1).\n"
+"\n"
+"## Pages and pool hits, by kernel family\n"
+"\n"
+"A pool miss is a new pipe buffer whose page was allocated under\n"
+"`pipe->mutex` (`alloc_locked`), a pool hit any other new buffer; where the\n"
+"other pages come from depends on the kernel:\n"
+"\n"
+"| kernel | before `pipe->mutex` (`alloc_unlocked`) | hits | misses |\n"
+"|---|---|---|---|\n"
+"| up to 7.1 (Debian 11-13) | none | the page cached in `tmp_page` (`tmp_page[2]` from 6.15) | every page allocated |\n"
+"| 7.2 and later (Debian 14) | the prealloc: min(pages, 8) for a write of more than a page, none for a page or less, also for a write that then moves nothing | a page of the prealloc or from `tmp_page[]` | pages allocated under the mutex |\n"
+"| 6.12 with kernel-patch/ | the prefill (`fs.pipe-prealloc-max`), pushed into the pool | a page from the pool | pages allocated under the mutex |\n"
+"\n"
+"`alloc_wasted` counts the pages (either kind) that writes which moved no\n"
+"byte allocated: on 7.2 a nonblocking write of more than a page into a\n"
+"full pipe still preallocates its pages, then frees them or caches two in\n"
+"`tmp_page[]`. The function and syscall tiers find a prefill path in the\n"
+"kernel's BTF (`struct anon_pipe_prealloc`, or the series'\n"
+"`pipe:pipe_prefill`) and there read the mutex's owner at each page.\n"
 "\n"
 "## Histograms\n"
 "\n"

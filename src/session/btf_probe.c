@@ -59,6 +59,21 @@ bool btf_has_func(const char *name)
 }
 
 /*
+ * Some pages of a write may be allocated before pipe->mutex: mainline's
+ * prealloc (7.2: anon_pipe_get_page_prealloc(), inlined, so its on-stack
+ * struct anon_pipe_prealloc is what BTF keeps) or kernel-patch/ 0003's
+ * prefill (its pipe:pipe_prefill event).
+ */
+bool btf_prefill_path(void)
+{
+	struct btf *btf = vmlinux_btf();
+
+	return btf && (btf__find_by_name_kind(btf, "anon_pipe_prealloc", BTF_KIND_STRUCT) > 0 ||
+		       btf_has_func("anon_pipe_get_page_prealloc") ||
+		       btf_has_tracepoint("pipe_prefill"));
+}
+
+/*
  * Can a BPF trampoline attach here? Loads a two-instruction fentry program
  * on func and attaches it (libbpf-tools' fentry_can_attach loads only; some
  * kernels refuse only the attach). Any error (EPERM on kernels that forbid

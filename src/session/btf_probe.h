@@ -13,6 +13,8 @@ int btf_vmlinux_error(void);
 bool btf_has_tracepoint(const char *event);
 /* The kernel has a function of that name (BTF_KIND_FUNC). */
 bool btf_has_func(const char *name);
+/* Pages of a write may be allocated before pipe->mutex is taken. */
+bool btf_prefill_path(void);
 /* 0 if an fentry program can be loaded and attached on func, else errno. */
 int btf_fentry_attach_errno(const char *func);
 /* GFP_HIGHUSER | __GFP_ACCOUNT as this kernel numbers its GFP bits. */

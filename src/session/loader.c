@@ -332,8 +332,8 @@ int pt_session_open(struct pt_session *s, const struct pt_load_opts *o,
 		snprintf(err, n, "cannot load the BPF programs: %s", why[0]);
 		return -1;
 	}
-	snprintf(err, n, "no attach tier works on this kernel; syscall tier: %s",
-		 why[PT_TIER_SYSCALL]);
+	snprintf(err, n, "no attach tier works on this kernel; function tier: %s; "
+		 "syscall tier: %s", why[PT_TIER_FUNCTION], why[PT_TIER_SYSCALL]);
 	return -1;
 }
 

@@ -22,7 +22,8 @@ struct pt_plan {
 	const char *read_fn;		/* function: attach targets */
 	const char *write_fn;
 	bool has_prefill_event;		/* pipe_prefill and the prefill path (0003) */
-	bool read_owner;		/* function: a prefill path, not its event */
+	bool read_owner;		/* a prefill path: pages read the mutex
+					 * owner (function: only without its event) */
 	__u32 pipe_page_gfp;		/* GFP_HIGHUSER | __GFP_ACCOUNT here */
 	unsigned int lacks;		/* PT_NA_NO_*: events this kernel lacks */
 	__u32 hooks;			/* enum pt_hook: what to load (the session) */

@@ -19,6 +19,30 @@ static bool kprobes_available(void)
 	return access("/sys/bus/event_source/devices/kprobe/type", R_OK) == 0;
 }
 
+/*
+ * What the programs use that older kernels lack (Linux 5.10 has none of
+ * them): said in one line here rather than by the verifier at load.
+ */
+static bool lacks_bpf_features(char *why, size_t n)
+{
+	const char *lacks[3];
+	int k = 0;
+
+	if (libbpf_probe_bpf_helper(BPF_PROG_TYPE_TRACEPOINT,
+				    BPF_FUNC_get_current_task_btf, NULL) != 1)
+		lacks[k++] = "bpf_get_current_task_btf";
+	if (libbpf_probe_bpf_map_type(BPF_MAP_TYPE_TASK_STORAGE, NULL) != 1)
+		lacks[k++] = "task storage maps";
+	if (libbpf_probe_bpf_helper(BPF_PROG_TYPE_TRACEPOINT, BPF_FUNC_loop, NULL) != 1)
+		lacks[k++] = "bpf_loop";
+	if (!k)
+		return false;
+	snprintf(why, n, "kernel lacks %s%s%s%s%s (Linux 5.17 or later)", lacks[0],
+		 k > 1 ? ", " : "", k > 1 ? lacks[1] : "", k > 2 ? ", " : "",
+		 k > 2 ? lacks[2] : "");
+	return true;
+}
+
 static int probe(struct pt_plan *plan, char *why, size_t n)
 {
 	bool rt;
@@ -28,6 +52,8 @@ static int probe(struct pt_plan *plan, char *why, size_t n)
 		snprintf(why, n, "no kernel BTF (/sys/kernel/btf/vmlinux)");
 		return -1;
 	}
+	if (lacks_bpf_features(why, n))
+		return -1;
 	/* newer kernels split the anonymous pipe paths out of the FIFO ones */
 	if (btf_has_func("anon_pipe_read") && btf_has_func("anon_pipe_write")) {
 		plan->read_fn = "anon_pipe_read";
@@ -63,11 +89,10 @@ static int probe(struct pt_plan *plan, char *why, size_t n)
 	}
 	plan->pipe_page_gfp = btf_pipe_page_gfp();
 	/* pages before the mutex: counted by the prefill's event
-	 * (kernel-patch/ 0003), or on a kernel with a prefill path (its knob)
-	 * but not our events by the mutex owner at each page */
+	 * (kernel-patch/ 0003), or on a kernel with a prefill path but not
+	 * that event (mainline 7.2) by the mutex owner at each page */
 	plan->has_prefill_event = btf_has_tracepoint("pipe_prefill");
-	plan->read_owner = !plan->has_prefill_event &&
-			   access("/proc/sys/fs/pipe-prealloc-max", F_OK) == 0;
+	plan->read_owner = !plan->has_prefill_event && btf_prefill_path();
 	plan->lacks = btf_lacks_lock_events();
 	snprintf(plan->via, sizeof(plan->via), "%s on %s/%s%s",
 		 plan->kprobes ? "kprobes" : "fentry/fexit", plan->read_fn,

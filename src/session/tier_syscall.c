@@ -27,6 +27,9 @@ static int probe(struct pt_plan *plan, char *why, size_t n)
 		return -1;
 	}
 	plan->pipe_page_gfp = btf_pipe_page_gfp();
+	/* pages before the mutex (mainline 7.2, kernel-patch/ 0003): the
+	 * mutex's owner read at each page */
+	plan->read_owner = btf_prefill_path();
 	plan->lacks = btf_lacks_lock_events();
 	return 0;
 }
@@ -38,6 +41,7 @@ static int open_obj(struct pt_obj *o, const struct pt_plan *plan)
 	if (!skel)
 		return -errno;
 	skel->rodata->pipe_page_gfp = plan->pipe_page_gfp;
+	skel->rodata->read_owner = plan->read_owner;
 	/* the hooks the columns asked for need (the ring claim: rodata) */
 	bpf_program__set_autoload(skel->progs.sc_page_alloc, plan->hooks & PT_HOOK_PAGES);
 	bpf_program__set_autoload(skel->progs.sc_lock_begin, plan->hooks & PT_HOOK_LOCKS);

@@ -6,7 +6,8 @@
  *
  *   pipework eagain-read N       N O_NONBLOCK reads of an empty pipe
  *   pipework nowait-read N       N RWF_NOWAIT reads of an empty pipe
- *   pipework eagain-write N      N O_NONBLOCK writes to a full pipe
+ *   pipework eagain-write N [SIZE]  N O_NONBLOCK writes of SIZE bytes (1)
+ *                                to a full pipe
  *   pipework stream SIZE N [FIFO]  N writes of SIZE drained by a child
  *   pipework pingpong N          N one-byte round trips
  *   pipework jobserver R T       R blocked 1-byte readers, T tokens
@@ -183,7 +184,7 @@ int main(int argc, char **argv)
 	else if (!strcmp(w, "nowait-read"))
 		r = wl_nobytes(WL_NOWAIT_READ, arg(argv[2]), 1);
 	else if (!strcmp(w, "eagain-write"))
-		r = wl_nobytes(WL_EAGAIN_WRITE, arg(argv[2]), 1);
+		r = wl_nobytes(WL_EAGAIN_WRITE, arg(argv[2]), argc > 3 ? arg(argv[3]) : 1);
 	else if (!strcmp(w, "stream") && argc >= 4)
 		r = stream(arg(argv[2]), arg(argv[3]), argc > 4 ? argv[4] : NULL);
 	else if (!strcmp(w, "jobserver") && argc >= 4)

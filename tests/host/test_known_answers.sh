@@ -35,6 +35,31 @@ knob() { cat "/proc/sys/fs/$1" 2>/dev/null || echo 0; }
 PREFILL=$(( $(knob pipe-prealloc-max) > 0 ))
 BATCH=$(( $(knob pipe-read-batch) > 0 ))
 
+# Mainline's prealloc (7.2): the pages a write of more than a page takes
+# before pipe->mutex, at most the length of struct anon_pipe_prealloc's
+# pages[] (PIPE_PREALLOC_MAX); 0: the kernel has none. Read from the
+# kernel's BTF here, apart from pipestat's own probe.
+prealloc_max() {
+	bpftool btf dump file /sys/kernel/btf/vmlinux format raw 2>/dev/null | awk '
+	/^\[[0-9]+\] ARRAY/ { id = substr($1, 2, length($1) - 2)
+		match($0, /nr_elems=[0-9]+/); n[id] = substr($0, RSTART + 9, RLENGTH - 9) }
+	/^\[[0-9]+\] STRUCT .anon_pipe_prealloc./ { f = 1; next }
+	f && /pages/ { match($0, /type_id=[0-9]+/); t = substr($0, RSTART + 8, RLENGTH - 8) }
+	/^\[/ { f = 0 }
+	END { print (t in n) ? n[t] : 0 }'
+}
+PREALLOC=${PREALLOC:-$(prealloc_max)}
+
+# prealloc_pages LEN: the pages mainline's prealloc takes for a write of
+# LEN bytes before the mutex, whatever the write then moves (none for a
+# page or less, else min(pages, PREALLOC))
+prealloc_pages() {
+	local p=$(( ($1 + 4095) / 4096 ))
+	if [ "$PREALLOC" = 0 ] || [ "$1" -le 4096 ]; then echo 0
+	elif [ $p -lt "$PREALLOC" ]; then echo $p
+	else echo "$PREALLOC"; fi
+}
+
 # size HOST VM: a workload's size; qemu's TCG runs the guest ~50x slower
 size() { if [ -n "${PIPETRACE_IN_VM:-}" ]; then echo "$2"; else echo "$1"; fi; }
 
@@ -149,15 +174,38 @@ t_eagain_write() {
 	expect "eagain-write: write_bytes" "$(of write_bytes)" 65536
 	expect "eagain-write: eagain_read" "$(of eagain_read)" 0
 	expect_col "eagain-write: eagain_full" eagain_full "$n" pid="$PID"
-	pool_sum "eagain-write" 16 pid="$PID"
-	[ "$PREFILL" = 1 ] || expect_col "eagain-write: pool_misses" pool_misses 16 pid="$PID"
-	# every page of the fresh pipe allocated; with prefill on, the first 8
-	# (the burst) before the mutex, the other 8 under it; the EAGAIN
-	# writes allocate nothing
-	expect_col "eagain-write (prefill $PREFILL): alloc_locked" alloc_locked \
-		$((PREFILL ? 8 : 16)) pid="$PID"
-	expect_col "eagain-write (prefill $PREFILL): alloc_unlocked" alloc_unlocked \
-		$((PREFILL ? 8 : 0)) pid="$PID"
+	fill_pages "eagain-write" 0
+}
+
+# fill_pages NAME WASTED: the pages of eagain-write's fill, one 64 KiB
+# write into a fresh pipe: 16 new buffers, every page allocated, the first
+# 8 before the mutex with the series' prefill on, PREALLOC of them with
+# mainline's prealloc; then WASTED more before it by the EAGAIN writes
+fill_pages() {
+	local what=$1 wasted=$2 before
+	before=$(( PREFILL ? 8 : $(prealloc_pages 65536) ))
+	pool_sum "$what" 16 pid="$PID"
+	expect_col "$what (prefill $PREFILL, prealloc $PREALLOC): pool_misses" pool_misses \
+		$((16 - before)) pid="$PID"
+	expect_col "$what (prefill $PREFILL, prealloc $PREALLOC): alloc_locked" alloc_locked \
+		$((16 - before)) pid="$PID"
+	expect_col "$what (prefill $PREFILL, prealloc $PREALLOC): alloc_unlocked" alloc_unlocked \
+		$((before + wasted)) pid="$PID"
+	expect_col "$what (prefill $PREFILL, prealloc $PREALLOC): alloc_wasted" alloc_wasted \
+		"$wasted" pid="$PID"
+}
+
+# N nonblocking 64 KiB writes to a full pipe: mainline's prealloc takes
+# its pages for each before it finds the pipe full, and frees them (or
+# caches two in tmp_page[]); the series' prefill looks at the room first
+t_eagain_write_big() {
+	local n
+	n=$(size 500 100)
+	under eagain-write-big eagain-write "$n" 65536 || return
+	expect "eagain-write-big: eagain_write" "$(of eagain_write)" "$n"
+	expect "eagain-write-big: writes" "$(of writes)" $((n + 1))
+	expect "eagain-write-big: write_bytes" "$(of write_bytes)" 65536
+	fill_pages "eagain-write-big" $((n * $(prealloc_pages 65536)))
 }
 
 # N 64 KiB writes drained by a reader child: exact ops, bytes and buffers
@@ -168,6 +216,11 @@ stream_checks() {
 	expect "$what: writes" "$(csv_get "$TMP/out" writes pid "$pid")" "$n"
 	expect "$what: write_bytes" "$(csv_get "$TMP/out" write_bytes pid "$pid")" $((n * 65536))
 	pool_sum "$what" $((16 * n)) pid="$pid"
+	# mainline's prealloc: 8 of each write's 16 pages before the mutex,
+	# the rest from tmp_page[] or allocated under it
+	[ "$PREFILL" = 1 ] || expect_col "$what (prealloc $PREALLOC): alloc_unlocked" alloc_unlocked \
+		$((n * $(prealloc_pages 65536))) pid="$pid"
+	expect_col "$what: alloc_wasted" alloc_wasted 0 pid="$pid"
 	if known alloc_locked && [ "$PREFILL" = 1 ]; then
 		# the burst comes from the pool, at most the other 8 pages of
 		# each write are allocated under the mutex
@@ -175,7 +228,11 @@ stream_checks() {
 		expect "$what: alloc_locked <= 8N" "$(( ${locked:-999999} <= 8 * n ))" 1
 	elif known alloc_locked; then
 		misses=$(csv_get "$TMP/out" pool_misses pid "$pid")
-		expect "$what: alloc_locked == pool_misses" "$(csv_get "$TMP/out" alloc_locked pid "$pid")" "$misses"
+		locked=$(csv_get "$TMP/out" alloc_locked pid "$pid")
+		expect "$what: alloc_locked == pool_misses" "$locked" "$misses"
+		# with the prealloc, at most the other pages of each write
+		expect "$what: alloc_locked <= (16 - prealloc) N" \
+			"$(( ${locked:-999999} <= (16 - $(prealloc_pages 65536)) * n ))" 1
 	else
 		expect "$what: alloc_locked unknown here" "$(raw alloc_locked pid="$pid")" ""
 	fi
@@ -194,6 +251,30 @@ t_stream() {
 	out=$(work stream 65536 "$n")
 	stop_pipestat
 	stream_checks "stream (prefill $PREFILL)" "$n" "$out"
+}
+
+# writes of each size, drained by a reader: the pages before the mutex
+# follow the size alone (mainline's prealloc: none for a page or less,
+# else min(pages, PREALLOC); none without it); none wasted
+t_prealloc_sizes() {
+	local n sz out pid
+	n=$(size 50 20)
+	attach -k pid --csv -n pipework || { not_ok "prealloc-sizes: attach"; return; }
+	: >"$TMP/sizes"
+	for sz in 1 100 4096 4097 20000 65536 100000; do
+		echo "$sz $(work stream "$sz" "$n")" >>"$TMP/sizes"
+	done
+	stop_pipestat
+	while read -r sz out; do
+		pid=$(pid_of "$out")
+		expect "prealloc-sizes $sz: write_bytes" "$(csv_get "$TMP/out" write_bytes pid "$pid")" \
+			$((n * sz))
+		# the series' prefill follows the room, not the size alone
+		[ "$PREFILL" = 1 ] ||
+			expect_col "prealloc-sizes $sz (prealloc $PREALLOC): alloc_unlocked" alloc_unlocked \
+				$((n * $(prealloc_pages "$sz"))) pid="$pid"
+		expect_col "prealloc-sizes $sz: alloc_wasted" alloc_wasted 0 pid="$pid"
+	done <"$TMP/sizes"
 }
 
 # a FIFO, keyed by process and by its own inode number
@@ -449,7 +530,8 @@ run() {
 }
 
 [ "${SPILL:-1}" = only ] ||
-	run t_eagain_read t_nowait_read t_eagain_write t_stream t_fifo t_jobserver t_intervals \
+	run t_eagain_read t_nowait_read t_eagain_write t_eagain_write_big t_stream t_prealloc_sizes \
+	t_fifo t_jobserver t_intervals \
 	t_zero_read t_pingpong t_fullread t_vectored t_vmsplice_sections t_uring t_uring_bench t_splice t_compat_32bit
 # Syscall and tracepoint tiers: a call's state sits in a slot picked by
 # thread id, or in task storage when another thread holds the slot. Every

@@ -250,14 +250,14 @@ static void t_knobs_churn(void)
 	r.c.bufs_new = r.c.alloc_locked = 512;
 	advise(&r, &e, &n);
 	CHECK(n == 0);
-	/* the syscall tier with prefill on cannot tell locked pages: no
-	 * figures, no advice */
+	/* the syscall tier tells locked pages with prefill on (the mutex's
+	 * owner at each page) ... */
 	e = env_of(PT_TIER_SYSCALL, 4, 1, 0);
 	r = knobs_off_stream();
-	r.c.alloc_pages = 961;
+	r.c.alloc_locked = 961;
 	s = advise(&r, &e, &n);
-	CHECK(!has(s, "prealloc"));
-	/* ... and with prefill off it can */
+	CHECK(has(s, "with fs.pipe-prealloc-max 4: raise it to 8"));
+	/* ... and with prefill off */
 	e = env_of(PT_TIER_SYSCALL, 0, 1, 1);
 	s = advise(&r, &e, &n);
 	CHECK(n == 1);

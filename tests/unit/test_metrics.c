@@ -38,7 +38,9 @@ static void qualities(void)
 	CHECK(pt_col_quality(PT_COL_EAGAIN_EMPTY, &e) == PT_NA);
 	CHECK(pt_col_quality(PT_COL_SPLICE_IN, &e) == PT_EXACT);
 	e = env_of(PT_TIER_SYSCALL, 8, 1);
-	CHECK(pt_col_quality(PT_COL_ALLOC_LOCKED, &e) == PT_NA);
+	/* the prefill's pages: the mutex's owner read at each */
+	CHECK(pt_col_quality(PT_COL_ALLOC_LOCKED, &e) == PT_EXACT);
+	CHECK(pt_col_quality(PT_COL_ALLOC_WASTED, &e) == PT_EXACT);
 	CHECK(pt_col_quality(PT_COL_COPY_SECTIONS, &e) == PT_NA);
 	CHECK(pt_col_quality(PT_COL_COPY_BUFFERS, &e) == PT_DERIVED);
 	e = env_of(PT_TIER_FUNCTION, -1, 1);
@@ -57,8 +59,7 @@ static void qualities(void)
 static void values(void)
 {
 	struct pt_counts c = { .reads = 10, .writes = 4, .bufs_new = 40,
-			       .pool_hits = 30, .alloc_locked = 6,
-			       .alloc_pages = 12, .read_bufs = 20,
+			       .pool_hits = 30, .alloc_locked = 6, .read_bufs = 20,
 			       .read_sections = 5, .eagain_read_nonblock = 2,
 			       .eagain_read_nowait = 1, .eagain_write_nowait = 3 };
 	struct pt_env e = env_of(PT_TIER_TRACEPOINT, 0, 0);
@@ -85,6 +86,7 @@ static void values(void)
 	CHECK(pt_get(PT_COL_EAGAIN_EMPTY, &c, &e).u == 3);
 	CHECK(pt_get(PT_COL_EAGAIN_FULL, &c, &e).u == 3);
 	e.tier = PT_TIER_SYSCALL;
+	c.alloc_locked = 12;
 	CHECK(pt_get(PT_COL_POOL_HITS, &c, &e).u == 28);	/* 40 - 12 */
 	CHECK(pt_get(PT_COL_ALLOC_LOCKED, &c, &e).u == 12);
 	CHECK(pt_get(PT_COL_POOL_HIT_PCT, &c, &e).d == 70.0);
@@ -169,8 +171,8 @@ static void tier_line(void)
 	char buf[1024];
 
 	pt_tier_line(buf, sizeof(buf), &e);
-	CHECK(strstr(buf, "derived: copy_sections") != NULL);
-	CHECK(strstr(buf, "not known: pool_hits") != NULL);
+	CHECK(strstr(buf, "derived: pool_hits, pool_hit_pct, copy_sections") == buf);
+	CHECK(strstr(buf, "not known: prefill_dropped, eagain_empty") != NULL);
 	e = env_of(PT_TIER_TRACEPOINT, 8, 0);
 	pt_tier_line(buf, sizeof(buf), &e);
 	CHECK(strstr(buf, "derived: sections_per_read, ring_quota_shrunk; not known: "
@@ -272,7 +274,7 @@ static void col_hooks(void)
  * says what was left out and why, --help what loads only when asked. */
 static void left_out(void)
 {
-	struct pt_counts c = { .writes = 2, .bufs_new = 32, .alloc_pages = 32 };
+	struct pt_counts c = { .writes = 2, .bufs_new = 32, .alloc_locked = 32 };
 	struct pt_env e = env_of(PT_TIER_SYSCALL, -1, -1);
 	char buf[2048];
 
@@ -284,7 +286,8 @@ static void left_out(void)
 	pt_tier_line(buf, sizeof(buf), &e);
 	CHECK(strstr(buf, "; left out (no column shown needs kmem:mm_page_alloc, "
 		     "lock:contention_begin/end): pool_hits, pool_misses, pool_hit_pct, "
-		     "alloc_locked, lock_contended, lock_wait_ns") != NULL);
+		     "alloc_locked, alloc_unlocked, lock_contended, lock_wait_ns, "
+		     "alloc_wasted") != NULL);
 	CHECK(strstr(buf, "not known: pool_hits") == NULL);
 	CHECK(strstr(buf, "derived: copy_sections") != NULL);
 	e.hooks_off = PT_HOOK_BUFS;
@@ -298,7 +301,8 @@ static void left_out(void)
 	CHECK(strstr(buf, "waits_read") && !strstr(buf, "left out"));
 	pt_tier_summary(buf, sizeof(buf), PT_TIER_SYSCALL, "");
 	CHECK(strstr(buf, "\nkmem:mm_page_alloc only when asked for: pool_hits, "
-		     "pool_misses, pool_hit_pct,\n  alloc_locked\n") != NULL);
+		     "pool_misses, pool_hit_pct,\n  alloc_locked, alloc_unlocked, "
+		     "alloc_wasted\n") != NULL);
 	CHECK(strstr(buf, "\nsched:sched_switch only when asked for: waits_read, ") != NULL);
 }
 

@@ -71,7 +71,7 @@ static void csv_contract(void)
 	CHECK(strstr(h, ",writers,readers,ring_slots,ring_peak,ring_full_writes,"
 		      "ring_owner_uid,ring_owner_pages,ring_quota_shrunk,") != NULL);
 	/* then pipe_dev: with pipe_ino, a pipe's name */
-	CHECK(strstr(h, ",ring_quota_shrunk,pipe_dev\n") != NULL);
+	CHECK(strstr(h, ",ring_quota_shrunk,pipe_dev,alloc_wasted\n") != NULL);
 	free(h);
 }
 
@@ -84,7 +84,7 @@ static void syscall_tier_row(void)
 	struct pt_counts c = {
 		.reads = 4, .writes = 2, .read_bytes = 131072, .write_bytes = 131072,
 		.eagain_read_nonblock = 3, .eagain_read_nowait = 1,
-		.bufs_new = 32, .alloc_pages = 8, .read_bufs = 32, .read_sections = 32,
+		.bufs_new = 32, .alloc_locked = 8, .read_bufs = 32, .read_sections = 32,
 	};
 	struct pt_report r = { .rows = &rows, .env = &env, .time = 1700000000.5,
 			       .interval_s = 1.0 };
@@ -121,15 +121,16 @@ static void syscall_tier_row(void)
 	free(csv);
 	free(table);
 
-	/* prefill on: the syscall tier cannot split locked/unlocked */
+	/* prefill on: the syscall tier splits locked/unlocked by the mutex's
+	 * owner all the same */
 	env.knob_prealloc_max = 8;
 	env.knob_read_batch = 1;
 	csv = render(out_csv_report, &r);
-	CHECK_STR(field(csv, 14), "");		/* pool_hits: allocations feed the pool */
-	CHECK_STR(field(csv, 15), "");		/* pool_misses */
-	CHECK_STR(field(csv, 16), "");		/* pool_hit_pct */
-	CHECK_STR(field(csv, 17), "");		/* alloc_locked */
-	CHECK_STR(field(csv, 18), "");		/* alloc_unlocked */
+	CHECK_STR(field(csv, 14), "24");	/* pool_hits */
+	CHECK_STR(field(csv, 15), "8");		/* pool_misses */
+	CHECK_STR(field(csv, 16), "75.00");	/* pool_hit_pct */
+	CHECK_STR(field(csv, 17), "8");		/* alloc_locked */
+	CHECK_STR(field(csv, 18), "0");		/* alloc_unlocked */
 	CHECK_STR(field(csv, 19), "");		/* copy_sections: batching on */
 	CHECK_STR(field(csv, 29), "8");		/* knob_prealloc_max */
 	table = render(out_table_report, &r);
@@ -147,7 +148,7 @@ static void json_rows(void)
 			      .knob_prealloc_keep = -1, .knob_read_batch = -1 };
 	struct pt_key k = { .tgid = 42, .ino = 777 };
 	struct pt_counts c = { .reads = 4, .read_bytes = 131072, .bufs_new = 32,
-			       .alloc_pages = 8, .read_bufs = 32 };
+			       .alloc_locked = 8, .read_bufs = 32 };
 	struct pt_report r = { .rows = &rows, .env = &env, .time = 1700000000.5,
 			       .interval_s = 1.0 };
 	char keys[2048], v[256], *json, *head;

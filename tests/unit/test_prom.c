@@ -243,8 +243,8 @@ static void no_collision(void)
  */
 static void monotonic(void)
 {
-	struct pt_counts c1 = { .writes = 1, .bufs_new = 98, .alloc_pages = 0 };
-	struct pt_counts c2 = { .writes = 1, .bufs_new = 0, .alloc_pages = 1 };
+	struct pt_counts c1 = { .writes = 1, .bufs_new = 98, .alloc_locked = 0 };
+	struct pt_counts c2 = { .writes = 1, .bufs_new = 0, .alloc_locked = 1 };
 	struct pt_key k = { .comm = "w" };
 	struct fixture x;
 	const char *t;
