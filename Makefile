@@ -56,7 +56,7 @@ pipetrace-bench: $(PIPETRACE_BENCH_OBJS) $(SESSION_OBJS) $(CORE_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -luring -lm -o $@
 
-TEST_PROGS := tests/host/pipework tests/host/pipework32
+TEST_PROGS := tests/host/pipework tests/host/pipework32 tests/host/resizework
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUT)/%,$(wildcard tests/unit/test_*.c))
 
 .PHONY: all clean check unit unit-asan hostcheck metrics-doc bench vmbench vmtest deps demo test vmlinux-h \
@@ -99,6 +99,11 @@ TEST_WL_HDRS := tests/lib/workload.h src/core/workload.h src/core/clock.h
 tests/host/pipework: tests/host/pipework.c $(TEST_WL_SRCS) $(TEST_WL_HDRS)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -Itests $(filter %.c,$^) -luring -o $@
+
+# test_resize.sh's hostile descriptor holders and its open counter
+tests/host/resizework: tests/host/resizework.c
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) $< -o $@
 
 # 32-bit callers (gcc-multilib): static, so no 32-bit libraries at run time
 tests/host/pipework32: tests/host/pipework32.c

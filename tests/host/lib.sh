@@ -6,7 +6,10 @@ PIPEWORK=${PIPEWORK:-tests/host/pipework}
 TMP=$(mktemp -d /tmp/pipetrace-test.XXXXXX)
 passed=0
 failed=0
-trap 'stop_pipestat 2>/dev/null; rm -rf "$TMP"' EXIT
+# AT_EXIT: what a suite must undo when it ends, however (a mount below
+# $TMP, a sysctl it changed), run before $TMP goes
+AT_EXIT=
+trap 'stop_pipestat 2>/dev/null; eval "$AT_EXIT"; rm -rf "$TMP"' EXIT
 
 ok() { passed=$((passed + 1)); echo "ok - $1"; }
 not_ok() { failed=$((failed + 1)); echo "not ok - $1"; }
@@ -116,8 +119,9 @@ pid_of() { sed -n 's/.*pid=\([0-9]*\).*/\1/p' <<<"$1" | tail -1; }
 # pipework hold, for the suites that resize its pipe (test_resize.sh,
 # test_pipetop.sh)
 # start_hold [PREFIX...] -- HOLD_ARGS...: pipework hold in the background
-# (PREFIX runs it, e.g. as nobody), its stdin on fd 7; sets HOLD_PID,
-# HOLD_INO and the descriptors HOLD_R, HOLD_W from its first line
+# (PREFIX runs it, e.g. as nobody), its stdin on fd 7; sets HOLD_PID, the
+# holding thread HOLD_TID, the pipe's HOLD_DEV (major:minor) and
+# HOLD_INO, and the descriptors HOLD_R, HOLD_W from its first line
 start_hold() {
 	local prefix=()
 	while [ "$1" != -- ]; do prefix+=("$1"); shift; done
@@ -127,6 +131,8 @@ start_hold() {
 	exec 7>"$TMP/hin"
 	for _ in $(seq 100); do grep -q ino= "$TMP/hold" && break; sleep 0.05; done
 	HOLD_PID=$(sed -n 's/^pid=\([0-9]*\).*/\1/p' "$TMP/hold")
+	HOLD_TID=$(sed -n 's/.* tid=\([0-9]*\).*/\1/p' "$TMP/hold")
+	HOLD_DEV=$(sed -n 's/.* dev=\([0-9:]*\).*/\1/p' "$TMP/hold")
 	HOLD_INO=$(sed -n 's/.* ino=\([0-9]*\).*/\1/p' "$TMP/hold")
 	HOLD_R=$(sed -n 's/.* rfd=\([0-9]*\).*/\1/p' "$TMP/hold")
 	HOLD_W=$(sed -n 's/.* wfd=\([0-9]*\).*/\1/p' "$TMP/hold")

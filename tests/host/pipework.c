@@ -17,10 +17,13 @@
  *   pipework splice N            N sendfile()s of 4 KiB into a pipe, spliced out
  *   pipework zero-read N         reads of 0 bytes, writer open or not, and
  *                                one end of file (wl_zero_reads)
- *   pipework hold BYTES [packet] a pipe holding BYTES bytes (packet: O_DIRECT,
- *                                one slot per byte); prints "rfd=R wfd=W
- *                                ino=I size=S", then "size=S" (F_GETPIPE_SZ)
- *                                for each line on stdin, until its end
+ *   pipework hold BYTES [packet|thread]  a pipe holding BYTES bytes
+ *                                (packet: O_DIRECT, one slot per byte;
+ *                                thread: held by a thread whose leader
+ *                                exited); prints "pid=P tid=T rfd=R wfd=W
+ *                                dev=MAJ:MIN ino=I size=S" (T the holding
+ *                                thread), then "size=S" (F_GETPIPE_SZ) for
+ *                                each line on stdin, until its end
  *   pipework ring SIZE N [EXTRA] after EXTRA pipes it keeps open, a pipe
  *                                of SIZE bytes (0: as made) filled with
  *                                4 KiB nonblocking writes, then N more that
@@ -47,6 +50,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +58,7 @@
 #include <unistd.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include "lib/workload.h"
 
 static long arg(const char *s)
@@ -68,29 +73,58 @@ static long arg(const char *s)
 	return v;
 }
 
-/* A pipe for pipestat --resize to find, reporting its own view of the size */
-static int hold(long bytes, bool packet)
+/* hold's pipe p: its line, then its size for each line on stdin; NULL
+ * if it could not */
+static void *hold_answer(void *arg)
 {
-	static char data[65536];
+	const int *p = arg;
 	char line[16];
 	struct stat st;
-	int p[2];
 
-	if (pipe2(p, packet ? O_DIRECT : 0) || fstat(p[0], &st))
-		return 1;
-	if (bytes > (long)sizeof(data))
-		return 2;
-	for (long i = 0; i < bytes; i += packet ? 1 : bytes)
-		if (write(p[1], data, packet ? 1 : bytes) < 0)
-			return 1;
-	printf("pid=%d rfd=%d wfd=%d ino=%llu size=%d\n", getpid(), p[0], p[1],
+	if (fstat(p[0], &st))
+		return NULL;
+	printf("pid=%d tid=%d rfd=%d wfd=%d dev=%u:%u ino=%llu size=%d\n", getpid(),
+	       gettid(), p[0], p[1], major(st.st_dev), minor(st.st_dev),
 	       (unsigned long long)st.st_ino, fcntl(p[0], F_GETPIPE_SZ));
 	fflush(stdout);
 	while (fgets(line, sizeof(line), stdin)) {
 		printf("size=%d\n", fcntl(p[0], F_GETPIPE_SZ));
 		fflush(stdout);
 	}
-	return 0;
+	return arg;
+}
+
+/* thread: once the leader's table is gone, only this thread holds p */
+static void *hold_thread(void *p)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/fd/%d", getpid(), ((int *)p)[0]);
+	for (int i = 0; i < 1000 && !access(path, F_OK); i++)
+		usleep(1000);
+	return hold_answer(p);
+}
+
+/* A pipe for pipestat --resize to find, reporting its own view of the size */
+static int hold(long bytes, const char *how)
+{
+	static char data[65536];
+	static int p[2];
+	bool packet = how && !strcmp(how, "packet");
+	pthread_t t;
+
+	if (pipe2(p, packet ? O_DIRECT : 0))
+		return 1;
+	if (bytes > (long)sizeof(data))
+		return 2;
+	for (long i = 0; i < bytes; i += packet ? 1 : bytes)
+		if (write(p[1], data, packet ? 1 : bytes) < 0)
+			return 1;
+	if (!how || strcmp(how, "thread"))
+		return hold_answer(p) ? 0 : 1;
+	if (pthread_create(&t, NULL, hold_thread, p))
+		return 1;
+	pthread_exit(NULL);	/* the leader only: the thread goes on */
 }
 
 /* the reader reads what each write wrote: one read per write */
@@ -163,8 +197,7 @@ int main(int argc, char **argv)
 	if (!strcmp(w, "ring") && argc >= 4)
 		return ring(atol(argv[2]), arg(argv[3]), argc > 4 ? atol(argv[4]) : 0);
 	if (!strcmp(w, "hold"))
-		return hold(argc > 2 ? atol(argv[2]) : 0,
-			    argc > 3 && !strcmp(argv[3], "packet"));
+		return hold(argc > 2 ? atol(argv[2]) : 0, argc > 3 ? argv[3] : NULL);
 	if (!strcmp(w, "vec") && argc >= 6) {
 		int kind = wl_vec_kind(argv[2]);
 		long n = arg(argv[5]);
