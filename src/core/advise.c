@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <unistd.h>
 #include "advise.h"
+#include "fmt.h"
 
 struct remarks {
 	char *buf;
@@ -89,10 +90,12 @@ static void sides(struct remarks *r, const struct pt_row *row, const struct pt_e
 		    rd.d, (unsigned long long)burst, (unsigned long long)ring,
 		    (unsigned long long)slots);
 		if ((__u64)size > ring) {
+			char pipe[48];
+
 			a->resize = size;
-			say(r, "grow it to %ld (%ld slots): pipestat --resize %llu=%ld",
-			    size, size / sysconf(_SC_PAGESIZE),
-			    (unsigned long long)row->key.ino, size);
+			fmt_pipe(pipe, sizeof(pipe), row->key.dev, row->key.ino);
+			say(r, "grow it to %ld (%ld slots): pipestat --resize %s=%ld",
+			    size, size / sysconf(_SC_PAGESIZE), pipe, size);
 		} else {
 			say(r, "it is at fs.pipe-max-size (%ld) already", e->pipe_max_size);
 		}

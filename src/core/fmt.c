@@ -193,3 +193,11 @@ void fmt_dev(char *buf, size_t n, __u32 dev)
 	/* the kernel's dev_t: 12 bits of major, 20 of minor */
 	snprintf(buf, n, "%u:%u", dev >> 20, dev & 0xfffff);
 }
+
+void fmt_pipe(char *buf, size_t n, __u32 dev, __u64 ino)
+{
+	char d[24];
+
+	fmt_dev(d, sizeof(d), dev);
+	snprintf(buf, n, "%s:%llu", d, (unsigned long long)ino);
+}

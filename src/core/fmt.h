@@ -52,6 +52,8 @@ const char *fmt_printable(char *buf, size_t n, const char *s, size_t len);
 
 /* A pipe's device (the kernel's dev_t) as major:minor, as in mountinfo. */
 void fmt_dev(char *buf, size_t n, __u32 dev);
+/* A pipe as pipestat --resize takes it: DEV:INO, major:minor:inode */
+void fmt_pipe(char *buf, size_t n, __u32 dev, __u64 ino);
 
 /* A row's key for humans: "total", "pid 12 comm dd", "pipe 345", ... */
 void fmt_key(char *buf, size_t n, enum pt_by by, const struct pt_key *k);

@@ -10,7 +10,7 @@
 int out_advise_report(FILE *f, const struct pt_report *r)
 {
 	time_t t = (time_t)r->time;
-	char when[16], text[2048], ends[1024], safe[1024];
+	char when[16], text[2048], ends[1024], safe[1024], pipe[48];
 	struct advice a;
 	int said = 0;
 
@@ -24,7 +24,8 @@ int out_advise_report(FILE *f, const struct pt_report *r)
 		if (!advise_pipe(text, sizeof(text), row, r->env, &a))
 			continue;
 		said++;
-		fprintf(f, "pipe %llu", (unsigned long long)row->key.ino);
+		fmt_pipe(pipe, sizeof(pipe), row->key.dev, row->key.ino);
+		fprintf(f, "pipe %s", pipe);
 		if (r->ends) {
 			ends_names(ends, sizeof(ends), r->ends, &row->key, true);
 			len = strlen(ends);

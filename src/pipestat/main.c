@@ -236,6 +236,8 @@ static int resize(const struct pipestat_opts *o)
 	}
 	resize_describe(line, sizeof(line), &done);
 	fprintf(stderr, "pipestat: resized %s\n", line);
+	if (resize_charge(line, sizeof(line), &done))
+		fprintf(stderr, "pipestat: %s\n", line);
 	return 0;
 }
 

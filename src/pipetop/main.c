@@ -132,18 +132,23 @@ static void resize_ask(struct top *t)
 		return;
 	}
 	it = &t->m.items[st->sel];
-	tp_resize(&st->prompt, it->key.ino, tm_resize_offer(&t->m, it, &st->env));
+	tp_resize(&st->prompt, &it->key, tm_resize_offer(&t->m, it, &st->env));
 }
 
 /* Confirmed: the outcome on the status line, as pipestat --resize logs it. */
 static void resize_now(struct tv_state *st)
 {
-	struct pipe_ref ref = { .ino = st->prompt.ino };
+	char line[sizeof(st->msg) - 64], name[48];
 	struct pipe_resized done;
-	char line[sizeof(st->msg) - 16];
 
-	if (pipe_resize(&ref, st->prompt.size, &done, line, sizeof(line))) {
+	if (pipe_resize(&st->prompt.pipe, st->prompt.size, &done, line, sizeof(line))) {
 		snprintf(st->msg, sizeof(st->msg), "resize: %s", line);
+		return;
+	}
+	/* one status line: another user's quota, if charged, before the rest */
+	if (resize_charge(line, sizeof(line), &done)) {
+		pipe_ref_name(name, sizeof(name), &done.ref);
+		snprintf(st->msg, sizeof(st->msg), "resized pipe %s: %s", name, line);
 		return;
 	}
 	resize_describe(line, sizeof(line), &done);

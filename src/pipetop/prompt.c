@@ -12,11 +12,11 @@ void tp_filter(struct tp_prompt *p, const char *filter)
 	snprintf(p->edit, PT_COMM_LEN, "%s", filter);
 }
 
-void tp_resize(struct tp_prompt *p, unsigned long long ino, long offer)
+void tp_resize(struct tp_prompt *p, const struct pt_key *key, long offer)
 {
 	memset(p, 0, sizeof(*p));
 	p->kind = TP_SIZE;
-	p->ino = ino;
+	p->pipe = pipe_ref_of(key);
 	if (offer > 0)
 		snprintf(p->edit, sizeof(p->edit), "%ld", offer);
 }
@@ -77,18 +77,21 @@ enum tp_done tp_key(struct tp_prompt *p, int ch, char *err, size_t n)
 
 void tp_text(char *buf, size_t n, const struct tp_prompt *p)
 {
+	char pipe[48];
+
+	pipe_ref_name(pipe, sizeof(pipe), &p->pipe);
 	switch (p->kind) {
 	case TP_FILTER:
 		snprintf(buf, n, "filter (command name contains, Enter applies, "
 			 "Esc cancels): %s_", p->edit);
 		return;
 	case TP_SIZE:
-		snprintf(buf, n, "resize pipe %llu to (bytes; k, M, G; Enter, Esc "
-			 "cancels): %s_", p->ino, p->edit);
+		snprintf(buf, n, "resize pipe %s to (bytes; k, M, G; Enter, Esc "
+			 "cancels): %s_", pipe, p->edit);
 		return;
 	case TP_CONFIRM:
-		snprintf(buf, n, "resize pipe %llu to %ld bytes? y resizes, any "
-			 "other key cancels", p->ino, p->size);
+		snprintf(buf, n, "resize pipe %s to %ld bytes? y resizes, any "
+			 "other key cancels", pipe, p->size);
 		return;
 	case TP_NONE:
 		break;

@@ -361,7 +361,7 @@ static int wrapped(int y, int ymax, const char *text, int attr)
 /* The advice pane: advise's remarks on the pipes in the table, from y0. */
 static void advice(int y0, const struct tv_state *st, const struct tm_model *m)
 {
-	char text[2048], ends[256], line[2400];
+	char text[2048], ends[256], line[2400], pipe[48];
 	int ymax = LINES - 1, y = y0 + 2, said = 0;
 	struct advice a;
 
@@ -378,8 +378,8 @@ static void advice(int y0, const struct tv_state *st, const struct tm_model *m)
 			continue;
 		said++;
 		tm_ends_text(ends, sizeof(ends), m, &m->items[i], 60);
-		snprintf(line, sizeof(line), "pipe %llu %s: %s",
-			 (unsigned long long)m->items[i].key.ino, ends, text);
+		fmt_pipe(pipe, sizeof(pipe), m->items[i].key.dev, m->items[i].key.ino);
+		snprintf(line, sizeof(line), "pipe %s %s: %s", pipe, ends, text);
 		y = wrapped(y, ymax, line, 0);
 	}
 	if (!said)

@@ -15,7 +15,7 @@ struct tv_state {
 	int sort;			/* enum tm_col */
 	bool paused, help, have_data;
 	struct tp_prompt prompt;	/* f, R: typing on the status line */
-	char msg[256];			/* a resize's outcome, until a key */
+	char msg[512];			/* a resize's outcome, until a key */
 	char filter[PT_COMM_LEN];
 	double interval;		/* refresh, seconds */
 	double secs;			/* length of the interval shown */

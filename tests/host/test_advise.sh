@@ -69,7 +69,7 @@ bound() {
 }
 
 t_advise() {
-	local bursty few line size max w r
+	local bursty few line name size max w r
 	max=$(cat /proc/sys/fs/pipe-max-size)
 	attach --advise -n pipework || { not_ok "advise: attach"; return; }
 	"$PIPEWORK" bursty 3 >"$TMP/bursty"
@@ -98,8 +98,11 @@ t_advise() {
 	else
 		not_ok "bursty pipe: no size in '$line'"
 	fi
-	expect "bursty pipe: the resize command" \
-		"$(grep -c "pipestat --resize [0-9]*=$size\($\|;\)" <<<"$line")" 1
+	# named as --resize takes it: DEV:INO, the device pipefs's
+	name=$(sed -n 's/^pipe \([0-9:]*\) .*/\1/p' <<<"$line")
+	expect "bursty pipe: named DEV:INO on pipefs" "${name%:*}" "$(stat -L -c %Hd:%Ld <(:))"
+	expect "bursty pipe: the resize command, by that name" \
+		"$(grep -c "pipestat --resize $name=$size\($\|;\)" <<<"$line")" 1
 	expect "4 writes: below the threshold, nothing said" \
 		"$(grep -c "pipework\[$few\]" "$TMP/out")" 0
 	expect "the threshold is said" "$(grep -c 'judged from 16 writes' "$TMP/out")" 1
@@ -151,7 +154,7 @@ knob_run() {
 	pid=$(pid_of "$(cat "$TMP/stream")")
 	LINE=$(grep "pipework\[$pid\] ->" "$TMP/out")
 	echo "# knobs $*: ${LINE:-no remark}"
-	INO=$(sed -n 's/^pipe \([0-9]*\) .*/\1/p' <<<"$LINE")
+	INO=$(sed -n 's/^pipe [0-9]*:[0-9]*:\([0-9]*\) .*/\1/p' <<<"$LINE")
 	[ -n "$INO" ] || INO=$(csv_rows "$TMP/csv" pipe_ino writes=64 | head -1)
 }
 

@@ -381,8 +381,8 @@ t_advice() {
 	expect "advice: a opens the pane with the threshold" \
 		"$(wait_screen '^advice per pipe \(a pipe is judged from 16 writes' >/dev/null && echo yes)" yes
 	expect "advice: the bursty pipe named, with the ring to grow to" \
-		"$(wait_screen '^pipe [0-9]+ pipework\[[0-9]+\] -> pipework\[[0-9]+\]: bursty: writers waited' >/dev/null &&
-		   tr -d '\n' <"$TMP/screen" | grep -qE 'grow it to [0-9]+ \([0-9]+ slots\)' && echo yes)" yes
+		"$(wait_screen '^pipe [0-9]+:[0-9]+:[0-9]+ pipework\[[0-9]+\] -> pipework\[[0-9]+\]: bursty: writers waited' >/dev/null &&
+		   tr -d '\n' <"$TMP/screen" | grep -qE 'grow it to [0-9]+ \([0-9]+ slots\): pipestat --resize [0-9]+:[0-9]+:[0-9]+=' && echo yes)" yes
 	TM send-keys -t pt a
 	expect "advice: a again closes it" "$(wait_gone '^advice per pipe' >/dev/null && echo yes)" yes
 	TM send-keys -t pt q
@@ -394,44 +394,61 @@ t_advice() {
 # display paused to keep the row) resized from pipetop; the holder sees
 # the new size with F_GETPIPE_SZ (hold_size)
 t_resize_key() {
-	local pid ino
+	local pid pipe
 	start_top -n pipework -i 2 || { not_ok "resize key: pipetop did not start"; return; }
 	start_hold -- 20000
-	pid=$HOLD_PID ino=$HOLD_INO
-	wait_screen "^ *$ino +pipework\\[$pid\\] -> " >/dev/null
+	pid=$HOLD_PID pipe=$HOLD_DEV:$HOLD_INO
+	wait_screen "^ *$HOLD_INO +pipework\\[$pid\\] -> " >/dev/null
 	TM send-keys -t pt Space
 	TM send-keys -t pt R
 	expect "resize key: R asks, the ring seen pre-filled" \
-		"$(wait_screen "^resize pipe $ino to \\(bytes; k, M, G; Enter, Esc cancels\\): 65536_" >/dev/null && echo yes)" yes
+		"$(wait_screen "^resize pipe $pipe to \\(bytes; k, M, G; Enter, Esc cancels\\): 65536_" >/dev/null && echo yes)" yes
 	TM send-keys -t pt BSpace BSpace BSpace BSpace BSpace 1 M Enter
 	expect "resize key: Enter asks to confirm" \
-		"$(wait_screen "^resize pipe $ino to 1048576 bytes\\? y resizes" >/dev/null && echo yes)" yes
+		"$(wait_screen "^resize pipe $pipe to 1048576 bytes\\? y resizes" >/dev/null && echo yes)" yes
 	TM send-keys -t pt y
 	expect "resize key: y resizes, the status line says so" \
-		"$(wait_screen "^resized pipe $ino \\(pid $pid fd [0-9]+, pidfd_getfd\\): 65536 -> 1048576 bytes \\(16 -> 256 slots\\), confirmed by F_GETPIPE_SZ" >/dev/null && echo yes)" yes
+		"$(wait_screen "^resized pipe $pipe \\(pid $pid fd [0-9]+, pidfd_getfd\\): 65536 -> 1048576 bytes \\(16 -> 256 slots\\), confirmed by F_GETPIPE_SZ" >/dev/null && echo yes)" yes
 	expect "resize key: the holder sees 1 MiB" "$(hold_size)" 1048576
 	# n at the confirmation, Esc while typing: nothing done
 	TM send-keys -t pt R
-	wait_screen "^resize pipe $ino to " >/dev/null
+	wait_screen "^resize pipe $pipe to " >/dev/null
 	TM send-keys -t pt BSpace BSpace BSpace BSpace BSpace BSpace BSpace 6 4 k Enter
-	wait_screen "^resize pipe $ino to 65536 bytes\\?" >/dev/null
+	wait_screen "^resize pipe $pipe to 65536 bytes\\?" >/dev/null
 	TM send-keys -t pt n
 	expect "resize key: n cancels" "$(wait_gone '^resize pipe' >/dev/null && echo yes)" yes
 	TM send-keys -t pt R
-	wait_screen "^resize pipe $ino to " >/dev/null
+	wait_screen "^resize pipe $pipe to " >/dev/null
 	TM send-keys -t pt Escape
 	expect "resize key: Esc cancels" "$(wait_gone '^resize pipe' >/dev/null && echo yes)" yes
 	expect "resize key: cancelled, the holder still sees 1 MiB" "$(hold_size)" 1048576
 	# refusals: one line on the status line, the size kept
 	TM send-keys -t pt R BSpace BSpace BSpace BSpace BSpace BSpace BSpace 4 0 9 6 Enter y
 	expect "resize key: below the data, refused in one line" \
-		"$(wait_screen "^resize: will not shrink pipe $ino to 4096 bytes: its ring holds 20000 bytes of data" >/dev/null && echo yes)" yes
+		"$(wait_screen "^resize: will not shrink pipe $pipe to 4096 bytes: its ring holds 20000 bytes of data" >/dev/null && echo yes)" yes
 	TM send-keys -t pt R BSpace BSpace BSpace BSpace BSpace BSpace BSpace x Enter
 	expect "resize key: not a size, refused in one line" \
 		"$(wait_screen "^resize: invalid size 'x': bytes up to 2G" >/dev/null && echo yes)" yes
 	expect "resize key: refused, the holder still sees 1 MiB" "$(hold_size)" 1048576
 	TM send-keys -t pt q
 	expect "resize key: exit status" "$(wait_exit)" 0
+	stop_hold
+}
+
+# R on another user's pipe: the status line says whose quota the pages
+# are charged to, before the rest (pipestat --resize's second line)
+t_resize_charge() {
+	local pipe
+	start_top -n pipework -i 2 || { not_ok "resize charge: pipetop did not start"; return; }
+	start_hold setpriv --reuid=65534 --regid=65534 --clear-groups -- 20000
+	pipe=$HOLD_DEV:$HOLD_INO
+	wait_screen "^ *$HOLD_INO +pipework\\[$HOLD_PID\\] -> " >/dev/null
+	TM send-keys -t pt Space R BSpace BSpace BSpace BSpace BSpace 1 M Enter y
+	expect "resize charge: nobody's quota on the status line" \
+		"$(wait_screen "^resized pipe $pipe: uid 65534 is charged 240 more pipe pages, within fs.pipe-user-pages-soft \\($(cat /proc/sys/fs/pipe-user-pages-soft)\\): its new pipes still get 16 slots" >/dev/null && echo yes)" yes
+	expect "resize charge: the holder sees 1 MiB" "$(hold_size)" 1048576
+	TM send-keys -t pt q
+	expect "resize charge: exit status" "$(wait_exit)" 0
 	stop_hold
 }
 
@@ -473,6 +490,7 @@ t_rows
 t_waits
 t_advice
 t_resize_key
+t_resize_charge
 t_not_a_terminal
 t_bad_input
 summary

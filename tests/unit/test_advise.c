@@ -18,7 +18,7 @@ static struct pt_env env_of(enum pt_tier t, int max, int keep, int batch)
 /* n writes of size bytes to pipe 42 (16 slots), read in n + 1 reads */
 static struct pt_row stream(__u64 n, __u64 size)
 {
-	struct pt_row r = { .key = { .ino = 42 } };
+	struct pt_row r = { .key = { .dev = 15, .ino = 42 } };	/* 0:15:42 */
 
 	r.c.writes = n;
 	r.c.write_bytes = n * size;
@@ -105,7 +105,7 @@ static void t_sides(void)
 		  "wait (a burst) against a ring of"));
 	CHECK(a.resize == 262144);
 	snprintf(buf + 512, 512, "grow it to 262144 (%ld slots): pipestat --resize "
-		 "42=262144", 262144 / page);
+		 "0:15:42=262144", 262144 / page);
 	CHECK(has(buf, buf + 512));
 	/* the same bursts within a fs.pipe-max-size of 128 KiB */
 	e.pipe_max_size = 131072;

@@ -239,10 +239,24 @@ static void resize(void)
 	CHECK(pipe_size_parse("1MB") < 0 && pipe_size_parse("-1") < 0);
 	CHECK(pipe_size_parse(" 1") < 0 && pipe_size_parse("k") < 0);
 	CHECK(parse("--resize 1234:3=1M", &o, err) == CLI_RUN && o.resize);
-	CHECK(o.resize_pipe.pid == 1234 && o.resize_pipe.fd == 3);
+	CHECK(o.resize_pipe.pid == 1234 && o.resize_pipe.tid == 1234 && o.resize_pipe.fd == 3);
 	CHECK(!o.resize_pipe.ino && o.resize_size == 1 << 20);
 	CHECK(parse("--resize 812345=64k -v", &o, err) == CLI_RUN);
 	CHECK(!o.resize_pipe.pid && o.resize_pipe.ino == 812345 && o.resize_size == 65536);
+	CHECK(!o.resize_pipe.dev);
+	/* DEV:INO, as pipe_dev and pipe_ino: the kernel's dev_t, 12 + 20 bits */
+	CHECK(parse("--resize 0:15:812345=1M", &o, err) == CLI_RUN);
+	CHECK(!o.resize_pipe.pid && o.resize_pipe.dev == 15 && o.resize_pipe.ino == 812345);
+	CHECK(parse("--resize 259:3:77=4096", &o, err) == CLI_RUN);
+	CHECK(o.resize_pipe.dev == (259u << 20 | 3) && o.resize_pipe.ino == 77);
+	CHECK(parse("--resize 4095:1048575:1=1", &o, err) == CLI_RUN);
+	CHECK(parse("--resize 4096:0:77=1", &o, err) == CLI_USAGE);
+	CHECK(parse("--resize 0:1048576:77=1", &o, err) == CLI_USAGE);
+	CHECK(parse("--resize 0:0:77=1", &o, err) == CLI_USAGE);
+	CHECK(parse("--resize 0:15:0=1", &o, err) == CLI_USAGE);
+	CHECK(parse("--resize 0:15:77:1=1", &o, err) == CLI_USAGE);
+	CHECK(parse("--resize 0::77=1", &o, err) == CLI_USAGE);
+	CHECK(parse("--resize pipe:[0:15:77]=1", &o, err) == CLI_USAGE);
 	CHECK(parse("--resize pipe:[77]=8192", &o, err) == CLI_RUN);
 	CHECK(!o.resize_pipe.pid && o.resize_pipe.ino == 77 && o.resize_size == 8192);
 	CHECK(parse("--resize 1:2=x", &o, err) == CLI_USAGE);

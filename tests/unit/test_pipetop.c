@@ -566,36 +566,38 @@ static enum tp_done type(struct tp_prompt *p, const char *keys, char *err)
 /* R's prompt: pre-filled, edited, confirmed or cancelled; f's filter. */
 static void prompts(void)
 {
+	/* pipe 0:15:4242 (the kernel's dev_t: 12 bits of major, 20 of minor) */
+	struct pt_key key = { .dev = 15, .ino = 4242 };
 	struct tp_prompt p;
 	char err[256] = "", text[256];
 
-	tp_resize(&p, 4242, 1 << 20);
-	CHECK(p.kind == TP_SIZE && p.ino == 4242);
+	tp_resize(&p, &key, 1 << 20);
+	CHECK(p.kind == TP_SIZE && p.pipe.dev == 15 && p.pipe.ino == 4242 && !p.pipe.pid);
 	tp_text(text, sizeof(text), &p);
-	CHECK_STR(text, "resize pipe 4242 to (bytes; k, M, G; Enter, Esc cancels): 1048576_");
+	CHECK_STR(text, "resize pipe 0:15:4242 to (bytes; k, M, G; Enter, Esc cancels): 1048576_");
 	CHECK(type(&p, "\n", err) == TP_ASK && p.kind == TP_CONFIRM && p.size == 1 << 20);
 	tp_text(text, sizeof(text), &p);
-	CHECK_STR(text, "resize pipe 4242 to 1048576 bytes? y resizes, any other key cancels");
+	CHECK_STR(text, "resize pipe 0:15:4242 to 1048576 bytes? y resizes, any other key cancels");
 	CHECK(type(&p, "y", err) == TP_RESIZE && p.kind == TP_NONE && p.size == 1 << 20);
 
 	/* edited: the offer backspaced away, 256k typed; n cancels */
-	tp_resize(&p, 4242, 65536);
+	tp_resize(&p, &key, 65536);
 	CHECK(type(&p, "<<<<<256k", err) == TP_TYPING);
 	CHECK_STR(p.edit, "256k");
 	CHECK(type(&p, "\r", err) == TP_ASK && p.size == 256 << 10);
 	CHECK(type(&p, "n", err) == TP_CANCEL && p.kind == TP_NONE);
-	tp_resize(&p, 4242, 65536);
+	tp_resize(&p, &key, 65536);
 	CHECK(type(&p, "\n", err) == TP_ASK);
 	CHECK(type(&p, "q", err) == TP_CANCEL && p.kind == TP_NONE);
 	/* Esc while typing */
-	tp_resize(&p, 4242, 65536);
+	tp_resize(&p, &key, 65536);
 	CHECK(tp_key(&p, 27, err, sizeof(err)) == TP_CANCEL && p.kind == TP_NONE);
 	/* nothing known to offer: empty; a size that is not one: why */
-	tp_resize(&p, 7, 0);
+	tp_resize(&p, &key, 0);
 	CHECK_STR(p.edit, "");
 	CHECK(type(&p, "3x\n", err) == TP_BAD && p.kind == TP_NONE);
 	CHECK_STR(err, "resize: invalid size '3x': bytes up to 2G (k, M, G: KiB, MiB, GiB)");
-	tp_resize(&p, 7, 0);
+	tp_resize(&p, &key, 0);
 	CHECK(type(&p, "4G\n", err) == TP_BAD);
 
 	/* the filter: at most a command name's length */
