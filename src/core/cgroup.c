@@ -86,21 +86,47 @@ static void walk(void)
 	nftw(mnt, seen, 16, FTW_PHYS | FTW_MOUNT);
 }
 
-bool cgroup_make(char *path, size_t n, const char *name, char *err, size_t en)
+/* The cgroup v2 line's path ("0::PATH") of /proc/self/cgroup into buf. */
+static bool own_path(char *buf, size_t n)
 {
-	char mnt[PATH_MAX];
+	char *line = NULL;
+	size_t cap = 0;
+	bool found = false;
+	FILE *f = fopen("/proc/self/cgroup", "re");
+
+	if (!f)
+		return false;
+	while (!found && getline(&line, &cap, f) > 0)
+		if (!strncmp(line, "0::", 3)) {
+			line[strcspn(line, "\n")] = '\0';
+			found = snprintf(buf, n, "%s", line + 3) < (int)n;
+		}
+	free(line);
+	fclose(f);
+	return found;
+}
+
+bool cgroup_own(char *path, size_t n, char *err, size_t en)
+{
+	char mnt[PATH_MAX], own[PATH_MAX];
+	struct statfs fs;
 
 	if (!cgroup_mount(mnt, sizeof(mnt))) {
 		snprintf(err, en, "no cgroup v2 file system mounted");
 		return false;
 	}
-	if (snprintf(path, n, "%s/%s", mnt, name) >= (int)n) {
+	if (!own_path(own, sizeof(own))) {
+		snprintf(err, en, "no cgroup v2 line in /proc/self/cgroup");
+		return false;
+	}
+	/* the path is below the cgroup namespace's root, where it is mounted */
+	if (snprintf(path, n, "%s%s", mnt, strcmp(own, "/") ? own : "") >= (int)n) {
 		snprintf(err, en, "cgroup path too long");
 		return false;
 	}
-	/* a new directory or nothing: never one somebody else made */
-	if (mkdir(path, 0755)) {
-		snprintf(err, en, "making cgroup %s: %m", path);
+	if (statfs(path, &fs) || fs.f_type != CGROUP2_SUPER_MAGIC) {
+		snprintf(err, en, "own cgroup %s not found below the cgroup2 mount %s",
+			 own, mnt);
 		return false;
 	}
 	return true;

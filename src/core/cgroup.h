@@ -14,10 +14,11 @@
 /* Whether path is a directory on a cgroup2 file system; else err says why. */
 bool cgroup_check(const char *path, char *err, size_t n);
 /*
- * Makes the cgroup name directly below the cgroup2 mount, its path into
- * path; false (err says why) if it exists already or cannot be made.
+ * The calling process's own cgroup v2 directory (the cgroup2 mount and
+ * its "0::" line of /proc/self/cgroup) into path; false (err says why)
+ * if there is none.
  */
-bool cgroup_make(char *path, size_t n, const char *name, char *err, size_t en);
+bool cgroup_own(char *path, size_t n, char *err, size_t en);
 /*
  * The cgroup of id as "/a/b" below the cgroup2 mount ("/" for the root),
  * or "id:N" when no directory has it any more (a removed cgroup).

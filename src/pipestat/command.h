@@ -2,7 +2,9 @@
 /*
  * pipestat -- COMMAND: the command and every process it starts run in a
  * cgroup made for them, so counting (--cgroup's filter) starts with the
- * command's first instruction and takes in all of its descendants.
+ * command's first instruction and takes in all of its descendants. That
+ * cgroup is a child of pipestat's own, so the limits of the cgroup it was
+ * started from (memory.max, pids.max) still apply to the command.
  */
 #ifndef COMMAND_H
 #define COMMAND_H
@@ -13,12 +15,22 @@
 #include <sys/types.h>
 
 struct command {
-	char cgroup[PATH_MAX];	/* "" until made */
+	char parent[PATH_MAX];	/* pipestat's own cgroup */
+	char cgroup[PATH_MAX];	/* the command's, made in parent; "" until made */
+	const char *name;	/* its last part, in cgroup */
+	int parent_fd;		/* parent's directory; -1 */
+	int dir_fd;		/* cgroup's, flock()ed while pipestat runs; -1 */
 	int procs_fd;		/* its cgroup.procs; -1 */
 	pid_t pid;		/* -1 until started */
 };
 
-/* Makes the command's cgroup; false with a one-line reason in err. */
+#define COMMAND_INIT { .parent_fd = -1, .dir_fd = -1, .procs_fd = -1, .pid = -1 }
+
+/*
+ * Removes the empty cgroups pipestats that are gone (SIGKILL) left in
+ * pipestat's own, then makes the command's there; false with a one-line
+ * reason in err.
+ */
 bool command_prepare(struct command *c, char *err, size_t n);
 /*
  * Forks, moves the child into the cgroup and runs argv there (a command
@@ -28,7 +40,11 @@ bool command_prepare(struct command *c, char *err, size_t n);
 pid_t command_start(struct command *c, char **argv);
 /* The exit status a shell would give for wait status ws: N or 128+signal. */
 int command_status(int ws);
-/* Removes the cgroup; says so if processes the command left still run. */
+/*
+ * Removes the cgroup. Processes the command left running (a daemon, or
+ * the command after a second signal) are moved to pipestat's own cgroup
+ * first, where they would have run without pipestat; it says so.
+ */
 void command_cleanup(struct command *c);
 
 #endif

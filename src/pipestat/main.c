@@ -271,7 +271,7 @@ static void say_tier(const struct pt_session *s)
 int main(int argc, char **argv)
 {
 	struct pipestat_opts o;
-	struct run r = { .o = &o, .child = -1, .cmd = { .procs_fd = -1 } };
+	struct run r = { .o = &o, .child = -1, .cmd = COMMAND_INIT };
 	struct prom_store prom;
 	char err[256];
 	sigset_t set;

@@ -9,6 +9,11 @@ cd "$(dirname "$0")/../.."
 if [ "$(id -u)" != 0 ]; then
 	echo "tests/host/test_pipestat_command.sh: needs root (BPF, cgroups)"; exit 1
 fi
+# the commands' cgroups are made in pipestat's own, this script's
+MNT=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)
+OWN=$(sed -n 's/^0:://p' /proc/self/cgroup)
+# a command's first step: its cgroup (below the mount) into $TMP/cg
+SAY_CG="sed -n 's/^0:://p' /proc/self/cgroup >$TMP/cg"
 
 # a pipeline of two known-answer processes: N writes of 64 KiB, read to EOF
 N=100
@@ -19,6 +24,12 @@ PIPELINE="PIPEWORK_COMM=pt-put $PIPEWORK put 65536 $N 2>$TMP/a |
 pipestat() {
 	"$PIPESTAT" "$@" >"$TMP/out" 2>"$TMP/err"
 	PS_RC=$?
+}
+
+# wait_written FILE: until FILE has something (a command writes it once
+# it runs, after pipestat attached)
+wait_written() {
+	for _ in $(seq 100); do [ -s "$1" ] && return; sleep 0.1; done
 }
 
 # pipeline_checks WHAT KEYCOL A_KEY B_KEY: exact counts of both ends
@@ -37,7 +48,7 @@ pipeline_checks() {
 
 t_pipeline_by_pid() {
 	local a b
-	pipestat -k pid --csv -- sh -c "$PIPELINE; exit 7"
+	pipestat -k pid --csv -- sh -c "$SAY_CG; $PIPELINE; exit 7"
 	a=$(pid_of "$(cat "$TMP/a")"); b=$(pid_of "$(cat "$TMP/b")")
 	expect "-k pid: the command's exit status" "$PS_RC" 7
 	expect "-k pid: both ends ran" "$(cat "$TMP/a") $(cat "$TMP/b")" \
@@ -45,8 +56,17 @@ t_pipeline_by_pid() {
 	pipeline_checks "-k pid" pid "$a" "$b"
 	expect "-k pid: says how it ended" "$(grep -c '^pipestat: sh exited with status 7 after' \
 		"$TMP/err")" 1
-	expect "-k pid: its cgroup removed" "$(ls -d /sys/fs/cgroup/pipestat-* 2>/dev/null |
-		grep -c .)" 0
+	cgroup_checks "-k pid"
+}
+
+# cgroup_checks WHAT: the command ran in a cgroup of its own in pipestat's
+# (named in $TMP/cg), removed at the end
+cgroup_checks() {
+	local cg
+	cg=$(cat "$TMP/cg")
+	expect "$1: the command's cgroup in pipestat's" \
+		"$(grep -cE "^${OWN%/}/pipestat-[0-9]+-[0-9a-f]+\$" <<<"$cg")" 1
+	expect "$1: its cgroup removed" "$(ls -d "$MNT$cg" 2>/dev/null)" ""
 }
 
 t_pipeline_json_comm() {
@@ -110,10 +130,127 @@ t_sigterm() {
 	rm -f "$TMP/b"
 	"$PIPESTAT" -k comm --csv -- sh -c "$PIPELINE; exec sleep 30" >"$TMP/out" 2>"$TMP/err" &
 	PS_PID=$!
-	for _ in $(seq 50); do [ -s "$TMP/b" ] && break; sleep 0.1; done
+	wait_written "$TMP/b"
 	stop_pipestat TERM
 	expect "SIGTERM: the command's status 128+15" "$PS_RC" 143
 	pipeline_checks "SIGTERM" comm pt-put pt-get
+}
+
+# in_cgroup DIR ARGS...: runs ARGS in cgroup DIR, as from a shell there
+in_cgroup() {
+	sh -c 'echo $$ >"$1/cgroup.procs" && shift && exec "$@"' sh "$@"
+}
+
+# issue 42: from a limited cgroup the command runs below it, its limits
+# applying (pids.max where cgroup2 has the pids controller)
+t_caller_cgroup() {
+	local cg=$MNT/pt-limited-$$
+	if ! mkdir "$cg"; then
+		not_ok "caller's cgroup: cannot make $cg"; return
+	fi
+	in_cgroup "$cg" "$PIPESTAT" -- sh -c "$SAY_CG" >"$TMP/out" 2>"$TMP/err"
+	expect "caller's cgroup: exit status" "$?" 0
+	OWN=/pt-limited-$$ cgroup_checks "caller's cgroup"
+	if [ -e "$cg/pids.max" ]; then
+		echo 8 >"$cg/pids.max"
+		# pipestat (the shell exec()s it) and the command's sh: room for
+		# 6 of 12 sleeps
+		in_cgroup "$cg" "$PIPESTAT" -- sh -c 'for i in 1 2 3 4 5 6 7 8 9 10 11 12; do
+			sleep 1 & done; wait' >/dev/null 2>&1
+		expect "caller's cgroup: its pids.max refused the command's forks" \
+			"$(awk '$1 == "max" { print ($2 > 0) }' "$cg/pids.events")" 1
+	else
+		echo "# skip: no pids controller on cgroup2 here: pids.max not tried"
+	fi
+	# sleeps a refused fork left running were moved to it
+	for _ in $(seq 30); do rmdir "$cg" 2>/dev/null && break; sleep 0.1; done
+}
+
+# a command in a threaded cgroup: its own made threaded too
+t_threaded() {
+	local cg=$MNT/pt-threaded-$$
+	mkdir -p "$cg/t" && echo threaded >"$cg/t/cgroup.type" ||
+		{ not_ok "threaded: cannot make $cg/t"; return; }
+	in_cgroup "$cg/t" "$PIPESTAT" -- sh -c "$SAY_CG; cat $MNT\$(cat $TMP/cg)/cgroup.type \
+		>$TMP/type" >"$TMP/out" 2>"$TMP/err"
+	expect "threaded: exit status" "$?" 0
+	expect "threaded: its cgroup's type" "$(cat "$TMP/type")" threaded
+	OWN=/pt-threaded-$$/t cgroup_checks "threaded"
+	rmdir "$cg/t" "$cg"
+}
+
+# what the command leaves running is moved to pipestat's cgroup, its own
+# removed; so is the command itself after a second signal
+t_leftovers() {
+	local pid
+	pipestat -- sh -c "$SAY_CG; sleep 30 >/dev/null 2>&1 & echo \$! >$TMP/left"
+	pid=$(cat "$TMP/left")
+	expect "daemon: exit status" "$PS_RC" 0
+	expect "daemon: moved to pipestat's cgroup" "$(sed -n 's/^0:://p' /proc/"$pid"/cgroup)" "$OWN"
+	expect "daemon: said so" "$(grep -c "^pipestat: what the command left running was moved to \
+${MNT}${OWN%/}, pipestat's own cgroup\$" "$TMP/err")" 1
+	cgroup_checks "daemon"
+	kill "$pid"
+	rm -f "$TMP/left"
+	"$PIPESTAT" -- sh -c "$SAY_CG; echo \$\$ >$TMP/left; trap '' INT TERM; exec sleep 30" \
+		>/dev/null 2>"$TMP/err" &
+	PS_PID=$!
+	wait_written "$TMP/left"
+	pid=$(cat "$TMP/left")
+	# two signals, not one twice: pending, those two would be one
+	kill -INT "$PS_PID"
+	stop_pipestat TERM
+	expect "second signal: pipestat's status 128+2 (the first)" "$PS_RC" 130
+	expect "second signal: the command moved to pipestat's cgroup" \
+		"$(sed -n 's/^0:://p' /proc/"$pid"/cgroup)" "$OWN"
+	cgroup_checks "second signal"
+	kill -KILL "$pid"
+}
+
+# a SIGKILLed pipestat's cgroup is removed by the next one, once empty;
+# cgroups another pipestat holds, not empty or not named as pipestat's stay
+t_sigkill() {
+	local cg keep=("$MNT$OWN/pipestat-99999-abc" "$MNT$OWN/pipestat-99998-abc"
+		"$MNT$OWN/pipestat-x1") held busy
+	rm -f "$TMP/cg"
+	"$PIPESTAT" -- sh -c "$SAY_CG; exec sleep 1" >/dev/null 2>&1 &
+	PS_PID=$!
+	wait_written "$TMP/cg"
+	kill -KILL "$PS_PID"; wait "$PS_PID" 2>/dev/null; PS_PID=
+	cg=$MNT$(cat "$TMP/cg")
+	for _ in $(seq 30); do
+		grep -q 'populated 0' "$cg/cgroup.events" 2>/dev/null && break; sleep 0.1
+	done
+	expect "SIGKILL: its cgroup left" "$(ls -d "$cg" 2>/dev/null)" "$cg"
+	mkdir "${keep[@]}"
+	flock "${keep[0]}" sleep 30 &
+	held=$!
+	for _ in $(seq 100); do flock -n "${keep[0]}" true || break; sleep 0.05; done
+	sleep 30 &
+	busy=$!
+	echo "$busy" >"${keep[1]}/cgroup.procs"
+	pipestat -- true
+	expect "SIGKILL: the next pipestat's status" "$PS_RC" 0
+	expect "SIGKILL: the next pipestat removed it" "$(ls -d "$cg" 2>/dev/null)" ""
+	expect "SIGKILL: a held one, a busy one, another name stay" \
+		"$(ls -d "${keep[@]}" 2>/dev/null | grep -c .)" 3
+	kill "$held" "$busy"; wait "$held" "$busy" 2>/dev/null
+	rmdir "${keep[@]}"
+}
+
+# a pid's leftover of the old name (pipestat-PID), and pipestats in two pid
+# namespaces (both pid 1): "File exists" before
+t_names() {
+	sh -c 'mkdir "$1/pipestat-$$" && exec "$2" -- true' sh "$MNT$OWN" "$PIPESTAT" \
+		>/dev/null 2>"$TMP/err"
+	expect "reused pid: exit status" "$?/$(grep -c 'File exists' "$TMP/err")" 0/0
+	unshare -pf --mount-proc "$PIPESTAT" -- sh -c "$SAY_CG; sleep 0.5" >/dev/null 2>&1 &
+	unshare -pf --mount-proc "$PIPESTAT" -- sh -c "${SAY_CG}2; sleep 0.5" >/dev/null 2>&1
+	expect "pid namespaces: the second's status" "$?" 0
+	wait $!
+	expect "pid namespaces: the first's status" "$?" 0
+	expect "pid namespaces: two cgroups of pid 1" "$(cat "$TMP/cg" "$TMP/cg2" |
+		sed 's/.*\(pipestat-1-\).*/\1/' | uniq -c | awk '{ print $1, $2 }')" "2 pipestat-1-"
 }
 
 t_bad_input() {
@@ -133,5 +270,10 @@ t_waits
 t_hist
 t_status
 t_sigterm
+t_caller_cgroup
+t_threaded
+t_leftovers
+t_sigkill
+t_names
 t_bad_input
 summary
