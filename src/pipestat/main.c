@@ -35,6 +35,7 @@ struct run {
 	struct sigout so;
 	sigset_t end_sigs;	/* the signals that end the run */
 	bool drain_failed;
+	__u64 untracked;	/* events not counted in the interval so far */
 	struct prom_store *prom;	/* --listen, --textfile */
 	struct pt_server *server;
 	struct textfile textfile;	/* --textfile; dirfd -1 if none */
@@ -69,6 +70,26 @@ static int export_prom(struct run *r, const struct pt_env *env)
 	return 0;
 }
 
+static int counters_failed(struct run *r)
+{
+	fprintf(stderr, "pipestat: reading counters: %s\n", strerror(errno));
+	r->drain_failed = true;
+	return -1;
+}
+
+/* Adds what the kernel counted since the last drain to the interval's rows. */
+static int collect(struct run *r)
+{
+	__u64 untracked;
+
+	/* -k pipe: by pipe and process first, to name each pipe's ends */
+	if (pt_session_drain(&r->s, r->rows.by == PT_BY_PIPE ? &r->ends : &r->rows,
+			     &untracked))
+		return counters_failed(r);
+	r->untracked += untracked;
+	return 0;
+}
+
 /* Drains and prints one interval; -1 if that or the output failed. */
 static int report(struct run *r)
 {
@@ -79,16 +100,11 @@ static int report(struct run *r)
 	double t;
 	int err;
 
-	rows_clear(&r->rows);
-	rows_clear(&r->ends);
-	/* -k pipe: by pipe and process first, to name each pipe's ends */
-	if (pt_session_drain(&r->s, r->rows.by == PT_BY_PIPE ? &r->ends : &r->rows,
-			     &env.untracked) ||
-	    (r->rows.by == PT_BY_PIPE && rows_fold(&r->rows, &r->ends))) {
-		fprintf(stderr, "pipestat: reading counters: %s\n", strerror(errno));
-		r->drain_failed = true;
+	if (collect(r))
 		return -1;
-	}
+	if (r->rows.by == PT_BY_PIPE && rows_fold(&r->rows, &r->ends))
+		return counters_failed(r);
+	env.untracked = r->untracked;
 	if (r->rows.by == PT_BY_PIPE) {
 		ends_sort(&r->ends);
 		rep.ends = &r->ends;
@@ -128,6 +144,9 @@ static int report(struct run *r)
 	if (env.untracked)
 		fprintf(stderr, "pipestat: %llu events not tracked: counter map full\n",
 			(unsigned long long)env.untracked);
+	rows_clear(&r->rows);
+	rows_clear(&r->ends);
+	r->untracked = 0;
 	return err;
 }
 
@@ -189,6 +208,32 @@ static int wait_until(struct run *r, double deadline, const sigset_t *set)
 	}
 }
 
+/*
+ * -- COMMAND: the counters are drained every COLLECT_S between reports and
+ * added up here, so the in-kernel map needs room for the keys (a process
+ * and pipe each) of a second, not of a whole run: a build's tens of
+ * thousands of processes in one report.
+ */
+#define COLLECT_S 1.0
+
+/* wait_until(), draining the counters every COLLECT_S meanwhile under
+ * -- COMMAND; -1 if a drain failed. */
+static int wait_collecting(struct run *r, double deadline, const sigset_t *set)
+{
+	for (;;) {
+		double step = pt_now(CLOCK_MONOTONIC) + COLLECT_S;
+		int w;
+
+		if (!r->o->command || (deadline && deadline <= step))
+			return wait_until(r, deadline, set);
+		w = wait_until(r, step, set);
+		if (w != 1)
+			return w;
+		if (collect(r))
+			return -1;
+	}
+}
+
 static int run_loop(struct run *r, const sigset_t *set)
 {
 	/* -d counts from the attach: that is when counting starts */
@@ -198,10 +243,14 @@ static int run_loop(struct run *r, const sigset_t *set)
 	for (;;) {
 		double next = r->o->interval ? r->last + r->o->interval : end;
 		bool last = end && (!next || next >= end);
+		int w;
 
 		if (last)
 			next = end;
-		if (!wait_until(r, next, set) || last)
+		w = wait_collecting(r, next, set);
+		if (w < 0)
+			return -1;
+		if (!w || last)
 			return report(r);
 		if (report(r))
 			return -1;

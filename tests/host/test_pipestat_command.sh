@@ -253,6 +253,20 @@ t_names() {
 		sed 's/.*\(pipestat-1-\).*/\1/' | uniq -c | awk '{ print $1, $2 }')" "2 pipestat-1-"
 }
 
+# 30,000 processes (a big make's worth), each one write to a pipe: counted
+# exactly in the default -k total view, in one report
+t_many_processes() {
+	local n=15000
+	pipestat --csv -o writes,write_bytes,read_bytes -- sh -c "loop() { i=0
+		while [ \$i -lt $n ]; do (echo x); i=\$((i + 1)); done; }
+		{ loop & loop; wait; } | cat >/dev/null"
+	expect "30,000 processes: exit status" "$PS_RC" 0
+	expect "30,000 processes: one report's writes, bytes, untracked" \
+		"$(for c in writes write_bytes read_bytes untracked; do csv_rows "$TMP/out" $c; done |
+		paste -sd' ')" "$((2 * n)) $((4 * n)) $((4 * n)) 0"
+	expect "30,000 processes: nothing said untracked" "$(grep -c 'not tracked' "$TMP/err")" 0
+}
+
 t_bad_input() {
 	local msg rc args
 	for args in "--" "-d 1 -- true" "-i 1 -c 2 -- true" "-p 1 -- true" "--demo -- true"; do
@@ -275,5 +289,6 @@ t_threaded
 t_leftovers
 t_sigkill
 t_names
+t_many_processes
 t_bad_input
 summary
