@@ -250,13 +250,13 @@ static void resize(void)
 	CHECK(parse("--resize 259:3:77=4096", &o, err) == CLI_RUN);
 	CHECK(o.resize_pipe.dev == (259u << 20 | 3) && o.resize_pipe.ino == 77);
 	CHECK(parse("--resize 4095:1048575:1=1", &o, err) == CLI_RUN);
-	CHECK(parse("--resize 4096:0:77=1", &o, err) == CLI_USAGE);
-	CHECK(parse("--resize 0:1048576:77=1", &o, err) == CLI_USAGE);
-	CHECK(parse("--resize 0:0:77=1", &o, err) == CLI_USAGE);
-	CHECK(parse("--resize 0:15:0=1", &o, err) == CLI_USAGE);
-	CHECK(parse("--resize 0:15:77:1=1", &o, err) == CLI_USAGE);
-	CHECK(parse("--resize 0::77=1", &o, err) == CLI_USAGE);
-	CHECK(parse("--resize pipe:[0:15:77]=1", &o, err) == CLI_USAGE);
+	static const char *const bad[] = {
+		"--resize 4096:0:77=1", "--resize 0:1048576:77=1", "--resize 0:0:77=1",
+		"--resize 0:15:0=1", "--resize 0:15:77:1=1", "--resize 0::77=1",
+		"--resize pipe:[0:15:77]=1",
+	};
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		CHECK(parse(bad[i], &o, err) == CLI_USAGE);
 	CHECK(parse("--resize pipe:[77]=8192", &o, err) == CLI_RUN);
 	CHECK(!o.resize_pipe.pid && o.resize_pipe.ino == 77 && o.resize_size == 8192);
 	CHECK(parse("--resize 1:2=x", &o, err) == CLI_USAGE);
