@@ -258,10 +258,10 @@ t_stream() {
 # else min(pages, PREALLOC); none without it); none wasted
 t_prealloc_sizes() {
 	local n sz out pid
-	n=$(size 50 20)
+	n=$(size 50 10)
 	attach -k pid --csv -n pipework || { not_ok "prealloc-sizes: attach"; return; }
 	: >"$TMP/sizes"
-	for sz in 1 100 4096 4097 20000 65536 100000; do
+	for sz in 1 4096 4097 20000 65536 100000; do
 		echo "$sz $(work stream "$sz" "$n")" >>"$TMP/sizes"
 	done
 	stop_pipestat
