@@ -43,10 +43,11 @@ PIPETRACE_BENCH_OBJS := $(call objs,src/pipetrace-bench/*.c)
 CURSES_LIBS ?= $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
 MHD_LIBS   ?= $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
 YAML_LIBS  ?= $(shell pkg-config --libs yaml-0.1 2>/dev/null || echo -lyaml)
+GNUTLS_LIBS ?= $(shell pkg-config --libs gnutls 2>/dev/null || echo -lgnutls)
 
 pipestat: $(PIPESTAT_OBJS) $(SESSION_OBJS) $(CORE_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $^ $(MHD_LIBS) $(YAML_LIBS) -lcrypt -lpthread $(LDLIBS) -o $@
+	$(Q)$(CC) $(CFLAGS) $^ $(MHD_LIBS) $(YAML_LIBS) $(GNUTLS_LIBS) -lcrypt -lpthread $(LDLIBS) -o $@
 
 pipetop: $(PIPETOP_OBJS) $(SESSION_OBJS) $(CORE_OBJS)
 	$(call msg,LINK,$@)
@@ -118,7 +119,9 @@ $(OUT)/test_opts: $(OUT)/pipestat/opts.o $(OUT)/pipestat/listen.o $(CORE_OBJS)
 $(OUT)/test_prom: $(CORE_OBJS)
 $(OUT)/test_conn_guard: $(OUT)/pipestat/conn_guard.o
 $(OUT)/test_web_config: $(OUT)/pipestat/web_config.o $(CORE_OBJS)
-$(OUT)/test_web_config: UNIT_LIBS += $(YAML_LIBS) -lcrypt
+$(OUT)/test_web_config: UNIT_LIBS += $(YAML_LIBS) $(GNUTLS_LIBS)
+$(OUT)/test_auth_pool: $(OUT)/pipestat/auth_pool.o
+$(OUT)/test_auth_pool: UNIT_LIBS += -lcrypt -lpthread
 $(OUT)/test_pipetop: $(OUT)/pipetop/model.o $(OUT)/pipetop/prompt.o $(OUT)/pipetop/opts.o $(OUT)/pipetop/keys.o $(CORE_OBJS)
 $(OUT)/test_pipetrace_bench: $(filter-out $(OUT)/pipetrace-bench/main.o,$(PIPETRACE_BENCH_OBJS)) $(CORE_OBJS)
 $(OUT)/test_pipetrace_bench: UNIT_LIBS += -luring
@@ -142,10 +145,11 @@ unit-asan:
 	$(Q)$(MAKE) --no-print-directory OUT=$(OUT)/asan \
 		CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer" unit
 
-# libFuzzer targets (tests/fuzz): each front end's option parser, and CSV
-# and table output of arbitrary rows. Built with clang, ASan and UBSan;
-# seeds in tests/fuzz/corpus/<target>, new finds under $(OUT)/fuzz.
-FUZZ_TARGETS := output opts_pipestat opts_pipetop opts_pipetrace_bench
+# libFuzzer targets (tests/fuzz): each front end's option parser, CSV
+# and table output of arbitrary rows, and pipestat's --web-config. Built
+# with clang, ASan and UBSan; seeds in tests/fuzz/corpus/<target>, new
+# finds under $(OUT)/fuzz.
+FUZZ_TARGETS := output opts_pipestat opts_pipetop opts_pipetrace_bench web_config
 FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	       -std=gnu11 -Wall -Wextra -Werror -Wno-missing-field-initializers -Iinclude -Isrc \
@@ -156,6 +160,8 @@ FUZZ_SRC_opts_pipetop := src/pipetop/opts.c src/pipetop/keys.c src/pipetop/model
 FUZZ_SRC_opts_pipetrace_bench := $(filter-out src/pipetrace-bench/main.c,$(wildcard src/pipetrace-bench/*.c)) \
 			   $(FUZZ_SRC_output)
 FUZZ_LIBS_opts_pipetrace_bench := -luring
+FUZZ_SRC_web_config := src/pipestat/web_config.c src/core/trusted_file.c
+FUZZ_LIBS_web_config := $(YAML_LIBS) $(GNUTLS_LIBS)
 define fuzz_rule
 $(OUT)/fuzz/fuzz_$(1): tests/fuzz/fuzz_$(1).c tests/fuzz/fuzz_argv.h $(FUZZ_SRC_$(1)) src/*/*.h
 	$$(call msg,FUZZ-CC,$$@)

@@ -5,7 +5,7 @@ set -e
 need=""
 have() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'ok installed'; }
 for pkg in make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev \
-	   libncurses-dev util-linux tmux liburing-dev gcc-multilib \
+	   libncurses-dev util-linux tmux liburing-dev gcc-multilib libgnutls28-dev \
 	   libmicrohttpd-dev libyaml-dev libcrypt-dev prometheus prometheus-node-exporter \
 	   python3-prometheus-client curl jq dpkg-dev openssl apache2-utils lintian systemd \
 	   fakeroot libclang-rt-14-dev bpftrace; do

@@ -344,6 +344,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pipestat: %s\n", err);
 		return 1;
 	}
+	/* the web-config too, and read while a SIGTERM still ends pipestat */
+	if (o.listen && !(r.server = serve_prepare(o.web_config, err, sizeof(err)))) {
+		fprintf(stderr, "pipestat: %s\n", err);
+		return 1;
+	}
 
 	/* signals are taken synchronously in wait_until */
 	cli_block_signals(&set, (const int[]){ SIGCHLD }, 1);
@@ -395,8 +400,7 @@ int main(int argc, char **argv)
 	}
 	/* before the tier line, which says it is running */
 	if (o.listen) {
-		r.server = serve_start(o.listen, o.web_config, &prom, err, sizeof(err));
-		if (!r.server) {
+		if (!serve_start(r.server, o.listen, &prom, err, sizeof(err))) {
 			fprintf(stderr, "pipestat: %s\n", err);
 			rc = 1;
 			goto out;

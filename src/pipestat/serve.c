@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <pthread.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 #include <microhttpd.h>
 #include "core/clock.h"
+#include "auth_pool.h"
 #include "conn_guard.h"
 #include "listen.h"
 #include "serve.h"
@@ -21,19 +23,39 @@
 /*
  * libmicrohttpd runs in our own thread (its external event loop), so the
  * connections' deadlines are enforced between its turns, on sockets only
- * that thread closes.
+ * that thread closes. A request whose password needs bcrypt is suspended
+ * while a worker checks it (auth_pool.h).
  */
 struct pt_server {
 	struct MHD_Daemon *d;
 	pthread_t thread;
 	int stop_fd;		/* eventfd: serve_stop() ends the loop */
+	int wake_fd;		/* eventfd: a check is done (a resume did not
+				 * wake a poll of libmicrohttpd 0.9.75's epoll
+				 * fd by itself) */
 	struct conn_guard guard;
 	pthread_mutex_t lock;	/* the store */
 	struct prom_store *p;
+	const char *web_config;	/* its path; NULL */
 	struct web_config web;
+	struct auth_pool *pool;	/* with users */
 	char url[LISTEN_HOST_MAX + 32];
 	char why[256];		/* libmicrohttpd's first complaint while starting */
 	bool started;
+};
+
+enum auth {
+	AUTH_OK,
+	AUTH_DENIED,
+	AUTH_BUSY,		/* not checked: too many checks under way */
+	AUTH_CHECKING,		/* suspended until a worker has checked it */
+};
+
+/* a request's password check (its libmicrohttpd state) */
+struct check {
+	struct pt_server *s;
+	struct MHD_Connection *c;
+	enum auth result;
 };
 
 static double now(void)
@@ -68,23 +90,86 @@ static enum MHD_Result reply(struct MHD_Connection *c, unsigned int status,
 	return ret;
 }
 
-static enum web_auth authorize(struct pt_server *s, struct MHD_Connection *c)
+/* the suspended request goes on, to be answered as a says */
+static void resume(struct check *ck, enum auth a)
 {
+	ck->result = a;
+	MHD_resume_connection(ck->c);
+	eventfd_write(ck->s->wake_fd, 1);
+}
+
+/* on a worker, or in pool_stop() */
+static void checked(void *arg, bool right)
+{
+	resume(arg, right ? AUTH_OK : AUTH_DENIED);
+}
+
+/*
+ * Suspended first: a worker done before the suspension would resume a
+ * connection not yet suspended, which then waits for ever.
+ */
+static enum auth check(struct pt_server *s, struct MHD_Connection *c,
+		       const struct web_user *u, const char *password, void **state)
+{
+	const union MHD_ConnectionInfo *i =
+		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	const struct sockaddr *sa = i ? i->client_addr : NULL;
+	/* an unknown user's check takes as long as a wrong password's */
+	const char *hash = u ? u->hash : s->web.users[0].hash;
+	struct check *ck;
+	const void *addr;
+	size_t len;
+
+	if (!sa || !(ck = calloc(1, sizeof(*ck))))
+		return AUTH_BUSY;
+	if (sa->sa_family == AF_INET6) {
+		addr = &((const struct sockaddr_in6 *)(const void *)sa)->sin6_addr;
+		len = 16;
+	} else {
+		addr = &((const struct sockaddr_in *)(const void *)sa)->sin_addr;
+		len = 4;
+	}
+	ck->s = s;
+	ck->c = c;
+	*state = ck;
+	MHD_suspend_connection(c);
+	if (!auth_pool_submit(s->pool, addr, len, password, hash, u, checked, ck))
+		resume(ck, AUTH_BUSY);
+	return AUTH_CHECKING;
+}
+
+/*
+ * A password found right before is not checked again; any other is
+ * checked off the loop, and found right, remembered (on this thread, the
+ * only one that reads it).
+ */
+static enum auth authorize(struct pt_server *s, struct MHD_Connection *c, void **state)
+{
+	const struct check *ck = *state;
 	char *password = NULL, *user;
-	enum web_auth a = WEB_AUTH_DENIED;
+	struct web_user *u = NULL;
+	enum auth a = AUTH_DENIED;
 
 	user = MHD_basic_auth_get_username_password(c, &password);
 	if (user && password)
-		a = web_config_auth(&s->web, user, password, now());
+		u = web_config_user(&s->web, user);
+	if (ck)
+		a = ck->result;
+	else if (u && web_user_verified(u, password))
+		a = AUTH_OK;
+	else if (user && password)
+		a = check(s, c, u, password, state);
+	if (ck && a == AUTH_OK && u)
+		web_user_remember(u, password);
 	MHD_free(user);
 	MHD_free(password);
 	return a;
 }
 
 /* 401 asking for a password, or 429 when its check has to wait */
-static enum MHD_Result refuse(struct MHD_Connection *c, enum web_auth a)
+static enum MHD_Result refuse(struct MHD_Connection *c, enum auth a)
 {
-	const char *body = a == WEB_AUTH_BUSY ? "Too many password checks, retry\n" :
+	const char *body = a == AUTH_BUSY ? "Too many password checks, retry\n" :
 			   "Unauthorized\n";
 	struct MHD_Response *r;
 	enum MHD_Result ret;
@@ -93,7 +178,7 @@ static enum MHD_Result refuse(struct MHD_Connection *c, enum web_auth a)
 					    MHD_RESPMEM_PERSISTENT);
 	if (!r)
 		return MHD_NO;
-	if (a == WEB_AUTH_BUSY) {
+	if (a == AUTH_BUSY) {
 		MHD_add_response_header(r, "Retry-After", "1");
 		ret = MHD_queue_response(c, MHD_HTTP_TOO_MANY_REQUESTS, r);
 	} else {
@@ -110,16 +195,19 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 	struct guarded *g = guarded_of(c);
 	struct pt_server *s = cls;
 	const char *accept;
-	enum web_auth a;
 	enum prom_fmt fmt;
+	enum auth a;
 	char *body = NULL;
 	size_t len = 0;
 	FILE *f;
 
-	(void)version, (void)upload, (void)upload_size, (void)state;
+	(void)version, (void)upload, (void)upload_size;
 	if (g && !g->answering)
 		guard_answering(g, now());
-	if (s->web.nusers && (a = authorize(s, c)) != WEB_AUTH_OK)
+	a = s->web.nusers ? authorize(s, c, state) : AUTH_OK;
+	if (a == AUTH_CHECKING)
+		return MHD_YES;
+	if (a != AUTH_OK)
 		return refuse(c, a);
 	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
 		return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain",
@@ -148,7 +236,9 @@ static void answered(void *cls, struct MHD_Connection *c, void **state,
 {
 	struct guarded *g = guarded_of(c);
 
-	(void)cls, (void)state, (void)toe;
+	(void)cls, (void)toe;
+	free(*state);
+	*state = NULL;
 	if (g)
 		guard_waiting(g, now());
 }
@@ -198,28 +288,43 @@ static void *serve_loop(void *arg)
 {
 	struct pt_server *s = arg;
 	const union MHD_DaemonInfo *i = MHD_get_daemon_info(s->d, MHD_DAEMON_INFO_EPOLL_FD);
-	struct pollfd fds[2] = {
+	struct pollfd fds[3] = {
 		{ .fd = i->epoll_fd, .events = POLLIN },
 		{ .fd = s->stop_fd, .events = POLLIN },
+		{ .fd = s->wake_fd, .events = POLLIN },
 	};
 	MHD_UNSIGNED_LONG_LONG mhd_ms;
+	eventfd_t done;
 	int ms;
 
 	while (!fds[1].revents) {
+		if (fds[2].revents)
+			eventfd_read(s->wake_fd, &done);
 		MHD_run(s->d);
 		ms = guard_expire(&s->guard, now());
 		if (MHD_get_timeout(s->d, &mhd_ms) == MHD_YES && (ms < 0 || mhd_ms < (unsigned)ms))
 			ms = mhd_ms;
-		if (poll(fds, 2, ms) < 0 && errno != EINTR)
+		if (poll(fds, 3, ms) < 0 && errno != EINTR)
 			break;
 	}
 	return NULL;
 }
 
+/* checks under way end as wrong: their connections resumed, to close */
+static void pool_stop(struct pt_server *s)
+{
+	if (s->pool)
+		auth_pool_stop(s->pool);
+	s->pool = NULL;
+}
+
 static void server_free(struct pt_server *s)
 {
+	pool_stop(s);
 	if (s->stop_fd >= 0)
 		close(s->stop_fd);
+	if (s->wake_fd >= 0)
+		close(s->wake_fd);
 	web_config_free(&s->web);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
@@ -243,24 +348,19 @@ static void options(struct pt_server *s, int fd, struct MHD_OptionItem *o)
 	*o = (struct MHD_OptionItem){ MHD_OPTION_END, 0, NULL };
 }
 
-struct pt_server *serve_start(const char *addr_port, const char *web_config,
-			      struct prom_store *p, char *err, size_t n)
+struct pt_server *serve_prepare(const char *web_config, char *err, size_t n)
 {
-	struct MHD_OptionItem opts[12];
-	char bound[LISTEN_HOST_MAX + 8];
-	unsigned int flags = MHD_USE_EPOLL | MHD_USE_ERROR_LOG;
-	struct pt_server *s;
-	int fd;
+	struct pt_server *s = calloc(1, sizeof(*s));
 
-	s = calloc(1, sizeof(*s));
 	if (!s) {
 		snprintf(err, n, "%s", strerror(errno));
 		return NULL;
 	}
 	pthread_mutex_init(&s->lock, NULL);
-	s->p = p;
 	s->stop_fd = -1;
-	if (web_config && !web_config_load(web_config, &s->web, err, n)) {
+	s->wake_fd = -1;
+	s->web_config = web_config;
+	if (web_config && !web_config_load(web_config, &s->web, stderr, err, n)) {
 		server_free(s);
 		return NULL;
 	}
@@ -269,38 +369,62 @@ struct pt_server *serve_start(const char *addr_port, const char *web_config,
 		server_free(s);
 		return NULL;
 	}
-	fd = listen_open(addr_port, bound, sizeof(bound), err, n);
-	if (fd < 0 || (s->stop_fd = eventfd(0, EFD_CLOEXEC)) < 0) {
-		if (fd >= 0) {
-			snprintf(err, n, "%s", strerror(errno));
-			close(fd);
-		}
-		server_free(s);
-		return NULL;
-	}
+	return s;
+}
+
+/* libmicrohttpd's own thread, serving; false with why in err */
+static bool run_daemon(struct pt_server *s, const char *addr_port, int fd,
+		       char *err, size_t n)
+{
+	unsigned int flags = MHD_USE_EPOLL | MHD_USE_ERROR_LOG;
+	struct MHD_OptionItem opts[12];
+
 	if (s->web.cert_pem)
 		flags |= MHD_USE_TLS;
-	snprintf(s->url, sizeof(s->url), "%s://%s/metrics",
-		 s->web.cert_pem ? "https" : "http", bound);
+	if (s->pool)
+		flags |= MHD_ALLOW_SUSPEND_RESUME;
 	options(s, fd, opts);
 	errno = 0;
 	s->d = MHD_start_daemon(flags, 0, admit, s, handle, s,
 				MHD_OPTION_ARRAY, opts, MHD_OPTION_END);
 	s->started = s->d;
-	if (!s->d || (errno = pthread_create(&s->thread, NULL, serve_loop, s))) {
-		if (s->why[0] && s->web.cert_pem)	/* about the key or certificate */
-			snprintf(err, n, "--web-config %s: %s", web_config, s->why);
-		else
-			snprintf(err, n, "--listen %s: %s", addr_port, s->why[0] ?
-				 s->why : errno ? strerror(errno) : "cannot serve there");
-		if (s->d)
-			MHD_stop_daemon(s->d);
-		else
-			close(fd);
-		server_free(s);
-		return NULL;
+	if (s->d && !(errno = pthread_create(&s->thread, NULL, serve_loop, s)))
+		return true;
+	if (s->why[0] && s->web.cert_pem)	/* about the key or certificate */
+		snprintf(err, n, "--web-config %s: %s", s->web_config, s->why);
+	else
+		snprintf(err, n, "--listen %s: %s", addr_port, s->why[0] ?
+			 s->why : errno ? strerror(errno) : "cannot serve there");
+	if (s->d)
+		MHD_stop_daemon(s->d);
+	else
+		close(fd);
+	s->d = NULL;
+	return false;
+}
+
+bool serve_start(struct pt_server *s, const char *addr_port, struct prom_store *p,
+		 char *err, size_t n)
+{
+	char bound[LISTEN_HOST_MAX + 8];
+	int fd;
+
+	s->p = p;
+	if (s->web.nusers && !(s->pool = auth_pool_start(err, n)))
+		return false;
+	fd = listen_open(addr_port, bound, sizeof(bound), err, n);
+	if (fd < 0)
+		return false;
+	s->stop_fd = eventfd(0, EFD_CLOEXEC);
+	s->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+	if (s->stop_fd < 0 || s->wake_fd < 0) {
+		snprintf(err, n, "%s", strerror(errno));
+		close(fd);
+		return false;
 	}
-	return s;
+	snprintf(s->url, sizeof(s->url), "%s://%s/metrics",
+		 s->web.cert_pem ? "https" : "http", bound);
+	return run_daemon(s, addr_port, fd, err, n);
 }
 
 const char *serve_url(const struct pt_server *s)
@@ -324,8 +448,11 @@ void serve_stop(struct pt_server *s)
 {
 	if (!s)
 		return;
-	eventfd_write(s->stop_fd, 1);
-	pthread_join(s->thread, NULL);
-	MHD_stop_daemon(s->d);
+	if (s->d) {
+		eventfd_write(s->stop_fd, 1);
+		pthread_join(s->thread, NULL);
+		pool_stop(s);
+		MHD_stop_daemon(s->d);
+	}
 	server_free(s);
 }
