@@ -274,31 +274,37 @@ vmbench: all $(OUT)/ptwork $(OUT)/floor.bpf.o $(LADDER) $(FLADDER) $(TPLADDER) \
 	 $(OUT)/bpfattach
 	$(Q)tests/bench/record.sh vm tests/bench/vm_bench.sh
 
-# make install [PREFIX=/usr/local] [DESTDIR=]: the tools, their man pages
-# and bash completion; make uninstall removes exactly those files.
+# make install [PREFIX=/usr/local] [DESTDIR=]: the tools, their man pages,
+# bash completion, the exporter's unit and its web drop-in (an example);
+# make uninstall removes exactly those files.
 PREFIX     ?= /usr/local
 SBINDIR    := $(PREFIX)/sbin
 BINDIR     := $(PREFIX)/bin
 MANDIR     := $(PREFIX)/share/man
 COMPDIR    := $(PREFIX)/share/bash-completion/completions
 UNITDIR    := $(PREFIX)/lib/systemd/system
+EXAMPLEDIR := $(PREFIX)/share/doc/pipetrace/examples
 INSTALLED  := $(SBINDIR)/pipestat $(SBINDIR)/pipetop $(BINDIR)/pipetrace-bench \
 	      $(MANDIR)/man8/pipestat.8 $(MANDIR)/man8/pipetop.8 \
 	      $(MANDIR)/man1/pipetrace-bench.1 $(patsubst %,$(COMPDIR)/%,$(TOOLS)) \
-	      $(UNITDIR)/pipestat.service
+	      $(UNITDIR)/pipestat.service $(EXAMPLEDIR)/pipestat-web.conf
+# install_unit FILE DIR: a systemd file, with the installed pipestat's path
+install_unit = sed 's|/usr/sbin/pipestat|$(SBINDIR)/pipestat|' packaging/$(1) \
+	>$(DESTDIR)$(2)/$(1) && chmod 644 $(DESTDIR)$(2)/$(1)
 
 install: $(TOOLS)
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
 	$(Q)install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 \
-		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPDIR) $(DESTDIR)$(UNITDIR)
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPDIR) $(DESTDIR)$(UNITDIR) \
+		$(DESTDIR)$(EXAMPLEDIR)
 	$(Q)install -m 755 pipestat pipetop $(DESTDIR)$(SBINDIR)
 	$(Q)install -m 755 pipetrace-bench $(DESTDIR)$(BINDIR)
 	$(Q)install -m 644 man/pipestat.8 man/pipetop.8 $(DESTDIR)$(MANDIR)/man8
 	$(Q)install -m 644 man/pipetrace-bench.1 $(DESTDIR)$(MANDIR)/man1
 	$(Q)for t in $(TOOLS); do \
 		install -m 644 scripts/pipetrace.bash-completion $(DESTDIR)$(COMPDIR)/$$t; done
-	$(Q)sed 's|/usr/sbin/pipestat|$(SBINDIR)/pipestat|' packaging/pipestat.service \
-		>$(DESTDIR)$(UNITDIR)/pipestat.service && chmod 644 $(DESTDIR)$(UNITDIR)/pipestat.service
+	$(Q)$(call install_unit,pipestat.service,$(UNITDIR))
+	$(Q)$(call install_unit,pipestat-web.conf,$(EXAMPLEDIR))
 
 uninstall:
 	$(call msg,UNINSTALL,$(DESTDIR)$(PREFIX))

@@ -13,7 +13,8 @@ share/man/man8/pipetop.8 share/man/man1/pipetrace-bench.1
 share/bash-completion/completions/pipestat
 share/bash-completion/completions/pipetop
 share/bash-completion/completions/pipetrace-bench
-lib/systemd/system/pipestat.service"
+lib/systemd/system/pipestat.service
+share/doc/pipetrace/examples/pipestat-web.conf"
 
 # each tool's --version, run from root R under prefix P
 versions() {
@@ -35,8 +36,10 @@ t_install() {
 		"pipestat $VERSION pipetop $VERSION pipetrace-bench $VERSION "
 	expect "install: man page" "$(head -1 "$d/opt/pt/share/man/man8/pipestat.8" | cut -d' ' -f1-3)" \
 		".TH PIPESTAT 8"
-	expect "install: the unit runs the installed pipestat" \
-		"$(grep -c '^ExecStart=/opt/pt/sbin/pipestat ' "$d/opt/pt/lib/systemd/system/pipestat.service")" 1
+	expect "install: the unit and its web drop-in run the installed pipestat" \
+		"$(cat "$d/opt/pt/lib/systemd/system/pipestat.service" \
+			"$d/opt/pt/share/doc/pipetrace/examples/pipestat-web.conf" |
+			grep -c '^ExecStart=/opt/pt/sbin/pipestat ')" 2
 	make -s uninstall DESTDIR="$d" PREFIX=/opt/pt >>"$TMP/install.log" 2>&1
 	expect "uninstall: exit status" "$?" 0
 	expect "uninstall: no file left" "$(find "$d" -type f | wc -l)" 0
@@ -99,13 +102,18 @@ t_policy() {
 		grep -rh 'SPDX-License-Identifier' src bpf include/*.h | grep -vc 'GPL-2.0')" 0
 	expect "deb: changelog" "$(zcat "$doc/changelog.gz" | head -1 | cut -d' ' -f1-2)" \
 		"pipetrace ($VERSION)"
-	expect "deb: example alerting rules and their test" "$(ls "$doc/examples" | tr '\n' ' ')" \
-		"pipetrace-alerts.test.yml pipetrace-alerts.yml "
+	expect "deb: example alerting rules and their test, the unit's web drop-in" \
+		"$(ls "$doc/examples" | tr '\n' ' ')" \
+		"pipestat-web.conf pipetrace-alerts.test.yml pipetrace-alerts.yml "
 	expect "deb: man pages gzipped" "$(ls "$r"/usr/share/man/man*/ | grep -c '\.[18]\.gz$')" 3
 	expect "deb: md5sums" "$(cd "$r" && md5sum --quiet -c "$r/var/lib/dpkg/info/pipetrace.md5sums" 2>&1 | wc -l)" 0
-	# the unit as installed, its binary and man page in the scratch root
+	# the unit as installed, with its web drop-in (LoadCredential=), its
+	# binary and man page in the scratch root
+	mkdir -p "$unit.d"
 	sed "s|=/usr/sbin/pipestat|=$r/usr/sbin/pipestat|" \
 		"$r/usr/lib/systemd/system/pipestat.service" >"$unit"
+	sed "s|=/usr/sbin/pipestat|=$r/usr/sbin/pipestat|" "$doc/examples/pipestat-web.conf" \
+		>"$unit.d/web.conf"
 	MANPATH=$r/usr/share/man systemd-analyze verify "$unit" >"$TMP/verify.log" 2>&1
 	expect "unit: systemd-analyze verify" "$?" 0
 	# it exits 0 on a misspelt or unparsable setting, which it only says
