@@ -13,7 +13,7 @@
  *    prefill path, pages may come before pipe->mutex is taken: its
  *    pipe:pipe_prefill event says how many (kernel-patch/ 0003), or else
  *    each page reads the mutex owner (mainline 7.2's prealloc:
- *    pipe_mutex.bpf.h). Exact either way.
+ *    pipe_page.bpf.h). Exact either way.
  *
  * The user-copy helpers (copy_page_{to,from}_iter) live in lib/, built
  * without ftrace: neither fentry nor kprobes can attach there. So the
@@ -47,7 +47,6 @@
 #include "agg.bpf.h"
 #include "iov_pieces.bpf.h"
 #include "kernel_obj.bpf.h"
-#include "pipe_mutex.bpf.h"
 #include "pipe_page.bpf.h"
 #include "ring_claim.bpf.h"
 #include "ring_seen.bpf.h"
@@ -297,14 +296,7 @@ static __always_inline void call_exit(bool typed, struct kiocb *iocb, long ret)
 			hist_add(&st->key, PT_HIST_WRITE_SIZE, bytes);
 		if (slots)
 			count_add(c, bufs_new, slots);
-		if (st->alloc_locked)
-			count_add(c, alloc_locked, st->alloc_locked);
-		if (st->alloc_unlocked)
-			count_add(c, alloc_unlocked, st->alloc_unlocked);
-		/* pages taken by a write that moved nothing (7.2's prealloc
-		 * for a full pipe): freed again or cached */
-		if (!bytes && (st->alloc_locked || st->alloc_unlocked))
-			count_add(c, alloc_wasted, st->alloc_locked + st->alloc_unlocked);
+		count_write_pages(c, st->alloc_locked, st->alloc_unlocked, bytes);
 	}
 	if (ret == -EAGAIN)
 		count_eagain(c, st->side, st->nowait);
@@ -322,7 +314,7 @@ static __always_inline struct call_state *call_on(__u8 side, struct task_struct 
 	return st && st->side == side ? st : NULL;
 }
 
-/* read_owner (pipe_mutex.bpf.h): a prefill path without its event */
+/* read_owner (pipe_page.bpf.h): a prefill path without its event */
 SEC("tp_btf/mm_page_alloc")
 int BPF_PROG(fn_page_alloc, struct page *page, unsigned int order,
 	     gfp_t gfp_flags, int migratetype)

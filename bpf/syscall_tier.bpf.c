@@ -6,7 +6,7 @@
  * pipe ring (head/tail) is read at both ends. Pages for pipe buffers are
  * seen at kmem:mm_page_alloc while the task is inside a pipe write; on a
  * kernel with a prefill path, each reads the mutex's owner
- * (pipe_mutex.bpf.h).
+ * (pipe_page.bpf.h).
  *
  * User-access sections of a read: one per buffer for a plain buffer
  * (read(2), one iovec). A readv/preadv2 of two or more iovecs opens one
@@ -24,7 +24,6 @@
 #include "agg.bpf.h"
 #include "iov_pieces.bpf.h"
 #include "kernel_obj.bpf.h"
-#include "pipe_mutex.bpf.h"
 #include "pipe_page.bpf.h"
 #include "ring_claim.bpf.h"
 #include "ring_seen.bpf.h"
@@ -454,14 +453,7 @@ static __always_inline void exit_write(struct task_struct *task, struct call_sta
 	}
 	if (ret == -EAGAIN)
 		count_eagain(c, PT_OP_WRITE, st->nowait);
-	/* a write that failed part way may still have taken pages; one
-	 * that moved nothing (7.2's prealloc for a full pipe) wasted them */
-	if (st->alloc_locked)
-		count_add(c, alloc_locked, st->alloc_locked);
-	if (st->alloc_unlocked)
-		count_add(c, alloc_unlocked, st->alloc_unlocked);
-	if (ret <= 0 && (st->alloc_locked || st->alloc_unlocked))
-		count_add(c, alloc_wasted, st->alloc_locked + st->alloc_unlocked);
+	count_write_pages(c, st->alloc_locked, st->alloc_unlocked, ret > 0);
 	if (ret <= 0)
 		return;
 	count_add(c, write_bytes, ret);
@@ -540,7 +532,7 @@ int BPF_PROG(sc_sys_exit, struct pt_regs *regs, long ret)
 	return 0;
 }
 
-/* read_owner (pipe_mutex.bpf.h): a prefill path, the mutex's owner read */
+/* read_owner (pipe_page.bpf.h): a prefill path, the mutex's owner read */
 SEC("tp_btf/mm_page_alloc")
 int BPF_PROG(sc_page_alloc, struct page *page, unsigned int order,
 	     gfp_t gfp_flags, int migratetype)
