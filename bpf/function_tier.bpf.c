@@ -243,14 +243,11 @@ static __always_inline void ring_exit(bool typed, struct pt_counts *c,
 }
 
 /*
- * The call on side returns ret. fexit passes its arguments (typed: the
- * pipe is read with plain loads); a kretprobe has only ret, and the pipe
- * the entry kept. side is each program's constant, so the verifier walks
- * only that side's counting (both sides in one program went past 7.2's
- * limit of 1M instructions).
+ * The call returns ret. fexit passes its arguments (typed: the pipe is
+ * read with plain loads); a kretprobe has only ret, and the pipe the entry
+ * kept.
  */
-static __always_inline void call_exit(bool typed, enum pt_op side, struct kiocb *iocb,
-				      long ret)
+static __always_inline void call_exit(bool typed, struct kiocb *iocb, long ret)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct call_state *st = call_in_progress(task);
@@ -260,15 +257,14 @@ static __always_inline void call_exit(bool typed, enum pt_op side, struct kiocb 
 
 	if (!st)
 		return;
-	waits_hist(&st->key, side, waits_call_end(&st->w, task->pid));
+	waits_hist(&st->key, st->side, waits_call_end(&st->w, task->pid));
 	pipe = typed ? pipe_of(typed, iocb) : (struct pipe_inode_info *)st->pipe;
-	/* (a state of the other side: its exit was missed) */
-	c = st->side == side ? counts_of(&st->key) : NULL;
+	c = counts_of(&st->key);
 	if (!c)
 		goto out;
-	count_sleeps(c, &st->w, side);
+	count_sleeps(c, &st->w, st->side);
 	count_contention(c, &st->w);
-	if (side == PT_OP_READ) {
+	if (st->side == PT_OP_READ) {
 		count_add(c, reads, 1);
 		if (!ret)
 			count_add(c, read_eof, 1);
@@ -303,7 +299,7 @@ static __always_inline void call_exit(bool typed, enum pt_op side, struct kiocb 
 		count_write_pages(c, st->alloc_locked, st->alloc_unlocked, bytes);
 	}
 	if (ret == -EAGAIN)
-		count_eagain(c, side, st->nowait);
+		count_eagain(c, st->side, st->nowait);
 out:
 	call_end(task, st);
 }
@@ -422,7 +418,7 @@ int BPF_PROG(fn_read_fentry, struct kiocb *iocb, struct iov_iter *to)
 SEC("fexit/pipe_read")
 int BPF_PROG(fn_read_fexit, struct kiocb *iocb, struct iov_iter *to, long ret)
 {
-	call_exit(true, PT_OP_READ, iocb, ret);
+	call_exit(true, iocb, ret);
 	return 0;
 }
 
@@ -436,7 +432,7 @@ int BPF_PROG(fn_write_fentry, struct kiocb *iocb, struct iov_iter *from)
 SEC("fexit/pipe_write")
 int BPF_PROG(fn_write_fexit, struct kiocb *iocb, struct iov_iter *from, long ret)
 {
-	call_exit(true, PT_OP_WRITE, iocb, ret);
+	call_exit(true, iocb, ret);
 	return 0;
 }
 
@@ -451,7 +447,7 @@ int BPF_KPROBE(fn_read_kp, struct kiocb *iocb, struct iov_iter *to)
 SEC("kretprobe")
 int BPF_KRETPROBE(fn_read_krp, long ret)
 {
-	call_exit(false, PT_OP_READ, NULL, ret);
+	call_exit(false, NULL, ret);
 	return 0;
 }
 
@@ -465,6 +461,6 @@ int BPF_KPROBE(fn_write_kp, struct kiocb *iocb, struct iov_iter *from)
 SEC("kretprobe")
 int BPF_KRETPROBE(fn_write_krp, long ret)
 {
-	call_exit(false, PT_OP_WRITE, NULL, ret);
+	call_exit(false, NULL, ret);
 	return 0;
 }

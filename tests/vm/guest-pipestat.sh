@@ -53,7 +53,7 @@ case $VIA in fentry) VIA=fentry/fexit;; kprobes|-) ;; *) bad_row "via '$VIA'";; 
 [[ $BEST,$SUITES =~ ^(none,refuse|(tracepoint|function),(all|full|core))$ ]] ||
 	bad_row "best '$BEST', suites '$SUITES'"
 # the known answers on core: the counts every tier gets
-CORE="t_eagain_read t_eagain_write t_stream t_fullread t_jobserver"
+CORE="t_eagain_read t_eagain_write t_eagain_write_big t_stream t_fullread t_jobserver"
 # the function tier's functions (Linux 6.16 split the anonymous pipes'
 # out of the FIFOs')
 FNS='\(anon_\)\{0,1\}pipe_read/\(anon_\)\{0,1\}pipe_write'
