@@ -11,6 +11,20 @@
 
 static int vmlinux_err;
 
+/*
+ * libbpf 1.1 says ESRCH whatever failed in each copy it tried; a parse
+ * of sysfs' own tells out of memory (ulimit -d) from corrupt.
+ */
+static int why_no_btf(void)
+{
+	struct btf *btf = btf__parse_raw("/sys/kernel/btf/vmlinux");
+	int err = libbpf_get_error(btf);
+
+	if (!err)
+		btf__free(btf);
+	return err == -ENOMEM ? err : -ESRCH;
+}
+
 static struct btf *vmlinux_btf(void)
 {
 	static struct btf *btf;
@@ -23,6 +37,8 @@ static struct btf *vmlinux_btf(void)
 		tried = true;
 		btf = btf__load_vmlinux_btf();
 		vmlinux_err = libbpf_get_error(btf);
+		if (vmlinux_err == -ESRCH)
+			vmlinux_err = why_no_btf();
 		if (vmlinux_err)
 			btf = NULL;
 		libbpf_set_print(print);

@@ -239,6 +239,12 @@ int pt_resource_hint(char *buf, size_t n, int err)
 		return snprintf(buf, n, "the address space is limited to %llu MiB "
 				"(ulimit -v): loading needs more",
 				(unsigned long long)rl.rlim_cur >> 20);
+	/* libbpf's ESRCH: no kernel BTF it could load, which ours was */
+	if ((err == ENOMEM || err == ESRCH) &&
+	    !getrlimit(RLIMIT_DATA, &rl) && rl.rlim_cur != RLIM_INFINITY)
+		return snprintf(buf, n, "out of memory: the data segment is limited "
+				"to %llu KiB (ulimit -d): loading needs more",
+				(unsigned long long)rl.rlim_cur >> 10);
 	if (err == ENOMEM)
 		return snprintf(buf, n, "out of memory");
 	return 0;

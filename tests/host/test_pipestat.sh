@@ -437,6 +437,10 @@ t_messages() {
 	msg=$(ulimit -v 20000; "$PIPESTAT" -d 1 2>&1 >/dev/null); rc=$?
 	expect "ulimit -v: exit 1" "$rc" 1
 	expect "ulimit -v: names the limit" "$(grep -c '(ulimit -v): loading needs more$' <<<"$msg")" 1
+	# issue 42.12: libbpf's ENOMEM under the data limit is not corrupt BTF
+	msg=$(ulimit -d 10000; "$PIPESTAT" -d 1 2>&1 >/dev/null); rc=$?
+	expect "ulimit -d: exit 1" "$rc" 1
+	expect "ulimit -d: one line, names the limit" "$(grep -c '^pipestat: cannot read the kernel.s BTF: out of memory: .*(ulimit -d): loading needs more$' <<<"$msg")/$(wc -l <<<"$msg")" 1/1
 	msg=$(timeout 5 "$PIPESTAT" -n make -n cc 2>&1 >/dev/null); rc=$?
 	expect "-n twice: exit 2" "$rc" 2
 	expect "-n twice: refused" "$(head -1 <<<"$msg")" "pipestat: -n given twice: one command name per run (see pipestat --help)"
