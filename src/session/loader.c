@@ -9,8 +9,10 @@
 #include <time.h>
 #include <unistd.h>
 #include <linux/membarrier.h>
+#include <linux/magic.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -36,14 +38,35 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 /* The initial pid namespace's inode number (PROC_PID_INIT_INO) */
 #define PIDNS_INIT_INO 0xEFFFFFFCU
 
-/* Our pid namespace's inode; 0 for the initial one, or without /proc. */
-static __u32 pid_namespace(void)
-{
-	struct stat st;
+/* Our pid namespace's inode, 0 for the initial one (pid_namespace()) */
+static __u32 pidns_ino;
 
-	if (stat("/proc/self/ns/pid", &st) || st.st_ino == PIDNS_INIT_INO)
-		return 0;
-	return st.st_ino;
+/*
+ * Which pid namespace we are in, from the nsfs file of a real procfs:
+ * without it (a tmpfs over /proc) pids would be the initial namespace's,
+ * so that is refused, not taken for the initial one. 0, or -1 with why.
+ */
+static int pid_namespace(char *why, size_t n)
+{
+	struct statfs sfs;
+	struct stat st;
+	int fd, err;
+
+	if (statfs("/proc", &sfs) || sfs.f_type != PROC_SUPER_MAGIC) {
+		snprintf(why, n, "/proc is not a procfs (masked?)");
+		return -1;
+	}
+	fd = open("/proc/self/ns/pid", O_RDONLY | O_CLOEXEC);
+	err = fd < 0 || fstatfs(fd, &sfs) || sfs.f_type != NSFS_MAGIC ||
+	      fstat(fd, &st);
+	if (fd >= 0)
+		close(fd);
+	if (err) {
+		snprintf(why, n, "/proc/self/ns/pid is not readable");
+		return -1;
+	}
+	pidns_ino = st.st_ino == PIDNS_INIT_INO ? 0 : st.st_ino;
+	return 0;
 }
 
 static int fold_counts(struct pt_rows *rows, const void *keys, const void *vals,
@@ -107,7 +130,7 @@ static int configure(struct pt_session *s, const struct pt_load_opts *o)
 	int err;
 
 	f->self_tgid = getpid();	/* in our namespace, as keys are */
-	f->pidns_ino = pid_namespace();
+	f->pidns_ino = pidns_ino;
 	f->by_pid = o->npids > 0;
 	f->by_comm = o->comm[0] != '\0';
 	f->by_cgroup = o->cgroup != NULL;
@@ -318,6 +341,11 @@ int pt_session_open(struct pt_session *s, const struct pt_load_opts *o,
 	if (fd_room()) {
 		pt_resource_hint(why[0], sizeof(why[0]), EMFILE);
 		snprintf(err, n, "cannot load the BPF programs: %s", why[0]);
+		return -1;
+	}
+	if (pid_namespace(why[0], sizeof(why[0]))) {
+		snprintf(err, n, "cannot tell which pid namespace this is, so "
+			 "whose pids to show: %s", why[0]);
 		return -1;
 	}
 	if (o->tier != PT_TIER_AUTO) {

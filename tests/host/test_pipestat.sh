@@ -421,6 +421,21 @@ t_pid_namespace() {
 	expect "pid namespace: -p PID counts that process" "$(csv_get "$TMP/nsp.out" reads key_type total)" 30
 }
 
+# issue 42.6: a new pid namespace whose /proc is a tmpfs cannot tell its
+# namespace: refused, where host processes showed under host pids
+t_pid_namespace_masked() {
+	local msg rc
+	"$PIPEWORK" eagain-read 100000 >/dev/null &
+	local work=$!
+	msg=$(unshare --pid --fork --mount sh -c 'mount -t tmpfs none /proc &&
+		exec "$1" -k pid --csv -d 1' _ "$(realpath "$PIPESTAT")" 2>&1 >"$TMP/masked.out"); rc=$?
+	kill "$work" 2>/dev/null; wait "$work" 2>/dev/null
+	expect "masked /proc: exit 1" "$rc" 1
+	expect "masked /proc: one line saying why" "$msg" \
+		"pipestat: cannot tell which pid namespace this is, so whose pids to show: /proc is not a procfs (masked?)"
+	expect "masked /proc: no pids shown" "$(wc -c <"$TMP/masked.out")" 0
+}
+
 # issue 13.9: each message says what is actually wrong
 t_messages() {
 	local msg rc
@@ -516,6 +531,7 @@ t_sighup
 t_hostile_comm
 t_hostile_lists
 t_pid_namespace
+t_pid_namespace_masked
 t_messages
 t_bad_input
 t_demo
