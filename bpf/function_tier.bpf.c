@@ -296,7 +296,12 @@ static __always_inline void call_exit(bool typed, struct kiocb *iocb, long ret)
 			hist_add(&st->key, PT_HIST_WRITE_SIZE, bytes);
 		if (slots)
 			count_add(c, bufs_new, slots);
-		count_write_pages(c, st->alloc_locked, st->alloc_unlocked, bytes);
+		/* (not alloc_wasted: one more test here took this program
+		 * past the 7.2 verifier's 1M instructions) */
+		if (st->alloc_locked)
+			count_add(c, alloc_locked, st->alloc_locked);
+		if (st->alloc_unlocked)
+			count_add(c, alloc_unlocked, st->alloc_unlocked);
 	}
 	if (ret == -EAGAIN)
 		count_eagain(c, st->side, st->nowait);

@@ -2,7 +2,7 @@
 /*
  * Pipe buffer pages seen at kmem:mm_page_alloc, for the tiers without the
  * pipe:pipe_page_get event (syscall, function): which pages are a pipe's,
- * whether each was allocated holding pipe->mutex, and a write's tally.
+ * whether each was allocated holding pipe->mutex.
  *
  * A kernel with a prefill path allocates some pages of a write before it
  * takes the mutex: mainline since 7.2 (anon_pipe_get_page_prealloc(), up
@@ -58,24 +58,6 @@ static __always_inline void pipe_page_count(struct pipe_inode_info *pipe,
 		(*locked)++;
 	else
 		(*unlocked)++;
-}
-
-/*
- * A write's pages, at its end (one that failed part way may still have
- * taken some); those of a write that moved no byte (7.2's prealloc for a
- * full pipe) also as wasted. The shape matters: on 7.2 the function
- * tier's exits went past the verifier's 1M instructions with the
- * locked/unlocked tests folded into one, or the add made branch-free.
- */
-static __always_inline void count_write_pages(struct pt_counts *c, __u32 locked,
-					      __u32 unlocked, bool moved)
-{
-	if (locked)
-		count_add(c, alloc_locked, locked);
-	if (unlocked)
-		count_add(c, alloc_unlocked, unlocked);
-	if (!moved)
-		count_add(c, alloc_wasted, locked + unlocked);
 }
 
 #endif

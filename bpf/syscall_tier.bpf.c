@@ -429,6 +429,22 @@ static __always_inline void exit_read(struct task_struct *task, struct call_stat
 		count_add(c, read_sections, bufs);
 }
 
+/*
+ * A write's pages, at its end (one that failed part way may still have
+ * taken some); those of a write that moved no byte (7.2's prealloc for a
+ * full pipe) also as wasted.
+ */
+static __always_inline void count_write_pages(struct pt_counts *c, __u32 locked,
+					      __u32 unlocked, bool moved)
+{
+	if (locked)
+		count_add(c, alloc_locked, locked);
+	if (unlocked)
+		count_add(c, alloc_unlocked, unlocked);
+	if (!moved)
+		count_add(c, alloc_wasted, locked + unlocked);
+}
+
 static __always_inline void exit_write(struct task_struct *task, struct call_state *st,
 				       long ret)
 {

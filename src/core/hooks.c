@@ -35,8 +35,8 @@ static const struct {
 	 * the ring claim at sys_exit (a per-pipe look-up each call) */
 	{ PT_RAW(bufs_new), { [TP] = PAGES, [FN] = CALLS, [SC] = CALLS | BUFS } },
 	{ PT_RAW(pool_hits) | PT_RAW(prefill_dropped), { [TP] = PAGES } },
-	{ PT_RAW(alloc_locked) | PT_RAW(alloc_unlocked) | PT_RAW(alloc_wasted),
-	  { [TP] = PAGES, [FN] = PAGES, [SC] = PAGES } },
+	{ PT_RAW(alloc_locked) | PT_RAW(alloc_unlocked), { [TP] = PAGES, [FN] = PAGES, [SC] = PAGES } },
+	{ PT_RAW(alloc_wasted), { [TP] = PAGES, [SC] = PAGES } },
 	/* tracepoint: pipe_copy's bufs; function and syscall: the ring claim
 	 * at the read's exit (a per-pipe look-up) */
 	{ PT_RAW(read_bufs), { [TP] = CALLS, [FN] = CALLS | BUFS, [SC] = CALLS | BUFS } },

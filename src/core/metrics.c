@@ -403,7 +403,8 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 	[PT_COL_ALLOC_WASTED] = { "alloc_wasted", NULL, 0, "pages",
 		"pipe pages allocated by writes that moved no byte (-EAGAIN, "
 		"-EPIPE): freed again or cached",
-		PT_V_U64, ALL_EXACT, RAW(alloc_wasted) },
+		PT_V_U64, { [TP] = { PT_EXACT }, [FN] = { PT_NA }, [SC] = { PT_EXACT } },
+		RAW(alloc_wasted) },
 	[PT_COL_WAIT_READ_PCT] = { NULL, "WAIT_R%", 7, "%",
 		"wait_read_ns as a share of the interval (100: one task all of it)",
 		PT_V_PCT, WAITS(PT_DERIVED), .value = v_wait_read_pct,
