@@ -34,7 +34,7 @@ struct run {
 	FILE *out;		/* stdout, given up on a signal (core/sigout.h) */
 	struct sigout so;
 	sigset_t end_sigs;	/* the signals that end the run */
-	bool drain_failed;
+	bool failed;		/* said why: exit 1 */
 	__u64 untracked;	/* events not counted in the interval so far */
 	struct prom_store *prom;	/* --listen, --textfile */
 	struct pt_server *server;
@@ -56,8 +56,15 @@ static int export_prom(struct run *r, const struct pt_env *env)
 	}
 	if (r->textfile.dirfd < 0)
 		return 0;
+	err = prom_textfile(&r->textfile, r->prom);
+	if (err == TEXTFILE_STOP) {
+		fprintf(stderr, "pipestat: --textfile %s: %s\n", r->o->textfile,
+			r->textfile.why);
+		r->failed = true;
+		return -1;
+	}
 	/* said once when it starts failing, once when it works again */
-	if (prom_textfile(&r->textfile, r->prom)) {
+	if (err) {
 		if (!r->textfile_failed)
 			fprintf(stderr, "pipestat: writing %s: %s\n", r->o->textfile,
 				errno == EINVAL ? "no longer a regular file: left alone" :
@@ -73,7 +80,7 @@ static int export_prom(struct run *r, const struct pt_env *env)
 static int counters_failed(struct run *r)
 {
 	fprintf(stderr, "pipestat: reading counters: %s\n", strerror(errno));
-	r->drain_failed = true;
+	r->failed = true;
 	return -1;
 }
 
@@ -264,7 +271,7 @@ static int run_status(struct run *r, int loop)
 {
 	if (!loop || r->so.stopped)
 		return 0;	/* a signal while output was blocked ends it too */
-	if (r->drain_failed)
+	if (r->failed)
 		return 1;
 	if (r->so.err == EPIPE)
 		return 0;	/* closed stdout: nobody to tell */

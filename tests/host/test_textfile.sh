@@ -129,10 +129,67 @@ t_target_swapped() {
 		"$(grep -c "^pipestat: writing $ATK/swap.prom: no longer a regular file" "$TMP/err")" 1
 }
 
+# issue 42.11: an append-only directory (chattr +a) takes the temporary
+# file but neither its rename nor its removal: one was left each interval
+t_append_only() {
+	local dir=$TMP/append msg rc
+	mkdir "$dir"
+	if ! chattr +a "$dir" 2>/dev/null || ! lsattr -d "$dir" | grep -q '^[^ ]*a'; then
+		echo "# skip append-only directory: chattr +a not supported on $(df --output=fstype "$dir" | tail -1)"
+		return
+	fi
+	timeout 20 "$PIPESTAT" --textfile "$dir/a.prom" -n pt-nothing -i 0.2 -c 5 \
+		>/dev/null 2>"$TMP/append.err"; rc=$?
+	msg=$(grep -v ' tier ' "$TMP/append.err")
+	expect "append-only: stops with exit 1" "$rc" 1
+	expect "append-only: one line saying why" \
+		"$(grep -c "^pipestat: --textfile $dir/a.prom: writing failed (Operation not permitted) and $dir/\.a\.prom\.[0-9a-f]* cannot be removed (Operation not permitted: an append-only directory?): stopping\$" <<<"$msg")/$(wc -l <<<"$msg")" 1/1
+	expect "append-only: one temporary file left, not one an interval" \
+		"$(ls -A "$dir" | grep -c '^\.a\.prom\.')" 1
+	chattr -a "$dir"
+}
+
+# issue 42.11: the directory renamed and a link to another put in its
+# place while pipestat runs: it wrote on into the renamed one, silently
+t_directory_swapped() {
+	local rc
+	as_nobody mkdir "$ATK/dir" "$ATK/other"
+	"$PIPESTAT" --textfile "$ATK/dir/m.prom" -n pt-nothing -i 0.2 >/dev/null 2>"$TMP/dswap.err" &
+	local ps=$!
+	for _ in $(seq 50); do [ -f "$ATK/dir/m.prom" ] && break; sleep 0.1; done
+	as_nobody sh -c "mv '$ATK/dir' '$ATK/renamed' && ln -s '$ATK/other' '$ATK/dir'"
+	timeout 5 tail --pid="$ps" -f /dev/null
+	kill -0 "$ps" 2>/dev/null && { kill "$ps"; not_ok "directory swapped: pipestat kept running"; }
+	wait "$ps"; rc=$?
+	expect "directory swapped: exit 1" "$rc" 1
+	expect "directory swapped: one line saying why" \
+		"$(grep -v ' tier ' "$TMP/dswap.err")" \
+		"pipestat: --textfile $ATK/dir/m.prom: directory $ATK/dir is no longer the one opened at start (renamed, removed or replaced): stopping"
+	expect "directory swapped: nothing written through the link" "$(ls -A "$ATK/other" | wc -l)" 0
+}
+
+# issue 42.11: a file of procfs (sysfs...) is a kernel knob: it was taken
+# and never written; now refused before attaching
+t_kernel_interface() {
+	local msg rc host
+	host=$(cat /proc/sys/kernel/hostname)
+	msg=$(timeout 10 "$PIPESTAT" --textfile /proc/sys/kernel/hostname -i 0.2 -c 1 2>&1 >/dev/null); rc=$?
+	expect "procfs target: exit 1" "$rc" 1
+	expect "procfs target: one line saying why" "$msg" \
+		"pipestat: --textfile /proc/sys/kernel/hostname: directory /proc/sys/kernel: a kernel interface (procfs, sysfs and the like), not storage"
+	expect "procfs target: hostname as it was" "$(cat /proc/sys/kernel/hostname)" "$host"
+	msg=$(timeout 10 "$PIPESTAT" --textfile /sys/kernel/pipetrace.prom -i 0.2 -c 1 2>&1 >/dev/null); rc=$?
+	expect "sysfs directory: exit 1" "$rc" 1
+	expect "sysfs directory: refused" "$(grep -c 'a kernel interface' <<<"$msg")" 1
+}
+
 t_planted_symlink
 t_planted_fifo
 t_exclusive_create
 t_target_not_regular
 t_directory_symlink
 t_target_swapped
+t_append_only
+t_directory_swapped
+t_kernel_interface
 summary

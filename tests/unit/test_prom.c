@@ -496,6 +496,17 @@ static void textfile(void)
 	CHECK(strstr(err, "No such file or directory") != NULL);
 	CHECK(textfile_open(&t, "/tmp/", err, sizeof(err)) == -1);
 	CHECK(strstr(err, "want a file name") != NULL);
+	CHECK(textfile_open(&t, "/proc/sys/kernel/hostname", err, sizeof(err)) == -1);
+	CHECK(strstr(err, "a kernel interface") != NULL);
+	/* the directory renamed under it: stops, not written on there */
+	snprintf(path, sizeof(path), "%s/pipetrace.prom", dir);
+	CHECK(textfile_open(&t, path, err, sizeof(err)) == 0);
+	snprintf(got, sizeof(got), "%s.moved", dir);
+	CHECK(rename(dir, got) == 0);
+	CHECK(prom_textfile(&t, &p) == TEXTFILE_STOP);
+	CHECK(strstr(t.why, "no longer the one opened at start") != NULL);
+	textfile_close(&t);
+	CHECK(rename(got, dir) == 0);
 	CHECK(rmdir(dir) == 0);
 	prom_free(&p);
 }
