@@ -192,6 +192,14 @@ fi
 t_choice
 for t in $BEST syscall; do
 	[ $SYSCALL = 1 ] || [ $t != syscall ] || continue
+	# SYSCALL_EXACT=0 (PREEMPT_RT): its tp_btf programs run preemptible,
+	# and a preempted one's per-CPU recursion guard skips the next run on
+	# that CPU, a call lost (7.2 rt: a jobserver read, 599 of 600 tokens);
+	# auto takes the function tier's kprobes there
+	if [ $t = syscall ] && [ "${SYSCALL_EXACT:-1}" = 0 ]; then
+		echo "# known answers, syscall tier: not exact on this kernel (SYSCALL_EXACT=0), not run"
+		continue
+	fi
 	if [ "$SUITES" = core ]; then
 		known $t 0 1 0 KA_ONLY="$CORE"
 		continue
