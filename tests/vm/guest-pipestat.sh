@@ -70,14 +70,26 @@ KNOBS=0
 # this script, on a quiet machine too; our 6.12 kernels and the RT image
 # never did. The tracepoints the programs use are switched on once here,
 # into a stopped trace buffer: the suites' attaches and detaches then only
-# add and remove probes, no code changes under a running vCPU. What the
-# programs count is the same either way.
+# add and remove probes, no code changes under a running vCPU. One probe
+# is not enough: a tracepoint's call site is a static call, patched to the
+# probe itself while it has one and to the iterator over its probes from
+# two on, so the first program attached and the last detached still
+# patched it (Debian 14's cloud image: "Oops: int3" at
+# __alloc_frozen_pages_noprof+0x26f, a vCPU running the int3 of a poke
+# already finished, 743 s into the known answers). Each is therefore also
+# switched on in a second trace instance (its own probe: same function,
+# other data), which keeps two. What the programs count is the same
+# either way.
 tracepoints_on() {
-	local tr=/sys/kernel/tracing e
-	echo 0 >$tr/tracing_on || { not_ok "tracefs: tracing_on"; return; }
-	for e in kmem/mm_page_alloc sched/sched_switch lock/contention_begin lock/contention_end; do
-		[ -e $tr/events/$e/enable ] || continue
-		echo 1 >$tr/events/$e/enable || not_ok "tracefs: enable $e"
+	local tr=/sys/kernel/tracing e i
+	mkdir -p $tr/instances/pipetrace-pin || { not_ok "tracefs: instance"; return; }
+	echo 4 >$tr/instances/pipetrace-pin/buffer_size_kb
+	for i in $tr $tr/instances/pipetrace-pin; do
+		echo 0 >$i/tracing_on || { not_ok "tracefs: tracing_on ($i)"; return; }
+		for e in kmem/mm_page_alloc sched/sched_switch lock/contention_begin lock/contention_end; do
+			[ -e $i/events/$e/enable ] || continue
+			echo 1 >$i/events/$e/enable || not_ok "tracefs: enable $e ($i)"
+		done
 	done
 }
 [ "$FROM" = self ] || tracepoints_on
