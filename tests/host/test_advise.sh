@@ -98,9 +98,10 @@ t_advise() {
 	else
 		not_ok "bursty pipe: no size in '$line'"
 	fi
-	# named as --resize takes it: DEV:INO, the device pipefs's
+	# named as --resize takes it: DEV:INO, the device pipefs's (a pipe on
+	# stdin: the guests have no /dev/fd for <(...))
 	name=$(sed -n 's/^pipe \([0-9:]*\) .*/\1/p' <<<"$line")
-	expect "bursty pipe: named DEV:INO on pipefs" "${name%:*}" "$(stat -L -c %Hd:%Ld <(:))"
+	expect "bursty pipe: named DEV:INO on pipefs" "${name%:*}" "$(: | stat -L -c %Hd:%Ld /proc/self/fd/0)"
 	expect "bursty pipe: the resize command, by that name" \
 		"$(grep -c "pipestat --resize $name=$size\($\|;\)" <<<"$line")" 1
 	expect "4 writes: below the threshold, nothing said" \
