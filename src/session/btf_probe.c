@@ -168,24 +168,6 @@ __u32 btf_pipe_page_gfp(void)
 	return gfp;
 }
 
-bool btf_mutex_is_rt(void)
-{
-	struct btf *btf = vmlinux_btf();
-	const struct btf_type *t;
-	const struct btf_member *m;
-	int id;
-
-	id = btf ? btf__find_by_name_kind(btf, "mutex", BTF_KIND_STRUCT) : -1;
-	if (id <= 0)
-		return false;
-	t = btf__type_by_id(btf, id);
-	m = btf_members(t);
-	for (int i = 0; i < btf_vlen(t); i++, m++)
-		if (!strcmp(btf__name_by_offset(btf, m->name_off), "rtmutex"))
-			return true;
-	return false;
-}
-
 unsigned int btf_lacks_lock_events(void)
 {
 	return btf_has_tracepoint("contention_begin") &&

@@ -20,9 +20,6 @@ int btf_fentry_attach_errno(const char *func);
 /* GFP_HIGHUSER | __GFP_ACCOUNT as this kernel numbers its GFP bits. */
 __u32 btf_pipe_page_gfp(void);
 
-/* PREEMPT_RT: its struct mutex wraps an rt_mutex (a member rtmutex). */
-bool btf_mutex_is_rt(void);
-
 /* PT_NA_NO_LOCKS if the kernel has no lock:contention_begin/end */
 unsigned int btf_lacks_lock_events(void);
 

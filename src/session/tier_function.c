@@ -10,6 +10,7 @@
 #include <unistd.h>
 #include <bpf/libbpf.h>
 #include "btf_probe.h"
+#include "preempt.h"
 #include "core/metrics.h"
 #include "tier_glue.h"
 #include "function_tier.skel.h"
@@ -45,8 +46,9 @@ static bool lacks_bpf_features(char *why, size_t n)
 
 static int probe(struct pt_plan *plan, char *why, size_t n)
 {
-	bool rt;
-	int err;
+	char model[16];
+	bool kprobes;
+	int err, pre;
 
 	if (!btf_has_vmlinux()) {
 		snprintf(why, n, "no kernel BTF (/sys/kernel/btf/vmlinux)");
@@ -72,17 +74,19 @@ static int probe(struct pt_plan *plan, char *why, size_t n)
 	}
 	/*
 	 * PIPESTAT_NO_FENTRY=1: take the kprobe path (tests of the fallback).
-	 * PREEMPT_RT runs trampoline programs preemptible: one preempted
-	 * holds its per-CPU recursion guard and the next run there is
-	 * skipped, a call lost; kprobe handlers run with preemption off.
+	 * A kernel that preempts tasks in the kernel (preempt=full or lazy,
+	 * PREEMPT_RT; Debian 14's default is lazy) can preempt a trampoline
+	 * program, whose per-CPU recursion guard then skips the next run on
+	 * that CPU: a call lost. Also when nothing says, kprobes if there are.
 	 */
-	rt = btf_mutex_is_rt();
-	if (getenv("PIPESTAT_NO_FENTRY") || rt)
+	pre = preempt_kernel(model, sizeof(model));
+	kprobes = kprobes_available();
+	if (getenv("PIPESTAT_NO_FENTRY") || (pre && kprobes))
 		err = EPERM;
 	else
 		err = btf_fentry_attach_errno(plan->read_fn);
 	plan->kprobes = err != 0;
-	if (plan->kprobes && !kprobes_available()) {
+	if (plan->kprobes && !kprobes) {
 		snprintf(why, n, "kernel refuses fentry on %s (%s) and has no kprobes",
 			 plan->read_fn, strerror(err));
 		return -1;
@@ -94,9 +98,10 @@ static int probe(struct pt_plan *plan, char *why, size_t n)
 	plan->has_prefill_event = btf_has_tracepoint("pipe_prefill");
 	plan->read_owner = !plan->has_prefill_event && btf_prefill_path();
 	plan->lacks = btf_lacks_lock_events();
-	snprintf(plan->via, sizeof(plan->via), "%s on %s/%s%s",
+	snprintf(plan->via, sizeof(plan->via), "%s on %s/%s (preempt=%s%s)",
 		 plan->kprobes ? "kprobes" : "fentry/fexit", plan->read_fn,
-		 plan->write_fn, rt ? " (PREEMPT_RT: fentry could miss calls)" : "");
+		 plan->write_fn, model,
+		 pre && !plan->kprobes ? ", no kprobes: calls can be missed" : "");
 	return 0;
 }
 

@@ -63,6 +63,9 @@ m -t devtmpfs devtmpfs /newroot/dev
 m -t tmpfs -o mode=1777 tmpfs /newroot/tmp
 m -t tmpfs -o mode=755 tmpfs /newroot/run
 m -t tracefs tracefs /newroot/sys/kernel/tracing
+# debugfs where the kernel has it, as systemd mounts it: pipestat reads a
+# PREEMPT_DYNAMIC kernel's preemption mode there (sched/preempt)
+mount -t debugfs debugfs /newroot/sys/kernel/debug 2>/dev/null
 m -t bpf bpf /newroot/sys/fs/bpf
 [ -d /newroot/dev/shm ] || mkdir -p /newroot/dev/shm
 m -t tmpfs -o mode=1777 tmpfs /newroot/dev/shm
