@@ -201,3 +201,19 @@ void fmt_pipe(char *buf, size_t n, __u32 dev, __u64 ino)
 	fmt_dev(d, sizeof(d), dev);
 	snprintf(buf, n, "%s:%llu", d, (unsigned long long)ino);
 }
+
+const char *fmt_lost(char *buf, size_t n, const struct pt_env *e)
+{
+	int l = 0;
+
+	buf[0] = 0;
+	if (e->untracked)
+		l = snprintf(buf, n, "%llu events not tracked: counter map full",
+			     (unsigned long long)e->untracked);
+	if (e->skipped && l >= 0 && (size_t)l < n)
+		snprintf(buf + l, n - l, "%sthe kernel skipped %llu runs of the "
+			 "programs (one already running on that CPU): counts may "
+			 "be low by as many", l ? "; " : "",
+			 (unsigned long long)e->skipped);
+	return buf;
+}

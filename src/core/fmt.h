@@ -30,6 +30,13 @@ size_t fmt_csv_escape(char *buf, size_t n, const char *s, size_t len,
 		      const char *also);
 void fmt_csv_quote(char *buf, size_t n, const char *s);
 
+/*
+ * What a report could not count, "" if nothing: events of no key (the
+ * counter map full) and runs of the programs the kernel skipped (a run of
+ * the same program in progress on that CPU: its recursion guard).
+ */
+const char *fmt_lost(char *buf, size_t n, const struct pt_env *e);
+
 /* What a list of processes is made of: "comm[pid],comm[pid]", "a -> b". */
 #define FMT_LIST_CHARS	"[],>\"\\"
 #define FMT_MARKED_LEN	(2 * PT_COMM_LEN + 3)

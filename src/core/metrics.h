@@ -29,6 +29,7 @@ struct pt_env {
 	int knob_prealloc_keep;
 	int knob_read_batch;
 	__u64 untracked;	/* events dropped: counter map full */
+	__u64 skipped;		/* runs of the programs the kernel skipped */
 	double interval_s;	/* the interval's length, for shares of it */
 	unsigned int lacks;	/* PT_NA_NO_*: events this kernel lacks */
 	long user_pages_soft;	/* fs.pipe-user-pages-soft; -1: unknown */

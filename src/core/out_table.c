@@ -143,14 +143,15 @@ void out_sort(struct pt_rows *rows, enum pt_col col, const struct pt_env *env)
 
 int out_table_report(FILE *f, const struct pt_report *r)
 {
+	char lost[256];
+
 	heading(f, r);
 	for (size_t i = 0; i < out_nrows(r); i++)
 		line(f, r, &r->rows->v[i]);
 	if (!r->rows->n)
 		fputs("(no pipe activity)\n", f);
-	if (r->env->untracked)
-		fprintf(f, "warning: %llu events not tracked: counter map full\n",
-			(unsigned long long)r->env->untracked);
+	if (*fmt_lost(lost, sizeof(lost), r->env))
+		fprintf(f, "warning: %s\n", lost);
 	fprintf(f, "* derived, not measured directly; - not known on this tier; "
 		"Ki = 1024 bytes\n\n");
 	return fflush(f) || ferror(f) ? -1 : 0;

@@ -16,6 +16,7 @@
 #include "demo.h"
 #include "session/loader.h"
 #include "core/ends.h"
+#include "core/fmt.h"
 #include "core/out.h"
 #include "opts.h"
 #include "serve.h"
@@ -35,7 +36,7 @@ struct run {
 	struct sigout so;
 	sigset_t end_sigs;	/* the signals that end the run */
 	bool failed;		/* said why: exit 1 */
-	__u64 untracked;	/* events not counted in the interval so far */
+	struct pt_lost lost;	/* not counted in the interval so far */
 	struct prom_store *prom;	/* --listen, --textfile */
 	struct pt_server *server;
 	struct textfile textfile;	/* --textfile; dirfd -1 if none */
@@ -87,13 +88,11 @@ static int counters_failed(struct run *r)
 /* Adds what the kernel counted since the last drain to the interval's rows. */
 static int collect(struct run *r)
 {
-	__u64 untracked;
 
 	/* -k pipe: by pipe and process first, to name each pipe's ends */
 	if (pt_session_drain(&r->s, r->rows.by == PT_BY_PIPE ? &r->ends : &r->rows,
-			     &untracked))
+			     &r->lost))
 		return counters_failed(r);
-	r->untracked += untracked;
 	return 0;
 }
 
@@ -104,6 +103,7 @@ static int report(struct run *r)
 	struct pt_report rep = {
 		.rows = &r->rows, .env = &env, .time = pt_now(CLOCK_REALTIME),
 	};
+	char lost[256];
 	double t;
 	int err;
 
@@ -111,7 +111,8 @@ static int report(struct run *r)
 		return -1;
 	if (r->rows.by == PT_BY_PIPE && rows_fold(&r->rows, &r->ends))
 		return counters_failed(r);
-	env.untracked = r->untracked;
+	env.untracked = r->lost.untracked;
+	env.skipped = r->lost.skipped;
 	if (r->rows.by == PT_BY_PIPE) {
 		ends_sort(&r->ends);
 		rep.ends = &r->ends;
@@ -148,12 +149,11 @@ static int report(struct run *r)
 		err = r->prom ? 0 : out_table_report(r->out, &rep);
 	if (!err && r->o->load.hists && !r->o->json && !r->prom)
 		err = out_hist_report(r->out, &rep, r->o->load.hists);
-	if (env.untracked)
-		fprintf(stderr, "pipestat: %llu events not tracked: counter map full\n",
-			(unsigned long long)env.untracked);
+	if (*fmt_lost(lost, sizeof(lost), &env))
+		fprintf(stderr, "pipestat: %s\n", lost);
 	rows_clear(&r->rows);
 	rows_clear(&r->ends);
-	r->untracked = 0;
+	memset(&r->lost, 0, sizeof(r->lost));
 	return err;
 }
 

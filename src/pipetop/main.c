@@ -63,10 +63,10 @@ static int refresh_data(struct top *t)
 {
 	struct pt_rows *into = t->st.paused ? &t->discard : &t->raw;
 	double n, cpu;
-	__u64 untracked;
+	struct pt_lost lost = {};
 
 	rows_clear(into);
-	if (pt_session_drain(&t->s, into, &untracked))
+	if (pt_session_drain(&t->s, into, &lost))
 		return -1;
 	/* the interval ends at the drain's switch: waits in progress are
 	 * counted up to it */
@@ -81,7 +81,8 @@ static int refresh_data(struct top *t)
 	t->st.self_cpu = t->st.secs > 0 ? 100 * (cpu - t->cpu_last) / t->st.secs : 0;
 	t->cpu_last = cpu;
 	t->last = n;
-	t->st.env.untracked = untracked;
+	t->st.env.untracked = lost.untracked;
+	t->st.env.skipped = lost.skipped;
 	pt_session_env(&t->s, &t->st.env);
 	t->st.env.interval_s = t->st.secs;
 	t->st.have_data = true;

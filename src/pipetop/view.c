@@ -144,6 +144,12 @@ static void header(const struct tv_state *st, const struct tm_model *m)
 		snprintf(line + l, sizeof(line) - l, "  UNTRACKED: %llu (map full)",
 			 (unsigned long long)st->env.untracked);
 	}
+	if (st->have_data && st->env.skipped) {
+		size_t l = strlen(line);
+
+		snprintf(line + l, sizeof(line) - l, "  SKIPPED: %llu runs",
+			 (unsigned long long)st->env.skipped);
+	}
 	if (st->have_data) {
 		size_t l = strlen(line);
 

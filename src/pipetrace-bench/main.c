@@ -16,6 +16,7 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include "core/cli.h"
+#include "core/fmt.h"
 #include "session/privs.h"
 #include "pipetrace-bench.h"
 #include "session/loader.h"
@@ -170,14 +171,16 @@ static int attach(struct bench *b, bool on)
 
 static int drain(struct bench *b, struct pt_rows *into, struct pt_env *env)
 {
-	__u64 untracked = 0;
+	struct pt_lost lost = {};
 
-	if (pt_session_drain(&b->s, into, &untracked)) {
+	if (pt_session_drain(&b->s, into, &lost)) {
 		fprintf(stderr, "pipetrace-bench: reading counters: %s\n", strerror(errno));
 		return -1;
 	}
-	if (env)
-		env->untracked += untracked;
+	if (env) {
+		env->untracked += lost.untracked;
+		env->skipped += lost.skipped;
+	}
 	return 0;
 }
 
@@ -198,7 +201,7 @@ static int run_point(struct bench *b, const struct pb_point *p)
 {
 	const struct pb_opts *o = b->o;
 	int nsides = o->ab.on || o->baseline ? 2 : 1;
-	char what[48];
+	char what[48], lost[256];
 
 	for (int s = 0; s < nsides; s++) {
 		memset(&b->sides[s], 0, sizeof(b->sides[s]));
@@ -249,10 +252,9 @@ static int run_point(struct bench *b, const struct pb_point *p)
 	for (int s = 0; s < nsides; s++) {
 		for (size_t i = 0; i < b->rows[s].n; i++)
 			counts_add(&b->sides[s].c, &b->rows[s].v[i].c);
-		if (b->sides[s].env.untracked)
-			fprintf(stderr, "pipetrace-bench: %s: %llu events not counted: "
-				"counter map full\n", describe(p, what, sizeof(what)),
-				(unsigned long long)b->sides[s].env.untracked);
+		if (*fmt_lost(lost, sizeof(lost), &b->sides[s].env))
+			fprintf(stderr, "pipetrace-bench: %s: %s\n",
+				describe(p, what, sizeof(what)), lost);
 	}
 	pb_out_point(stdout, o, p, b->sides, nsides);
 	if (fflush(stdout) || ferror(stdout))

@@ -422,11 +422,32 @@ static int drain_map(struct pt_gen_map *m, int gen, struct pt_rows *rows)
 	return m->fold(rows, keys, vals, count) ? -ENOMEM : 0;
 }
 
-int pt_session_drain(struct pt_session *s, struct pt_rows *rows, __u64 *untracked)
+/*
+ * Runs of the session's programs the kernel skipped: their recursion
+ * guard, a run of the same program already in progress on that CPU (one
+ * preempted, or interrupted by the event it traces).
+ */
+static __u64 runs_skipped(const struct pt_session *s)
+{
+	struct bpf_program *p;
+	__u64 sum = 0;
+
+	bpf_object__for_each_program(p, s->o.obj) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(p);
+
+		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
+			sum += info.recursion_misses;
+	}
+	return sum;
+}
+
+int pt_session_drain(struct pt_session *s, struct pt_rows *rows, struct pt_lost *lost)
 {
 	struct pt_gen *gen = s->o.gen;
 	__u32 old = __atomic_load_n(&gen->epoch, __ATOMIC_RELAXED);
-	__u64 dropped, now;
+	__u64 dropped, skipped, now;
 	struct timespec ts;
 
 	/* waits in progress are counted up to the switch (sleeps.h), the
@@ -440,8 +461,11 @@ int pt_session_drain(struct pt_session *s, struct pt_rows *rows, __u64 *untracke
 		return -1;
 	wait_for_writers();
 	dropped = __atomic_load_n(&gen->keys_dropped, __ATOMIC_RELAXED);
-	*untracked = dropped - s->dropped_seen;
+	lost->untracked += dropped - s->dropped_seen;
 	s->dropped_seen = dropped;
+	skipped = runs_skipped(s);
+	lost->skipped += skipped - s->skipped_seen;
+	s->skipped_seen = skipped;
 	/*
 	 * Generation old & 1 is quiet now: its cache entries and hash are
 	 * read, then emptied, before the next drain's flip makes it live

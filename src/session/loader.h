@@ -27,7 +27,7 @@ struct pt_plan {
 	__u32 pipe_page_gfp;		/* GFP_HIGHUSER | __GFP_ACCOUNT here */
 	unsigned int lacks;		/* PT_NA_NO_*: events this kernel lacks */
 	__u32 hooks;			/* enum pt_hook: what to load (the session) */
-	char via[96];			/* how it attaches, for -v */
+	char via[128];			/* how it attaches, for -v */
 };
 
 /* A tier's BPF object, as its glue opened it. */
@@ -76,6 +76,7 @@ struct pt_session {
 	struct pt_plan plan;
 	struct pt_obj o;
 	__u64 dropped_seen;
+	__u64 skipped_seen;		/* runs_skipped() at the last drain */
 	struct pt_gen_map counts;	/* struct pt_key -> struct pt_counts */
 	struct pt_counts_cache cache;	/* the per-CPU cache in front of counts */
 	struct pt_gen_map hists;	/* struct pt_hkey -> __u64 (--hist) */
@@ -86,8 +87,17 @@ struct pt_session {
 /* Returns 0, or -1 with a one-line reason in err. */
 int pt_session_open(struct pt_session *s, const struct pt_load_opts *o,
 		    char *err, size_t n);
-/* Moves everything counted so far into rows (added, not replaced). */
-int pt_session_drain(struct pt_session *s, struct pt_rows *rows, __u64 *untracked);
+/* What a drain could not count since the last one. */
+struct pt_lost {
+	__u64 untracked;	/* events of no key: the counter map full */
+	__u64 skipped;		/* runs of the programs the kernel skipped */
+};
+
+/*
+ * Moves everything counted so far into rows (added, not replaced), and
+ * adds what could not be counted to lost.
+ */
+int pt_session_drain(struct pt_session *s, struct pt_rows *rows, struct pt_lost *lost);
 void pt_session_close(struct pt_session *s);
 /*
  * Why a load (or parsing BTF) that failed with errno err may be a resource
