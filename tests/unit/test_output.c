@@ -539,6 +539,25 @@ static void man_csv_columns(void)
 	free(h);
 }
 
+/* What a report could not count: said once, each cause by its figure */
+static void lost_lines(void)
+{
+	struct pt_env e = {};
+	char buf[256];
+
+	CHECK_STR(fmt_lost(buf, sizeof(buf), &e), "");
+	e.untracked = 7;
+	CHECK_STR(fmt_lost(buf, sizeof(buf), &e), "7 events not tracked: counter map full");
+	e.skipped = 2;
+	CHECK_STR(fmt_lost(buf, sizeof(buf), &e), "7 events not tracked: counter map "
+		  "full; the kernel skipped 2 runs of the programs (one already "
+		  "running on that CPU): counts may be low by as many");
+	e.untracked = 0;
+	CHECK_STR(fmt_lost(buf, sizeof(buf), &e), "the kernel skipped 2 runs of the "
+		  "programs (one already running on that CPU): counts may be low "
+		  "by as many");
+}
+
 int main(void)
 {
 	csv_contract();
@@ -550,5 +569,6 @@ int main(void)
 	table_columns();
 	proc_lists();
 	tiers();
+	lost_lines();
 	return unit_summary("test_output");
 }
