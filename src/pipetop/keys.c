@@ -32,7 +32,7 @@ const struct tk_key tk_keys[] = {
 	{ "+, -", "refresh interval longer / shorter", "+/- interval",
 	  { { '+', ta_longer }, { '=', ta_longer }, { '-', ta_shorter },
 	    { '_', ta_shorter } } },
-	{ "h, ?", "this help; any key closes it", "h help",
+	{ "h, ?", "this help; q quits, any other key closes it", "h help",
 	  { { 'h', ta_help }, { '?', ta_help } } },
 };
 const int tk_nkeys = sizeof(tk_keys) / sizeof(tk_keys[0]);
