@@ -122,7 +122,9 @@ $(OUT)/test_web_config: $(OUT)/pipestat/web_config.o $(CORE_OBJS)
 $(OUT)/test_web_config: UNIT_LIBS += $(YAML_LIBS) $(GNUTLS_LIBS)
 $(OUT)/test_auth_pool: $(OUT)/pipestat/auth_pool.o
 $(OUT)/test_auth_pool: UNIT_LIBS += -lcrypt -lpthread
-$(OUT)/test_pipetop: $(OUT)/pipetop/model.o $(OUT)/pipetop/prompt.o $(OUT)/pipetop/opts.o $(OUT)/pipetop/keys.o $(CORE_OBJS)
+# pipetop's parts without curses drawing (view.c) or the session (main.c)
+PIPETOP_PLAIN_OBJS := $(filter-out $(OUT)/pipetop/main.o $(OUT)/pipetop/view.o,$(PIPETOP_OBJS))
+$(OUT)/test_pipetop $(OUT)/test_pipetop_actions: $(PIPETOP_PLAIN_OBJS) $(CORE_OBJS)
 $(OUT)/test_pipetrace_bench: $(filter-out $(OUT)/pipetrace-bench/main.o,$(PIPETRACE_BENCH_OBJS)) $(CORE_OBJS)
 $(OUT)/test_pipetrace_bench: UNIT_LIBS += -luring
 $(OUT)/test_%: tests/unit/test_%.c tests/unit/unit.h
@@ -156,7 +158,8 @@ FUZZ_CFLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=
 	       -DPIPETRACE_VERSION='"$(VERSION)"'
 FUZZ_SRC_output := $(wildcard src/core/*.c)
 FUZZ_SRC_opts_pipestat := src/pipestat/opts.c src/pipestat/listen.c $(FUZZ_SRC_output)
-FUZZ_SRC_opts_pipetop := src/pipetop/opts.c src/pipetop/keys.c src/pipetop/model.c $(FUZZ_SRC_output)
+FUZZ_SRC_opts_pipetop := $(filter-out src/pipetop/main.c src/pipetop/view.c,$(wildcard src/pipetop/*.c)) \
+			 $(FUZZ_SRC_output)
 FUZZ_SRC_opts_pipetrace_bench := $(filter-out src/pipetrace-bench/main.c,$(wildcard src/pipetrace-bench/*.c)) \
 			   $(FUZZ_SRC_output)
 FUZZ_LIBS_opts_pipetrace_bench := -luring

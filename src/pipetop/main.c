@@ -5,7 +5,6 @@
 #include <locale.h>
 #include <math.h>
 #include <poll.h>
-#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,7 +17,6 @@
 #include <termios.h>
 #include "core/cli.h"
 #include "core/clock.h"
-#include "core/pipe_resize.h"
 #include "session/privs.h"
 #include "session/loader.h"
 #include "opts.h"
@@ -119,163 +117,22 @@ static void draw(struct top *t)
 	sigprocmask(SIG_BLOCK, &end_set, NULL);
 }
 
-enum { ACT_NONE, ACT_QUIT, ACT_DRAW, ACT_REBUILD };
-
-/* R on the selected pipe: a prompt with the size to offer. */
-static void resize_ask(struct top *t)
-{
-	struct tv_state *st = &t->st;
-	const struct tm_item *it;
-
-	if (t->m.mode != TM_PER_PIPE || (size_t)st->sel >= t->m.n) {
-		snprintf(st->msg, sizeof(st->msg), "resize: select a pipe first%s",
-			 t->m.mode == TM_PER_PIPE ? "" : " (p shows pipes)");
-		return;
-	}
-	it = &t->m.items[st->sel];
-	tp_resize(&st->prompt, &it->key, tm_resize_offer(&t->m, it, &st->env));
-}
-
-/* Confirmed: the outcome on the status line, as pipestat --resize logs it. */
-static void resize_now(struct tv_state *st)
-{
-	char line[sizeof(st->msg) - 64], name[48];
-	struct pipe_resized done;
-
-	if (pipe_resize(&st->prompt.pipe, st->prompt.size, &done, line, sizeof(line))) {
-		snprintf(st->msg, sizeof(st->msg), "resize: %s", line);
-		return;
-	}
-	/* one status line: another user's quota, if charged, before the rest */
-	if (resize_charge(line, sizeof(line), &done)) {
-		pipe_ref_name(name, sizeof(name), &done.ref);
-		snprintf(st->msg, sizeof(st->msg), "resized pipe %s: %s", name, line);
-		return;
-	}
-	resize_describe(line, sizeof(line), &done);
-	snprintf(st->msg, sizeof(st->msg), "resized %s", line);
-}
-
-static int prompt_key(struct tv_state *st, int ch)
-{
-	switch (tp_key(&st->prompt, ch, st->msg, sizeof(st->msg))) {
-	case TP_FILTER_SET:
-		strcpy(st->filter, st->prompt.edit);
-		return ACT_REBUILD;
-	case TP_RESIZE:
-		resize_now(st);
-		return ACT_DRAW;
-	case TP_TYPING:
-	case TP_CANCEL:
-	case TP_ASK:
-	case TP_BAD:
-		break;
-	}
-	return ACT_DRAW;
-}
-
-static int key(struct top *t, int ch)
-{
-	struct tv_state *st = &t->st;
-
-	if (ch == KEY_RESIZE)
-		return ACT_DRAW;
-	if (st->prompt.kind != TP_NONE)
-		return prompt_key(st, ch);
-	st->msg[0] = '\0';
-	if (st->help) {
-		st->help = false;
-		return ch == 'q' ? ACT_QUIT : ACT_DRAW;
-	}
-	switch (tk_action_of(ch)) {
-	case TK_NONE:
-		return ACT_NONE;
-	case TK_QUIT:
-		return ACT_QUIT;
-	case TK_SORT_NEXT:
-		st->sort = (st->sort + 1) % TM_NCOLS;
-		return ACT_REBUILD;
-	case TK_SORT_PREV:
-		st->sort = (st->sort + TM_NCOLS - 1) % TM_NCOLS;
-		return ACT_REBUILD;
-	case TK_MODE:
-		st->mode = st->mode == TM_PER_PIPE ? TM_PER_PROC : TM_PER_PIPE;
-		st->sel = 0;
-		return ACT_REBUILD;
-	case TK_UP:
-		st->sel--;
-		return ACT_DRAW;
-	case TK_DOWN:
-		st->sel++;
-		return ACT_DRAW;
-	case TK_HALF_PAGE_UP:
-		st->sel -= LINES / 2;
-		return ACT_DRAW;
-	case TK_HALF_PAGE_DOWN:
-		st->sel += LINES / 2;
-		return ACT_DRAW;
-	case TK_FIRST:
-		st->sel = 0;
-		return ACT_DRAW;
-	case TK_LAST:
-		st->sel = INT_MAX / 2;
-		return ACT_DRAW;
-	case TK_DETAIL:
-		st->detail = !st->detail;
-		st->advice = false;	/* one pane at a time */
-		return ACT_DRAW;
-	case TK_ADVICE:
-		st->advice = !st->advice;
-		st->detail = false;
-		return ACT_DRAW;
-	case TK_FILTER:
-		tp_filter(&st->prompt, st->filter);
-		return ACT_DRAW;
-	case TK_RESIZE:
-		resize_ask(t);
-		return ACT_DRAW;
-	case TK_PAUSE:
-		st->paused = !st->paused;
-		return ACT_DRAW;
-	case TK_LONGER:
-		st->interval = tm_interval_step(st->interval, 1);
-		return ACT_DRAW;
-	case TK_SHORTER:
-		st->interval = tm_interval_step(st->interval, -1);
-		return ACT_DRAW;
-	case TK_HELP:
-		st->help = true;
-		return ACT_DRAW;
-	}
-	return ACT_NONE;
-}
-
-/* The selection stays on a row that exists. */
-static void clamp_selection(struct top *t)
-{
-	if ((size_t)t->st.sel >= t->m.n)
-		t->st.sel = t->m.n ? (int)t->m.n - 1 : 0;
-	if (t->st.sel < 0)
-		t->st.sel = 0;
-}
-
 /* Returns 0 to go on, 1 to quit, -1 on error. */
 static int keys(struct top *t)
 {
-	int ch, what = ACT_NONE, k, n = 0;
+	struct ta_state a = { .st = &t->st, .m = &t->m, .height = LINES };
+	int ch, what = 0, n = 0;
 
 	/* at most a screenful of keys a turn: a flood must not starve signals */
 	while (n++ < 256 && (ch = getch()) != ERR) {
-		k = key(t, ch);
-		if (k == ACT_QUIT)
+		what |= tk_press(&a, ch);
+		if (what & TA_QUIT)
 			return 1;
-		if (k > what)
-			what = k;
 	}
-	if (what == ACT_REBUILD && rebuild(t))
+	if ((what & TA_REBUILD) && rebuild(t))
 		return -1;
-	clamp_selection(t);
-	if (what != ACT_NONE)
+	ta_select(&a, t->st.sel);	/* on a row that exists after a rebuild */
+	if (what & TA_REDRAW)
 		draw(t);
 	return 0;
 }

@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# Also run in the VMs, on their tiers (tests/vm/guest-pipestat.sh, TIER=T):
+# nothing here may assume this host's kernel or tier, or what only the
+# host has (the guests have no /dev/fd).
+#
 # pipestat --advise: the bursty pipe gets a ring size, the slow reader's
 # pipe is reader-bound with no resize, the slow writer's writer-bound, a
 # stream of 1-byte writes chatty, a pipe below the traffic threshold gets

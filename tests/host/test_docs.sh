@@ -6,7 +6,8 @@
 # (long or short form; --help and --version aside) unless they say
 # [OPTIONS]. pipetop's man KEYS section names the lines of its key table
 # (src/pipetop/keys.c) in order. Benchmark figures appear only in
-# docs/BENCH.md, which tests/bench/record.sh writes.
+# docs/BENCH.md, which tests/bench/record.sh writes. The host suites the
+# VMs run say so at their top.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/host/lib.sh
@@ -114,6 +115,11 @@ expect "record.sh: a failed run, its status" "$?" 3
 expect "record.sh: a failed run changes nothing" "$(cmp "$TMP/before.md" "$TMP/bench.md" && echo same)" same
 BENCH_DOC=$TMP/bench.md tests/bench/record.sh nosuch true >/dev/null 2>&1
 expect "record.sh: no such section: exit 2" "$?" 2
+
+# the host suites the guests run say so at their top, and only those
+expect "host suites in the VMs: marked" \
+	"$(grep -l '^# Also run in the VMs' tests/host/test_*.sh | sed 's|.*/test_\(.*\)\.sh|\1|' | sort | paste -sd' ')" \
+	"$(sed -n 's/.*host_suite \([a-z_]*\) .*/\1/p' tests/vm/guest-pipestat.sh | sort -u | paste -sd' ')"
 
 # the README is for users: narratives and figures live in docs/
 expect "README under 300 lines" "$(( $(wc -l <README.md) < 300 ))" 1

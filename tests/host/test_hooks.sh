@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# Also run in the VMs, on their tiers (tests/vm/guest-pipestat.sh, TIER=T):
+# nothing here may assume this host's kernel or tier, or what only the
+# host has (the guests have no /dev/fd).
+#
 # Pay only for what is asked: a hook (a BPF program, or a part of one)
 # loads only when a column the output shows needs it. Asking for a column
 # loads its program, not asking leaves it out (the loader's list with -v,

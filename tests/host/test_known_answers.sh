@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# Also run in the VMs, on their tiers (tests/vm/guest-pipestat.sh, TIER=T):
+# nothing here may assume this host's kernel or tier, or what only the
+# host has (the guests have no /dev/fd).
+#
 # Known answers: workloads whose counts follow from their parameters (N
 # nonblocking reads of an empty pipe: N read EAGAINs; N 64 KiB writes: 16N
 # pages), under pipestat on one tier, checked exactly from its CSV.

@@ -260,6 +260,27 @@ output_blocked() {
 	return 1
 }
 
+# fifo_fill PATH: QUEUED/SIZE, the bytes in the FIFO at PATH and its ring
+# (asked through a reader of its own that takes nothing)
+fifo_fill() {
+	python3 -c '
+import fcntl, os, struct, sys, termios
+fd = os.open(sys.argv[1], os.O_RDONLY | os.O_NONBLOCK)
+queued = struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, bytes(4)))[0]
+print(f"{queued}/{fcntl.fcntl(fd, fcntl.F_GETPIPE_SZ)}")' "$1"
+}
+
+# stalled WHAT: pipestat $PS_PID waits to write into the full FIFO (between
+# reports it waits in sigtimedwait, not in poll)
+stalled() {
+	if wait_attached && output_blocked; then
+		ok "$1: blocked on its output ($(cat "/proc/$PS_PID/wchan"))"
+	else
+		not_ok "$1: never blocked on its output (waits in '$(cat "/proc/$PS_PID/wchan" 2>/dev/null)')"
+	fi
+	expect "$1: the FIFO is full" "$(fifo_fill "$TMP/stall")" 65536/65536
+}
+
 # issue 13.6: a signal ends the run while stdout is stalled (a full FIFO)
 t_stalled_output() {
 	local holder
@@ -269,12 +290,12 @@ t_stalled_output() {
 	: >"$TMP/err"
 	"$PIPESTAT" --csv >"$TMP/stall" 2>"$TMP/err" &
 	PS_PID=$!
-	wait_attached && output_blocked
+	stalled "stalled output (csv header)"
 	ends_within "stalled output (csv header)" TERM 1
 	: >"$TMP/err"
 	"$PIPESTAT" -i 0.1 >"$TMP/stall" 2>"$TMP/err" &
 	PS_PID=$!
-	wait_attached && output_blocked
+	stalled "stalled output (table)"
 	ends_within "stalled output (table)" INT 1
 	kill "$holder"; wait "$holder" 2>/dev/null
 }

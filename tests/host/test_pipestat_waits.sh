@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# Also run in the VMs, on their tiers (tests/vm/guest-pipestat.sh, TIER=T):
+# nothing here may assume this host's kernel or tier, or what only the
+# host has (the guests have no /dev/fd).
+#
 # pipestat host tests for time: who waits and for how long, pipe->mutex
 # contention, and the --hist histograms, against workloads that measure
 # themselves (the syscall tier on this workplace's kernel).

@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# Also run in the VMs, on their tiers (tests/vm/guest-pipestat.sh, TIER=T):
+# nothing here may assume this host's kernel or tier, or what only the
+# host has (the guests have no /dev/fd).
+#
 # The ring_* columns on this host (syscall tier): a pipe's usable slots,
 # the most in use, writes that found it full, and its owner, exact for a
 # default pipe (16 slots), one grown to 1 MiB (256) and one the

@@ -446,30 +446,12 @@ static void interval_steps(void)
 	CHECK(tm_interval_step(0.2, 1) == 0.5);
 }
 
-/* One key table: every action has a key, no key two actions, and --help
- * and the status line say what the handler does. */
+/* --help and the status line say what the key table says (the bindings
+ * and their actions: test_pipetop_actions.c). */
 static void keys(void)
 {
 	struct pipetop_opts o;
 	char err[256], text[4096], line[256], want[128];
-	int bound[TK_HELP + 1] = { 0 };
-
-	for (int i = 0; i < tk_nkeys; i++)
-		for (int b = 0; b < TK_MAX_BINDS && tk_keys[i].binds[b].code; b++) {
-			bound[tk_keys[i].binds[b].action]++;
-			CHECK(tk_action_of(tk_keys[i].binds[b].code) ==
-			      tk_keys[i].binds[b].action);
-		}
-	for (int a = TK_QUIT; a <= TK_HELP; a++)
-		CHECK(bound[a] > 0);
-	CHECK(bound[TK_NONE] == 0);
-	CHECK(tk_action_of(KEY_NPAGE) == TK_HALF_PAGE_DOWN);
-	CHECK(tk_action_of(KEY_HOME) == TK_FIRST);
-	CHECK(tk_action_of('\n') == TK_DETAIL);
-	CHECK(tk_action_of('j') == TK_DOWN);
-	CHECK(tk_action_of('a') == TK_ADVICE);
-	CHECK(tk_action_of('R') == TK_RESIZE);
-	CHECK(tk_action_of('x') == TK_NONE);
 
 	CHECK(parse("--help", &o, err, text) == CLI_EXIT_OK);
 	for (int i = 0; i < tk_nkeys; i++) {
