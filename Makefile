@@ -116,7 +116,7 @@ tests/host/pipework32: tests/host/pipework32.c
 UNIT_LIBS  := -lm
 $(OUT)/test_rows $(OUT)/test_output $(OUT)/test_metrics $(OUT)/test_advise: $(CORE_OBJS)
 $(OUT)/test_opts: $(OUT)/pipestat/opts.o $(OUT)/pipestat/listen.o $(CORE_OBJS)
-$(OUT)/test_prom: $(CORE_OBJS)
+$(OUT)/test_prom $(OUT)/test_opt_table: $(CORE_OBJS)
 $(OUT)/test_conn_guard: $(OUT)/pipestat/conn_guard.o
 $(OUT)/test_web_config: $(OUT)/pipestat/web_config.o $(CORE_OBJS)
 $(OUT)/test_web_config: UNIT_LIBS += $(YAML_LIBS) $(GNUTLS_LIBS)
