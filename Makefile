@@ -57,12 +57,33 @@ pipetrace-bench: $(PIPETRACE_BENCH_OBJS) $(SESSION_OBJS) $(CORE_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -luring -lm -o $@
 
+# docgen (src/docgen): the man pages' OPTIONS entries and the bash
+# completion, made from the front ends' option tables; make all writes
+# them (committed) when they change, test_docs.sh checks they are current
+DOCGEN_OBJS := $(OUT)/docgen/main.o $(OUT)/pipestat/opts.o $(OUT)/pipestat/listen.o \
+	       $(OUT)/pipetop/opts.o $(OUT)/pipetop/keys.o \
+	       $(filter-out $(OUT)/pipetrace-bench/main.o,$(PIPETRACE_BENCH_OBJS)) $(CORE_OBJS)
+$(OUT)/docgen/docgen: $(DOCGEN_OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(CFLAGS) $^ -luring -lm -o $@
+
+MAN_PAGES  := man/pipestat.8 man/pipetop.8 man/pipetrace-bench.1
+COMPLETION := scripts/pipetrace.bash-completion
+# gen CMD: its output into the target, which is only touched when the same
+gen = $(1) >$@.new && { cmp -s $@.new $@ && rm $@.new && touch $@ || mv $@.new $@; }
+$(MAN_PAGES): $(OUT)/docgen/docgen
+	$(call msg,GEN,$@)
+	$(Q)$(call gen,$(OUT)/docgen/docgen man $(basename $(notdir $@)) $@)
+$(COMPLETION): $(OUT)/docgen/docgen
+	$(call msg,GEN,$@)
+	$(Q)$(call gen,$(OUT)/docgen/docgen completion)
+
 TEST_PROGS := tests/host/pipework tests/host/pipework32 tests/host/resizework
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUT)/%,$(wildcard tests/unit/test_*.c))
 
 .PHONY: all clean check unit unit-asan hostcheck metrics-doc bench vmbench vmtest deps demo test vmlinux-h \
 	install uninstall deb
-all: $(TOOLS) $(TEST_PROGS)
+all: $(TOOLS) $(TEST_PROGS) $(MAN_PAGES) $(COMPLETION)
 
 deps:
 	$(Q)scripts/install-deps.sh
@@ -116,7 +137,7 @@ tests/host/pipework32: tests/host/pipework32.c
 UNIT_LIBS  := -lm
 $(OUT)/test_rows $(OUT)/test_output $(OUT)/test_metrics $(OUT)/test_advise: $(CORE_OBJS)
 $(OUT)/test_opts: $(OUT)/pipestat/opts.o $(OUT)/pipestat/listen.o $(CORE_OBJS)
-$(OUT)/test_prom: $(CORE_OBJS)
+$(OUT)/test_prom $(OUT)/test_opt_table: $(CORE_OBJS)
 $(OUT)/test_conn_guard: $(OUT)/pipestat/conn_guard.o
 $(OUT)/test_web_config: $(OUT)/pipestat/web_config.o $(CORE_OBJS)
 $(OUT)/test_web_config: UNIT_LIBS += $(YAML_LIBS) $(GNUTLS_LIBS)
@@ -295,7 +316,7 @@ INSTALLED  := $(SBINDIR)/pipestat $(SBINDIR)/pipetop $(BINDIR)/pipetrace-bench \
 install_unit = sed 's|/usr/sbin/pipestat|$(SBINDIR)/pipestat|' packaging/$(1) \
 	>$(DESTDIR)$(2)/$(1) && chmod 644 $(DESTDIR)$(2)/$(1)
 
-install: $(TOOLS)
+install: $(TOOLS) $(MAN_PAGES) $(COMPLETION)
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
 	$(Q)install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPDIR) $(DESTDIR)$(UNITDIR) \

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <signal.h>
 #include <math.h>
 #include <stdio.h>
@@ -36,8 +35,9 @@ long cli_long(const char *s, long min, long max)
 	return v;
 }
 
-bool cli_add_pid(struct pt_load_opts *o, const char *arg, char *err, size_t n)
+bool cli_add_pid(void *load, const char *arg, char *err, size_t n)
 {
+	struct pt_load_opts *o = load;
 	long pid = cli_long(arg, 1, 1L << 22);
 
 	if (pid < 0) {
@@ -52,8 +52,10 @@ bool cli_add_pid(struct pt_load_opts *o, const char *arg, char *err, size_t n)
 	return true;
 }
 
-bool cli_set_comm(struct pt_load_opts *o, const char *arg, char *err, size_t n)
+bool cli_set_comm(void *load, const char *arg, char *err, size_t n)
 {
+	struct pt_load_opts *o = load;
+
 	if (o->comm[0]) {
 		snprintf(err, n, "-n given twice: one command name per run");
 		return false;
@@ -67,8 +69,9 @@ bool cli_set_comm(struct pt_load_opts *o, const char *arg, char *err, size_t n)
 	return true;
 }
 
-bool cli_set_tier(struct pt_load_opts *o, const char *arg, char *err, size_t n)
+bool cli_set_tier(void *load, const char *arg, char *err, size_t n)
 {
+	struct pt_load_opts *o = load;
 	int t = tier_parse(arg);
 
 	if (t < 0) {
@@ -80,8 +83,9 @@ bool cli_set_tier(struct pt_load_opts *o, const char *arg, char *err, size_t n)
 	return true;
 }
 
-bool cli_set_max_keys(struct pt_load_opts *o, const char *arg, char *err, size_t n)
+bool cli_set_max_keys(void *load, const char *arg, char *err, size_t n)
 {
+	struct pt_load_opts *o = load;
 	long keys = cli_long(arg, 1, 1L << 22);
 
 	if (keys < 0) {
@@ -92,40 +96,22 @@ bool cli_set_max_keys(struct pt_load_opts *o, const char *arg, char *err, size_t
 	return true;
 }
 
-int cli_common(int c, char **argv, const struct cli_help *help, FILE *out,
-	       struct pt_load_opts *o, char *err, size_t n)
+bool cli_whole(long *v, const char *arg, long min, long max, const char *why,
+	       char *err, size_t n)
 {
-	switch (c) {
-	case 'h':
-		fputs(help->usage, out);
-		if (help->more)
-			help->more(out);
-		if (help->tail) {
-			pt_print_tiers(out);
-			fputs(help->tail, out);
-		}
-		return CLI_DONE;
-	case 'V':
-		fprintf(out, "%s %s\n", help->prog, PIPETRACE_VERSION);
-		return CLI_DONE;
-	case 'p':
-		return cli_add_pid(o, optarg, err, n) ? CLI_TAKEN : CLI_BAD;
-	case 'n':
-		return cli_set_comm(o, optarg, err, n) ? CLI_TAKEN : CLI_BAD;
-	case CLI_OPT_TIER:
-		return cli_set_tier(o, optarg, err, n) ? CLI_TAKEN : CLI_BAD;
-	case CLI_OPT_MAX_KEYS:
-		return cli_set_max_keys(o, optarg, err, n) ? CLI_TAKEN : CLI_BAD;
-	case 'v':
-		o->verbose = true;
-		return CLI_TAKEN;
-	case ':':
-		snprintf(err, n, "option '%s' needs a value", argv[optind - 1]);
-		return CLI_BAD;
-	default:
-		snprintf(err, n, "unknown option '%s'", argv[optind - 1]);
-		return CLI_BAD;
-	}
+	if ((*v = cli_long(arg, min, max)) >= 0)
+		return true;
+	snprintf(err, n, why, arg);
+	return false;
+}
+
+bool cli_set_seconds(double *v, const char *arg, double min, double max,
+		     const char *why, char *err, size_t n)
+{
+	if ((*v = cli_seconds(arg, max)) >= min)
+		return true;
+	snprintf(err, n, why, arg, max);
+	return false;
 }
 
 void cli_end_signals(sigset_t *ends)

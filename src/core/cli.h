@@ -8,20 +8,37 @@
 #include <stddef.h>
 #include <stdio.h>
 #include "load_opts.h"
+#include "opt_table.h"
 
 /* Seconds: a finite decimal number > 0 and <= max; -1 for anything else. */
 double cli_seconds(const char *s, double max);
 /* A whole decimal number in min..max; -1 for anything else (min >= 0). */
 long cli_long(const char *s, long min, long max);
 /*
- * The options every front end shares, into its load options: -p (adds a
- * process), -n (command name), --tier. False with a one-line reason in err.
+ * The options every front end shares, into its load options (field: a
+ * struct pt_load_opts, as an option table's handlers take it): -p (adds a
+ * process), -n (command name), --tier, --max-keys (the in-kernel counter
+ * map's size). False with a one-line reason in err.
  */
-bool cli_add_pid(struct pt_load_opts *o, const char *arg, char *err, size_t n);
-bool cli_set_comm(struct pt_load_opts *o, const char *arg, char *err, size_t n);
-bool cli_set_tier(struct pt_load_opts *o, const char *arg, char *err, size_t n);
-/* --max-keys: the in-kernel counter map's size */
-bool cli_set_max_keys(struct pt_load_opts *o, const char *arg, char *err, size_t n);
+bool cli_add_pid(void *load, const char *arg, char *err, size_t n);
+bool cli_set_comm(void *load, const char *arg, char *err, size_t n);
+bool cli_set_tier(void *load, const char *arg, char *err, size_t n);
+bool cli_set_max_keys(void *load, const char *arg, char *err, size_t n);
+/*
+ * *v = arg, a whole decimal number in min..max; else false, with why (a
+ * format of arg, "invalid count '%s': ...") in err.
+ */
+bool cli_whole(long *v, const char *arg, long min, long max, const char *why,
+	       char *err, size_t n);
+/*
+ * *v = arg, seconds (cli_seconds) of at least min and at most max; else
+ * false, with why (a format of arg, then max) in err.
+ */
+bool cli_set_seconds(double *v, const char *arg, double min, double max,
+		     const char *why, char *err, size_t n);
+/* a number's macro as text, for messages */
+#define CLI_STR(x)	CLI_STR_(x)
+#define CLI_STR_(x)	#x
 
 /* What a front end's option parser returns. */
 enum { CLI_RUN, CLI_EXIT_OK, CLI_USAGE };
@@ -31,26 +48,31 @@ enum { CLI_RUN, CLI_EXIT_OK, CLI_USAGE };
  */
 int cli_exit_code(int parsed, const char *prog, const char *err);
 
-/* getopt values of the long options every front end shares */
-enum { CLI_OPT_TIER = 1000, CLI_OPT_MAX_KEYS };
-enum { CLI_BAD = -1, CLI_TAKEN = 0, CLI_DONE = 1 };
-
-/* A front end's --help and --version. */
-struct cli_help {
-	const char *prog;
-	const char *usage;
-	const char *tail;	/* after the tiers' section; NULL: no such section */
-	void (*more)(FILE *out);	/* after usage: pipetop's keys; NULL: none */
-};
-
 /*
- * An option no front end treats its own way: -h, -V (printed to out:
- * CLI_DONE), -p, -n, -v, --tier, --max-keys (CLI_TAKEN), and getopt's
- * missing-value (':') and unknown ('?') results (CLI_BAD with a one-line
- * reason in err).
+ * The option table entries (opt_table.h) every front end shares, for an
+ * opts struct TYPE that holds its struct pt_load_opts as .load; MAN: the
+ * man page's text, which says what the option means for that tool.
  */
-int cli_common(int c, char **argv, const struct cli_help *help, FILE *out,
-	       struct pt_load_opts *o, char *err, size_t n);
+#define CLI_OPT_PID(TYPE, MAN) { .flag = 'p', .name = "pid", .arg = "PID", \
+	.help = "only this process (repeatable, up to 64)", .man = MAN, \
+	.values = OPT_PIDS, .set = cli_add_pid, .at = offsetof(TYPE, load) }
+#define CLI_OPT_COMM(TYPE, MAN) { .flag = 'n', .name = "comm", .arg = "NAME", \
+	.help = "only processes with this command name", .man = MAN, \
+	.values = OPT_COMMS, .set = cli_set_comm, .at = offsetof(TYPE, load) }
+#define CLI_OPT_TIER(TYPE, MAN) { .name = "tier", .arg = "TIER", \
+	.help = "auto (default), tracepoint, function or syscall", .man = MAN, \
+	.values = "auto tracepoint function syscall", .set = cli_set_tier, \
+	.at = offsetof(TYPE, load) }
+#define CLI_OPT_MAX_KEYS(TYPE, HELP, MAN) { .name = "max-keys", .arg = "N", \
+	.help = HELP, .man = MAN, .set = cli_set_max_keys, .at = offsetof(TYPE, load) }
+#define CLI_OPT_VERBOSE(TYPE, MAN) { .flag = 'v', .name = "verbose", \
+	.help = "say why tiers were not used; libbpf warnings", .man = MAN, \
+	.at = offsetof(TYPE, load.verbose) }
+#define CLI_OPT_HELP(MAN) { .flag = 'h', .name = "help", .help = "this text", \
+	.man = MAN, .act = OPT_HELP }
+#define CLI_OPT_VERSION { .flag = 'V', .name = "version", .help = "the version", \
+	.man = "The version.", .act = OPT_VERSION }
+
 /*
  * Keeps descriptors 0-2 taken (/dev/null in place of a closed one), so no
  * descriptor made later (a signalfd, a pipe) becomes stdout or stderr.

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
+#include "core/advise.h"
 #include "core/cli.h"
 #include "core/sigout.h"
 #include "core/clock.h"
@@ -344,6 +345,13 @@ int main(int argc, char **argv)
 		return resize(&o);
 	if (!privs_can_trace("pipestat"))
 		return 1;
+	/* --advise's rules' columns: which depend on the kernel's knobs */
+	if (o.advise) {
+		struct pt_env env;
+
+		env_read_knobs(&env);
+		o.load.cols |= advise_cols(&env);
+	}
 	cli_warn_pids("pipestat", &o.load);
 	/* refused before attaching: a path that is unsafe to replace as root */
 	r.textfile.dirfd = -1;

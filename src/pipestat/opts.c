@@ -1,15 +1,627 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <getopt.h>
+#include <stddef.h>
 #include <string.h>
 #include "core/cgroup.h"
-#include "core/advise.h"
 #include "core/cli.h"
 #include "core/metrics.h"
 #include "core/out.h"
 #include "listen.h"
 #include "opts.h"
 
-static const char usage[] =
+#define AT(field)	offsetof(struct pipestat_opts, field)
+
+/* -i and the positional interval: PIPESTAT_MIN_INTERVAL or more */
+static bool set_interval(void *interval, const char *arg, char *err, size_t n)
+{
+	return cli_set_seconds(interval, arg, PIPESTAT_MIN_INTERVAL, PIPESTAT_MAX_SECONDS,
+			       "invalid interval '%s': want " CLI_STR(PIPESTAT_MIN_INTERVAL)
+			       " to %.0f seconds", err, n);
+}
+
+static bool set_count(void *count, const char *arg, char *err, size_t n)
+{
+	return cli_whole(count, arg, 1, 1L << 30,
+			 "invalid count '%s': want a whole number > 0", err, n);
+}
+
+static bool set_duration(void *duration, const char *arg, char *err, size_t n)
+{
+	return cli_set_seconds(duration, arg, 0, PIPESTAT_MAX_SECONDS,
+			       "invalid duration '%s': want seconds > 0, at most %.0f", err, n);
+}
+
+static bool set_rows(void *rows, const char *arg, char *err, size_t n)
+{
+	return cli_whole(rows, arg, 1, 1L << 30,
+			 "invalid rows '%s': want a whole number > 0", err, n);
+}
+
+static bool set_sort(void *sort_col, const char *arg, char *err, size_t n)
+{
+	if ((*(int *)sort_col = metric_parse(arg)) >= 0)
+		return true;
+	snprintf(err, n, "invalid sort column '%s': want a CSV metric column, "
+		 "e.g. write_bytes or eagain_read", arg);
+	return false;
+}
+
+static bool set_columns(void *cols, const char *arg, char *err, size_t n)
+{
+	return columns_parse(cols, arg, err, n);
+}
+
+static bool set_by(void *by, const char *arg, char *err, size_t n)
+{
+	int v = by_parse(arg);
+
+	if (v >= 0 && v != PT_BY_PIPE_PID) {
+		*(enum pt_by *)by = v;
+		return true;
+	}
+	snprintf(err, n, "invalid key '%s': want total, pid, comm, pipe or cgroup", arg);
+	return false;
+}
+
+static bool set_cgroup(void *cgroup, const char *arg, char *err, size_t n)
+{
+	*(const char **)cgroup = arg;
+	return cgroup_check(arg, err, n);
+}
+
+static bool set_listen(void *listen, const char *arg, char *err, size_t n)
+{
+	char host[LISTEN_HOST_MAX];
+	unsigned int port;
+
+	*(const char **)listen = arg;
+	return listen_parse(arg, host, &port, err, n);
+}
+
+/* a file's name: not empty */
+static bool set_file(void *file, const char *arg, const char *opt, char *err,
+		     size_t n)
+{
+	*(const char **)file = arg;
+	if (*arg)
+		return true;
+	snprintf(err, n, "invalid %s '': want a file name", opt);
+	return false;
+}
+
+static bool set_web_config(void *file, const char *arg, char *err, size_t n)
+{
+	return set_file(file, arg, "--web-config", err, n);
+}
+
+static bool set_textfile(void *file, const char *arg, char *err, size_t n)
+{
+	return set_file(file, arg, "--textfile", err, n);
+}
+
+static bool set_max_series(void *max_series, const char *arg, char *err, size_t n)
+{
+	return cli_whole(max_series, arg, 1, 1048576,
+			 "invalid --max-series '%s': want 1 to 1048576", err, n);
+}
+
+static bool set_expire(void *expire, const char *arg, char *err, size_t n)
+{
+	return cli_whole(expire, arg, 0, 1L << 30,
+			 "invalid --expire '%s': want whole seconds, 0 for never", err, n);
+}
+
+static bool set_hist(void *hists, const char *arg, char *err, size_t n)
+{
+	long mask = hist_parse(arg);
+
+	if (mask >= 0) {
+		*(__u32 *)hists |= mask;
+		return true;
+	}
+	snprintf(err, n, "invalid --hist '%s': want write_size, read_size, "
+		 "occupancy, wait_read, wait_write or all", arg);
+	return false;
+}
+
+/* --waits and --no-waits: the last one given counts */
+static bool set_no_waits(void *waits, const char *arg, char *err, size_t n)
+{
+	(void)arg, (void)err, (void)n;
+	*(enum pipestat_waits *)waits = PIPESTAT_WAITS_OFF;
+	return true;
+}
+
+static bool set_waits(void *waits, const char *arg, char *err, size_t n)
+{
+	(void)arg, (void)err, (void)n;
+	*(enum pipestat_waits *)waits = PIPESTAT_WAITS_ON;
+	return true;
+}
+
+static bool set_resize(void *opts, const char *arg, char *err, size_t n)
+{
+	struct pipestat_opts *o = opts;
+
+	if (o->resize) {
+		snprintf(err, n, "--resize given twice: one pipe per run");
+		return false;
+	}
+	o->resize = true;
+	return resize_parse(arg, &o->resize_pipe, &o->resize_size, err, n);
+}
+
+static const struct opt options[] = {
+	{ .flag = 'i', .name = "interval", .arg = "SEC", .set = set_interval, .at = AT(interval),
+	  .help =
+		"report every SEC seconds, 0.1 or more (default: once,\n"
+		"at the end)",
+	  .man =
+		"Report every \\fISEC\\fR seconds (fractions allowed, at least 0.1)." },
+	{ .flag = 'c', .name = "count", .arg = "N", .set = set_count, .at = AT(count),
+	  .help =
+		"stop after N intervals (needs -i)",
+	  .man =
+		"Stop after \\fIN\\fR intervals; needs \\fB\\-i\\fR." },
+	{ .flag = 'd', .name = "duration", .arg = "SEC", .set = set_duration, .at = AT(duration),
+	  .help =
+		"stop after SEC seconds (default: at Ctrl-C)",
+	  .man =
+		"Stop \\fISEC\\fR seconds after attaching." },
+	CLI_OPT_PID(struct pipestat_opts,
+		"Only this process (thread group); repeatable, up to 64 times."),
+	CLI_OPT_COMM(struct pipestat_opts,
+		"Only tasks whose command name is \\fINAME\\fR (at most 15 characters)."),
+	{ .flag = 'r', .name = "rows", .arg = "N", .set = set_rows, .at = AT(rows),
+	  .help =
+		"only the first N rows of each interval",
+	  .man =
+		"Only the first \\fIN\\fR rows of each interval." },
+	{ .flag = 's', .name = "sort", .arg = "COLUMN", .set = set_sort, .at = AT(sort_col),
+	  .help =
+		"rows by this CSV column, largest first (default:\n"
+		"bytes moved), e.g. -s eagain_read",
+	  .man =
+		"Rows by this CSV column, largest first (default: bytes moved); rows\n"
+		"whose value the tier cannot know come last." },
+	{ .flag = 'o', .name = "columns", .arg = "LIST", .set = set_columns, .at = AT(cols),
+	  .values = "default kernel all eagain wait_read_pct wait_write_pct",
+	  .help =
+		"the table's columns, comma-separated CSV names (and\n"
+		"eagain, wait_read_pct, wait_write_pct) or sets:\n"
+		"default (reads, writes, bytes, EAGAINs, waits),\n"
+		"kernel (pool, allocations, copy sections), all;\n"
+		"+LIST adds to the columns so far (the default).\n"
+		"Bytes in Ki/Mi/Gi (1024). CSV and JSON: every column;\n"
+		"with -o those it names, the others empty (null).\n"
+		"Only the hooks shown columns need are loaded\n"
+		"(Tiers, below)",
+	  .man =
+		"The table's columns, in this order (CSV and JSON carry every column;\n"
+		"with \\fB\\-o\\fR the ones it names are counted, the others empty and\n"
+		"\\fBnull\\fR, see HOOKS): comma-separated CSV column names, the table's own \\fBeagain\\fR\n"
+		"(\\fBeagain_read\\fR + \\fBeagain_write\\fR), \\fBwait_read_pct\\fR and\n"
+		"\\fBwait_write_pct\\fR (\\fBWAIT_R%\\fR, \\fBWAIT_W%\\fR), and sets:\n"
+		"\\fBdefault\\fR (READS, WRITES, R_BYTES, W_BYTES, EAGAIN, WAIT_R%,\n"
+		"WAIT_W%: 80 columns with \\fB\\-k pid\\fR or \\fB\\-k comm\\fR),\n"
+		"\\fBkernel\\fR (the kernel developer's view: EAGAIN by side, page pool\n"
+		"hits and misses, allocations with and without \\fBpipe\\->mutex\\fR, copy\n"
+		"sections, splice bytes, mutex contention) and \\fBall\\fR. A \\fILIST\\fR\n"
+		"starting with \\fB+\\fR adds to the columns so far (the default):\n"
+		"\\fB\\-o +eof_reads\\fR. A column without a heading of its own is headed\n"
+		"by its CSV name in capitals. Byte columns are shown in \\fBKi\\fR,\n"
+		"\\fBMi\\fR, \\fBGi\\fR (1024) past 1023." },
+	{ .name = "rate", .at = AT(rate),
+	  .help =
+		"counts per second of the interval, not totals (the\n"
+		"table's headings say /s: r/s, w/s, rB/s, ...)",
+	  .man =
+		"Count columns per second of the interval (two decimals in CSV and JSON,\n"
+		"whole numbers in the table, whose headings say so: \\fBr/s\\fR,\n"
+		"\\fBw/s\\fR, \\fBrB/s\\fR, \\fBwB/s\\fR, \\fIHEADING\\fB/s\\fR); knob\n"
+		"columns as they are." },
+	{ .flag = 'k', .name = "by", .arg = "KEY", .set = set_by, .at = AT(by),
+	  .values = "total pid comm pipe cgroup",
+	  .help =
+		"one row per: total (default), pid, comm, pipe,\n"
+		"cgroup (the cgroup v2 path, CSV column 'cgroup')",
+	  .man =
+		"One row per \\fBtotal\\fR (default), \\fBpid\\fR, \\fBcomm\\fR, \\fBpipe\\fR\n"
+		"(the pipe's inode number: \\fBpipe:[\\fIino\\fB]\\fR in /proc/PID/fd, or the\n"
+		"FIFO's inode) or \\fBcgroup\\fR (the task's cgroup v2 path below the\n"
+		"cgroup2 mount, \\fBid:\\fIN\\fR once removed; the CSV column\n"
+		"\\fBcgroup\\fR).\n"
+		"With \\fB\\-k pipe\\fR the \\fBwriters\\fR and \\fBreaders\\fR columns (and\n"
+		"the table's last) name the processes writing into and reading from each\n"
+		"pipe; see PROCESS LISTS." },
+	{ .name = "cgroup", .arg = "PATH", .set = set_cgroup, .at = AT(load.cgroup),
+	  .values = OPT_DIRS,
+	  .help =
+		"only tasks in this cgroup v2 directory's subtree,\n"
+		"e.g. /sys/fs/cgroup/system.slice/foo.service",
+	  .man =
+		"Count only tasks in the cgroup v2 directory \\fIPATH\\fR and its subtree\n"
+		"(a cgroup array map and \\fBbpf_current_task_under_cgroup\\fR()). A path\n"
+		"that is not a cgroup v2 directory is an error (exit 2)." },
+	{ .name = "listen", .arg = "ADDR:PORT", .set = set_listen, .at = AT(listen),
+	  .help =
+		"serve Prometheus /metrics (OpenMetrics) there:\n"
+		"127.0.0.1:9432 this host only, [::]:9432 every\n"
+		"interface (IPv4 and IPv6), localhost:9432, PORT 0\n"
+		"any free port (stderr says which); counters since\n"
+		"the start",
+	  .man =
+		"Serve Prometheus metrics at \\fBhttp://\\fIADDR\\fB:\\fIPORT\\fB/metrics\\fR\n"
+		"(libmicrohttpd): OpenMetrics to scrapers that accept it, else the text\n"
+		"format 0.0.4. \\fIADDR\\fR is a numeric IPv4 address, an IPv6 address in\n"
+		"brackets or a host name (bound to its first IPv4 address, else its first\n"
+		"IPv6 one); every interface only when asked for: \\fB[::]:\\fIPORT\\fR\n"
+		"(IPv4 and IPv6 on one socket) or \\fB0.0.0.0:\\fIPORT\\fR. A port alone\n"
+		"(\\fB:9432\\fR) is refused. \\fIPORT\\fR 0 takes any free port; the line\n"
+		"\\fBpipestat: serving http://\\fIADDR\\fB:\\fIPORT\\fB/metrics\\fR on stderr\n"
+		"says which. Methods other than GET and HEAD get 405 with \\fBAllow\\fR. At most 64\n"
+		"connections; each must send its whole request within 5 s of connecting\n"
+		"(or of its previous answer) and take its answer within 10 s, however\n"
+		"slowly it sends; with all 64 taken, a new client replaces the one that\n"
+		"has waited longest without a complete request. The kernel counters are drained\n"
+		"every interval (1 s unless \\fB\\-i\\fR) into running totals, named by the\n"
+		"Prometheus naming guide: times in seconds, sizes in bytes, \\fB_total\\fR\n"
+		"on counters, the pipe's side and an EAGAIN's cause as labels\n"
+		"(\\fBpipetrace_calls_total{side=\"read\"}\\fR, \\fBpipetrace_bytes_total\\fR,\n"
+		"\\fBpipetrace_eagain_total{side,cause}\\fR,\n"
+		"\\fBpipetrace_eagain_reason_total{reason}\\fR, \\fBpipetrace_pool_hits_total\\fR,\n"
+		"\\fBpipetrace_pages_allocated_total{mutex=\"held\"}\\fR,\n"
+		"\\fBpipetrace_wait_seconds_total{side}\\fR,\n"
+		"\\fBpipetrace_lock_wait_seconds_total\\fR, ...); the source tree's\n"
+		"\\fBdocs/METRICS.md\\fR maps every CSV column to its series or PromQL.\n"
+		"Each counter is the sum of the values the CSV reports each interval, so\n"
+		"it never decreases, also where the tier derives it. Knobs are gauges,\n"
+		"ratios are left to PromQL, and a column the tier cannot know has no\n"
+		"series (never a 0). Also \\fBpipetrace_untracked_events_total\\fR and\n"
+		"\\fBpipetrace_build_info{version,tier}\\fR. Labels: \\fBtier\\fR and the key:\n"
+		"\\fBcomm\\fR by default, \\fBpid\\fR and \\fBcomm\\fR with \\fB\\-k pid\\fR,\n"
+		"\\fBpipe_dev\\fR (major:minor) and \\fBpipe_ino\\fR with \\fB\\-k pipe\\fR,\n"
+		"\\fBcgroup\\fR with \\fB\\-k cgroup\\fR, none with \\fB\\-k total\\fR. A\n"
+		"\\fBcomm\\fR or \\fBcgroup\\fR value has a backslash written \\fB\\e\\e\\fR and\n"
+		"each control byte, DEL or byte that is not valid UTF-8 written as the\n"
+		"text \\fB\\exHH\\fR, so two names never share a label set. Nothing is\n"
+		"printed on stdout unless \\fB\\-\\-csv\\fR or \\fB\\-\\-json\\fR asks." },
+	{ .name = "web-config", .arg = "FILE", .set = set_web_config, .at = AT(web_config),
+	  .values = OPT_FILES,
+	  .help =
+		"TLS and basic authentication for --listen, in the\n"
+		"exporters' web-config format (tls_server_config:\n"
+		"cert_file, key_file; basic_auth_users: NAME: bcrypt)",
+	  .man =
+		"TLS and basic authentication for \\fB\\-\\-listen\\fR, from a file in the\n"
+		"web-config format of node_exporter and the other exporters:\n"
+		"\\fBtls_server_config:\\fR with \\fBcert_file\\fR and \\fBkey_file\\fR (PEM,\n"
+		"relative to \\fIFILE\\fR's directory), \\fBbasic_auth_users:\\fR with one\n"
+		"\\fIname\\fB: \\fIbcrypt-hash\\fR line per user (\\fB$2y$\\fR, \\fB$2b$\\fR or\n"
+		"\\fB$2a$\\fR, e.g. from \\fBhtpasswd \\-nBC 10 \\fIname\\fR). Other keys are\n"
+		"refused, and so is a key given twice, an alias, a second document, or a\n"
+		"list or mapping where the format has none; a bcrypt cost above 14 is\n"
+		"refused (each check would take seconds of CPU). Said on stderr, and\n"
+		"served all the same: an empty file (plain HTTP and no password, as\n"
+		"without \\fB\\-\\-web\\-config\\fR), a certificate expired or not yet\n"
+		"valid, a bcrypt cost below 10. The file is read before tracing starts,\n"
+		"in time proportional to its size (1 MiB at most), without running\n"
+		"bcrypt. With TLS, only TLS 1.2 and 1.3 are served; with users, every\n"
+		"request without a right name and password gets 401. Passwords are\n"
+		"checked (bcrypt) on two threads of their own while the server answers\n"
+		"other clients; one found right is remembered and not checked again.\n"
+		"Only failures are limited: after one, its thread rests three times as\n"
+		"long as the check took, and a client address whose last check failed\n"
+		"(in the last minute) may have one check under way; with that one, or\n"
+		"32 checks in all, under way, a request gets 429 with\n"
+		"\\fBRetry-After: 1\\fR, unchecked. Under systemd, give the file, the\n"
+		"certificate and the key to the unit with \\fBLoadCredential=\\fR and\n"
+		"name the file \\fB%d/web.yml\\fR (see \\fBFILES\\fR): paths in it are\n"
+		"relative to its directory, the credentials directory. The file, the\n"
+		"certificate and the key must belong to root or the user pipestat runs\n"
+		"as, and neither they nor any directory on their real path may be\n"
+		"writable by others (a sticky directory is fine where the entry in it is\n"
+		"root's or that user's), and their paths may hold no symbolic link (one\n"
+		"where others write could be swapped); otherwise, or when the file is malformed, one\n"
+		"line on stderr says why and pipestat exits 1." },
+	{ .name = "textfile", .arg = "PATH", .set = set_textfile, .at = AT(textfile),
+	  .values = OPT_FILES,
+	  .help =
+		"write the same metrics to PATH every interval\n"
+		"(atomically; node_exporter's textfile collector)",
+	  .man =
+		"Write the same metrics (text format 0.0.4) to \\fIPATH\\fR every interval,\n"
+		"atomically, for node_exporter's textfile collector. Safe as root in a\n"
+		"directory other users can write: the directory is opened once at the\n"
+		"start, through no symbolic link (a path with one is refused: whoever can\n"
+		"write where the link lies could point it at a directory of root's; give\n"
+		"the real path); each version is a new file created there exclusively under a\n"
+		"random hidden name (\\fBO_CREAT|O_EXCL|O_NOFOLLOW\\fR, mode 0644), synced,\n"
+		"then renamed over \\fIPATH\\fR. No existing name is ever opened, so a\n"
+		"planted symlink or FIFO is neither followed nor blocks. \\fIPATH\\fR must\n"
+		"be a regular file or not exist: a symlink, FIFO or device there (such as\n"
+		"\\fB/dev/stdout\\fR) is refused at the start (exit 1), and one that appears\n"
+		"during the run is left alone. So is a directory that is not writable or\n"
+		"is a kernel interface rather than storage (procfs, sysfs, cgroupfs and\n"
+		"the like: \\fB/proc/sys/kernel/hostname\\fR is a knob, not a file).\n"
+		"A write failure is said once on stderr\n"
+		"(and once when it works again); the run goes on, and the temporary file\n"
+		"is removed. Two failures end the run instead, in one line and exit 1:\n"
+		"a temporary file that cannot be removed (an append-only directory, which\n"
+		"would keep one each interval), and a directory path that no longer names\n"
+		"the directory opened at the start (renamed, removed, or replaced by a\n"
+		"link: what pipestat writes would no longer be where it is read)." },
+	{ .name = "max-series", .arg = "N", .set = set_max_series, .at = AT(max_series),
+	  .help =
+		"label sets in /metrics (default 1000); keys past\n"
+		"it are summed into one series overflow=\"true\"",
+	  .man =
+		"At most \\fIN\\fR label sets (default 1000). Once \\fIN\\fR exist, the counts\n"
+		"of new keys are added to one series labelled \\fBoverflow=\"true\"\\fR\n"
+		"(with \\fBtier\\fR and no key labels), so every series stays monotonic\n"
+		"and the cardinality bounded; a rising overflow series says the cap is\n"
+		"too low for the key." },
+	{ .name = "expire", .arg = "SEC", .set = set_expire, .at = AT(expire),
+	  .help =
+		"-k pid: drop a process's series SEC seconds after it\n"
+		"exited (default 300; 0: never)",
+	  .man =
+		"With \\fB\\-k pid\\fR, drop the series of a process \\fISEC\\fR seconds after\n"
+		"it exited (default 300; 0: never), so exited processes do not fill\n"
+		"\\fB\\-\\-max\\-series\\fR. Its last values stay on \\fB/metrics\\fR that long,\n"
+		"so a scrape interval shorter than \\fISEC\\fR sees them; then Prometheus\n"
+		"marks the series stale: \\fBrate\\fR() and \\fBincrease\\fR() over a window\n"
+		"that holds its samples still count them, and it is gone from instant\n"
+		"queries. A new process that gets the same pid and command name later\n"
+		"starts the series again from 0, which \\fBrate\\fR() reads as a counter\n"
+		"reset." },
+	{ .name = "csv", .at = AT(csv),
+	  .help =
+		"CSV: one header, one row per key per interval",
+	  .man =
+		"CSV (RFC 4180): one header line, then one row per key per interval." },
+	{ .name = "json", .at = AT(json),
+	  .help =
+		"NDJSON: one JSON object per key per interval, keys\n"
+		"the CSV column names, unknown values null",
+	  .man =
+		"NDJSON: one JSON object per row per interval, flushed each interval.\n"
+		"The keys are the CSV column names in CSV order; numbers are numbers, a\n"
+		"value the tier cannot know is \\fBnull\\fR (never 0), \\fBderived\\fR is an\n"
+		"array of column names. \\fBcomm\\fR bytes that are not printable ASCII are\n"
+		"escaped as \\fB\\\\u00\\fIXX\\fR (one per byte), so every line is valid JSON.\n"
+		"With \\fB\\-\\-hist\\fR, each object ends with \\fBhist_\\fINAME\\fR objects\n"
+		"keyed by each non-empty slot's lower bound (\\fB{\"0\":2,\"4096\":5}\\fR)." },
+	{ .name = "hist", .arg = "NAME[,NAME]", .set = set_hist, .at = AT(load.hists),
+	  .help =
+		"log2 histograms per key after each report:\n"
+		"write_size, read_size, occupancy (ring slots in\n"
+		"use when a write starts), wait_read, wait_write\n"
+		"(ns per sleep; not with --no-waits), or all; not with\n"
+		"--csv; with --json as keys hist_NAME of each object;\n"
+		"with --listen, --textfile Prometheus histograms",
+	  .man =
+		"After each report, log2 histograms per key (slot \\fIs\\fR holds values\n"
+		"2^\\fIs\\fR to 2^(\\fIs\\fR+1)\\-1; the first holds 0 and 1):\n"
+		"\\fBwrite_size\\fR and \\fBread_size\\fR (bytes per call that moved any),\n"
+		"\\fBoccupancy\\fR (ring slots in use when a write starts; in the\n"
+		"tracepoint tier the slots after the write less those it filled),\n"
+		"\\fBwait_read\\fR and \\fBwait_write\\fR (ns per sleep;\n"
+		"not with \\fB\\-\\-no\\-waits\\fR), or \\fBall\\fR.\n"
+		"Kept in the kernel only when asked for. Not with \\fB\\-\\-csv\\fR; with\n"
+		"\\fB\\-\\-json\\fR inside each object. With \\fB\\-\\-listen\\fR or\n"
+		"\\fB\\-\\-textfile\\fR, Prometheus histograms cumulative since the start\n"
+		"(\\fB_bucket{le}\\fR, \\fB_sum\\fR, \\fB_count\\fR; \\fBle\\fR is each slot's\n"
+		"upper bound, in seconds for the sleeps):\n"
+		"\\fBpipetrace_call_size_bytes{side}\\fR, \\fBpipetrace_occupancy_slots\\fR,\n"
+		"\\fBpipetrace_wait_duration_seconds{side}\\fR." },
+	{ .name = "no-waits", .set = set_no_waits, .at = AT(waits),
+	  .help =
+		"do not time the sleeps of readers and writers, even\n"
+		"for columns that show them (waits_*, wait_*_ns,\n"
+		"WAIT_R%, WAIT_W%, ring_peak, ring_full_writes then\n"
+		"unknown): no program on every context switch (see\n"
+		"pipestat(8), OVERHEAD)",
+	  .man =
+		"Do not time the sleeps of readers waiting for data and writers waiting\n"
+		"for room, even for the columns shown (the wait columns,\n"
+		"\\fBring_peak\\fR and \\fBring_full_writes\\fR are then \\fB-\\fR and\n"
+		"empty, and \\fB\\-\\-hist wait_read\\fR, \\fBwait_write\\fR are refused).\n"
+		"Timing them takes a program on \\fBsched:sched_switch\\fR in the syscall\n"
+		"and function tiers, which runs on every context switch of the machine\n"
+		"(see OVERHEAD), and the \\fBpipe:pipe_wait_*\\fR events in the\n"
+		"tracepoint tier. Like every hook they are loaded only when a column\n"
+		"shown needs them (HOOKS); the default table's WAIT_R% and WAIT_W% do,\n"
+		"because who is blocked is the first thing an operator asks." },
+	{ .name = "waits", .set = set_waits, .at = AT(waits),
+	  .help =
+		"time them even when no column shown needs them\n"
+		"(they are timed whenever one does, as the default\n"
+		"table's WAIT_R%, WAIT_W%)",
+	  .man =
+		"Time them even when no column shown needs them (\\fB\\-o reads\n"
+		"\\-\\-waits\\fR); with the default table, CSV or JSON they are timed\n"
+		"anyway." },
+	CLI_OPT_TIER(struct pipestat_opts,
+		"\\fBauto\\fR (default), \\fBtracepoint\\fR, \\fBfunction\\fR or \\fBsyscall\\fR.\n"
+		"A forced tier that cannot attach on this kernel is an error."),
+	CLI_OPT_MAX_KEYS(struct pipestat_opts,
+		"in-kernel counter slots (default 16384) per interval,\n"
+		"per second with -- COMMAND; events that find it\n"
+		"full are reported as untracked",
+		"In-kernel counter slots (one per process, command and pipe) per\n"
+		"generation; default 16384. A generation lasts an interval, a second at\n"
+		"most with \\fB\\-\\-\\fR \\fICOMMAND\\fR. Events that find the map full are\n"
+		"counted and reported as untracked, never dropped silently."),
+	{ .name = "demo", .at = AT(demo),
+	  .help =
+		"run a built-in pipe workload and report on it",
+	  .man =
+		"Run a built-in workload with a known answer (command name\n"
+		"\\fBpt-demo\\fR) and report on it per process." },
+	{ .name = "advise", .at = AT(advise),
+	  .help =
+		"instead of the table, one line per pipe worth a remark,\n"
+		"with the figures behind it: reader-bound,\n"
+		"writer-bound, bursty (with a ring size to resize to),\n"
+		"chatty, quota-shrunk, and on a kernel with the pipe\n"
+		"patches' knobs, fs.pipe-prealloc-max, -keep and\n"
+		"fs.pipe-read-batch from pool misses, page churn and\n"
+		"sections per read; pipes with fewer than 16 writes\n"
+		"in the interval (1 MiB for the waits' and knobs'\n"
+		"rules) are not judged; implies -k pipe and --waits\n"
+		"(see pipestat(8))",
+	  .man =
+		"Instead of the table, one line per pipe worth a remark, with the figures\n"
+		"that justify it, each interval (or once at the end), the pipe named as\n"
+		"\\fB\\-\\-resize\\fR takes it (\\fIDEV\\fB:\\fIINO\\fR); implies \\fB\\-k\n"
+		"pipe\\fR and \\fB\\-\\-waits\\fR; not with \\fB\\-\\-csv\\fR, \\fB\\-\\-json\\fR,\n"
+		"\\fB\\-\\-listen\\fR, \\fB\\-\\-textfile\\fR, \\fB\\-\\-hist\\fR or another\n"
+		"\\fB\\-k\\fR. W% and R% are the shares of the interval the pipe's writers\n"
+		"slept waiting for room and its readers for data. The rules\n"
+		"(src/core/advise.h):\n"
+		".RS\n"
+		".TP\n"
+		".B quota\\-shrunk\n"
+		"\\fBring_quota_shrunk\\fR: names the owner's uid, its pipe pages and\n"
+		"\\fBfs.pipe\\-user\\-pages\\-soft\\fR.\n"
+		".TP\n"
+		".B reader\\-bound\n"
+		"W% >= 50 and R% < 5: the reader is the bottleneck, a bigger ring will\n"
+		"not help (no resize advice).\n"
+		".TP\n"
+		".B writer\\-bound\n"
+		"R% >= 50 and W% < 5: the mirror image.\n"
+		".TP\n"
+		".B bursty\n"
+		"W% and R% >= 5 and writes found the ring full: a burst is estimated as\n"
+		"the bytes written per reader wait (a reader waits once the pipe is\n"
+		"empty), and the ring to grow to is the next power of two pages at or\n"
+		"above it, within \\fBfs.pipe\\-max\\-size\\fR, with the \\fB\\-\\-resize\\fR\n"
+		"command (\\fB\\-\\-resize\\fR \\fIDEV\\fB:\\fIINO\\fB=\\fISIZE\\fR).\n"
+		".TP\n"
+		".B chatty\n"
+		"10000 writes/s or more of under 512 bytes on average: batching saves\n"
+		"system calls.\n"
+		".RE\n"
+		".IP\n"
+		"On a kernel with the knobs of the pipetrace kernel patches\n"
+		"(\\fB/proc/sys/fs/pipe\\-prealloc\\-max\\fR is a procfs file; never on\n"
+		"other kernels, where the knobs do not exist), with \\fIP\\fR the whole\n"
+		"pages per write on average, at most 8 (what a write's prefill can take):\n"
+		".RS\n"
+		".TP\n"
+		".B fs.pipe\\-prealloc\\-max\n"
+		"\\fBpool_misses\\fR (pages allocated holding pipe\\->mutex) 1 or more per\n"
+		"write, \\fIP\\fR >= 2 and the knob below \\fIP\\fR: raise it to\n"
+		"\\fIP\\fR, so that a write allocates that many of its pages before taking\n"
+		"the mutex.\n"
+		".TP\n"
+		".B fs.pipe\\-prealloc\\-keep\n"
+		"page churn: \\fBalloc_locked\\fR + \\fBalloc_unlocked\\fR 1 or more per\n"
+		"write (each page freed again once read, beyond the ones a pipe keeps),\n"
+		"\\fIP\\fR >= 2, the knob below \\fIP\\fR and \\fBfs.pipe\\-prealloc\\-max\\fR\n"
+		"at \\fIP\\fR or above (keep is clamped to it, so that rule comes first):\n"
+		"raise it to \\fIP\\fR; each idle pipe then holds up to \\fIP\\fR pages.\n"
+		".TP\n"
+		".B fs.pipe\\-read\\-batch\n"
+		"the knob 0 and \\fBcopy_sections\\fR 2 or more per read: set it to 1, one\n"
+		"user-access section per run of whole buffers.\n"
+		".RE\n"
+		".IP\n"
+		"Each remark gives its figures (pages or sections per call, the counts\n"
+		"and the calls), the value to set and its \\fBsysctl \\-w\\fR command. A\n"
+		"figure the tier cannot know here (\\fB\\-\\fR in the table, e.g.\n"
+		"\\fBsections_per_read\\fR with \\fBfs.pipe-read-batch\\fR on) gives no\n"
+		"remark.\n"
+		".IP\n"
+		"Nothing is said of a pipe with fewer than 16 writes in the interval\n"
+		"(except quota-shrunk), and the waits' and the knobs' rules need 1 MiB\n"
+		"written (read-batch also 16 reads); the heading says so, and a report\n"
+		"with no remark says \"no pipe worth a remark\". Without the sleeps (a\n"
+		"tracepoint-tier kernel without \\fBpipe_wait_*\\fR) the waits' rules say\n"
+		"nothing." },
+	{ .name = "resize", .arg = "PIPE=SIZE", .set = set_resize, .values = OPT_FIFOS,
+	  .help =
+		"resize a live pipe and exit: PIPE is DEV:INO\n"
+		"(pipe_dev:pipe_ino, e.g. 0:15:812345; a bare INO if\n"
+		"on one device only) or PID:FD (a holder's descriptor,\n"
+		"taken with pidfd_getfd only), SIZE bytes (k, M, G:\n"
+		"KiB, MiB, GiB); the sizes before and after, and whose\n"
+		"pipe quota a grown pipe charges, go to stderr",
+	  .man =
+		"Resize a live pipe or FIFO that other processes hold, then exit; nothing\n"
+		"is traced and no BPF privilege is needed, only the right to reach a\n"
+		"holder. \\fIPIPE\\fR is the pipe's device and inode, \\fIDEV\\fB:\\fIINO\\fR\n"
+		"(major:minor:inode, \\fBpipe_dev\\fR and \\fBpipe_ino\\fR of \\fB\\-k pipe\\fR,\n"
+		"e.g. \\fB0:15:812345\\fR; \\fB\\-\\-advise\\fR and pipetop name pipes so), or\n"
+		"\\fIPID\\fB:\\fIFD\\fR, a holder's descriptor (\\fIPID\\fR may be a thread's\n"
+		"id, for a descriptor in that thread's table). A bare \\fIINO\\fR (or\n"
+		"\\fBpipe:[\\fIINO\\fB]\\fR) will do while one device has a pipe or FIFO of\n"
+		"that inode number; on more than one (a FIFO on another file system can\n"
+		"have a pipe's number) it is refused, the line naming each candidate's\n"
+		"\\fIDEV\\fB:\\fIINO\\fR and holder. The holder is the first process found\n"
+		"(lowest PID) with the pipe open in one of its threads' tables\n"
+		"(/proc/\\fIPID\\fB/task/\\fITID\\fB/fd\\fR: a thread can hold a pipe alone\n"
+		"once its leader exited); O_PATH descriptors (fdinfo's flags) are not\n"
+		"holders. \\fISIZE\\fR is bytes, or with \\fBk\\fR, \\fBM\\fR, \\fBG\\fR (KiB,\n"
+		"MiB, GiB); the kernel rounds it up to a power of two pages.\n"
+		".IP\n"
+		"pipestat takes the holder's descriptor with \\fBpidfd_open\\fR(2) and\n"
+		"\\fBpidfd_getfd\\fR(2) (PTRACE_MODE_ATTACH on the holder: its user, or\n"
+		"CAP_SYS_PTRACE), a thread's through a \\fBPIDFD_THREAD\\fR pidfd (Linux\n"
+		"6.9; before it only a process's descriptors can be reached, and the\n"
+		"line says so). It never opens \\fB/proc/\\fIPID\\fB/fd/\\fIFD\\fR: that open\n"
+		"would be pipestat's own, with its credentials, of whatever the\n"
+		"descriptor names by then. What it gets is used only if it is an open\n"
+		"pipe: a FIFO by \\fBfstat\\fR(2), not O_PATH by \\fBF_GETFL\\fR (an O_PATH\n"
+		"descriptor names a FIFO without opening it), \\fBF_GETPIPE_SZ\\fR working,\n"
+		"and the pipe asked for. It sets the size with \\fBF_SETPIPE_SZ\\fR and\n"
+		"confirms it with \\fBF_GETPIPE_SZ\\fR, and logs on stderr:\n"
+		".RS\n"
+		".nf\n"
+		"pipestat: resized pipe 0:15:51264 (pid 27132 fd 3, pidfd_getfd): 65536 \\-> 1048576 bytes (16 \\-> 256 slots), confirmed by F_GETPIPE_SZ\n"
+		".fi\n"
+		".RE\n"
+		".IP\n"
+		"The pages of a grown ring are charged to the user that created the pipe\n"
+		"(\\fIpipe\\->user\\fR), not to whoever resizes it; root passes the quota\n"
+		"checks, that user's next pipes may not. When the holder's real uid is\n"
+		"not pipestat's, a second line says how many more pages it is charged,\n"
+		"and whether that takes it over \\fBfs.pipe\\-user\\-pages\\-soft\\fR (its new\n"
+		"pipes then get 2 slots instead of 16) or \\fBfs.pipe\\-user\\-pages\\-hard\\fR\n"
+		"(they fail). The kernel does not show a pipe's creator: the line names\n"
+		"the holder's real uid (/proc/\\fIPID\\fB/task/\\fITID\\fB/status\\fR), and\n"
+		"what its new pipes get is asked of the kernel by making one as that user\n"
+		"(a child dropped to the holder's uid and gid), before and after the\n"
+		"resize; without CAP_SETUID the line says it cannot tell.\n"
+		".RS\n"
+		".nf\n"
+		"pipestat: uid 1000 is charged 240 more pipe pages, which takes it over fs.pipe\\-user\\-pages\\-soft (16384): its new pipes get 2 slots (uid 1000 is the holder's real uid: the kernel charges the pipe's creator, which it does not show)\n"
+		".fi\n"
+		".RE\n"
+		".IP\n"
+		"It never shrinks a pipe below the data in its ring. Refusals, one line\n"
+		"each, exit 1: the ring holds more bytes than \\fISIZE\\fR, or its data\n"
+		"takes more slots than \\fISIZE\\fR has (EBUSY); a size above\n"
+		"\\fBfs.pipe\\-max\\-size\\fR without CAP_SYS_RESOURCE, or growing a pipe\n"
+		"whose owner is over \\fBfs.pipe\\-user\\-pages\\-soft\\fR without it (EPERM);\n"
+		"a bare \\fIINO\\fR on more than one device; a process or descriptor that\n"
+		"is gone; a descriptor that is not a pipe or FIFO, or an O_PATH one; a\n"
+		"holder it cannot reach, with the call that failed (\\fBpidfd_open\\fR or\n"
+		"\\fBpidfd_getfd\\fR) and its error." },
+	CLI_OPT_VERBOSE(struct pipestat_opts,
+		"Say why better tiers were not used; libbpf warnings; time to attach."),
+	CLI_OPT_HELP(
+		"Usage, tiers and examples."),
+	CLI_OPT_VERSION,
+	{}
+};
+
+const struct opt_tool pipestat_tool = {
+	.prog = "pipestat",
+	.opts = options,
+	.head =
 "Usage: pipestat [-i SEC [-c N]] [-d SEC] [-p PID]... [-n COMM] [-k KEY]\n"
 "                [-r N] [-s COLUMN] [-o LIST] [--rate] [interval [count]]\n"
 "                [--csv|--json] [--listen ADDR:PORT [--web-config FILE]]\n"
@@ -24,89 +636,10 @@ static const char usage[] =
 "With -- COMMAND: attach, run COMMAND, count it and every process it starts\n"
 "(in a cgroup made for it in pipestat's own, whose limits still apply),\n"
 "report when it exits and exit with its status (128+N after signal N).\n"
-"\n"
-"  -i, --interval SEC   report every SEC seconds, 0.1 or more (default: once,\n"
-"                       at the end)\n"
-"  -c, --count N        stop after N intervals (needs -i)\n"
-"  -d, --duration SEC   stop after SEC seconds (default: at Ctrl-C)\n"
-"  -p, --pid PID        only this process (repeatable, up to 64)\n"
-"  -n, --comm NAME      only processes with this command name\n"
-"  -r, --rows N         only the first N rows of each interval\n"
-"  -s, --sort COLUMN    rows by this CSV column, largest first (default:\n"
-"                       bytes moved), e.g. -s eagain_read\n"
-"  -o, --columns LIST   the table's columns, comma-separated CSV names (and\n"
-"                       eagain, wait_read_pct, wait_write_pct) or sets:\n"
-"                       default (reads, writes, bytes, EAGAINs, waits),\n"
-"                       kernel (pool, allocations, copy sections), all;\n"
-"                       +LIST adds to the columns so far (the default).\n"
-"                       Bytes in Ki/Mi/Gi (1024). CSV and JSON: every column;\n"
-"                       with -o those it names, the others empty (null).\n"
-"                       Only the hooks shown columns need are loaded\n"
-"                       (Tiers, below)\n"
-"      --rate           counts per second of the interval, not totals (the\n"
-"                       table's headings say /s: r/s, w/s, rB/s, ...)\n"
-"  -k, --by KEY         one row per: total (default), pid, comm, pipe,\n"
-"                       cgroup (the cgroup v2 path, CSV column 'cgroup')\n"
-"      --cgroup PATH    only tasks in this cgroup v2 directory's subtree,\n"
-"                       e.g. /sys/fs/cgroup/system.slice/foo.service\n"
-"      --listen ADDR:PORT  serve Prometheus /metrics (OpenMetrics) there:\n"
-"                       127.0.0.1:9432 this host only, [::]:9432 every\n"
-"                       interface (IPv4 and IPv6), localhost:9432, PORT 0\n"
-"                       any free port (stderr says which); counters since\n"
-"                       the start\n"
-"      --web-config FILE  TLS and basic authentication for --listen, in the\n"
-"                       exporters' web-config format (tls_server_config:\n"
-"                       cert_file, key_file; basic_auth_users: NAME: bcrypt)\n"
-"      --textfile PATH  write the same metrics to PATH every interval\n"
-"                       (atomically; node_exporter's textfile collector)\n"
-"      --max-series N   label sets in /metrics (default 1000); keys past\n"
-"                       it are summed into one series overflow=\"true\"\n"
-"      --expire SEC     -k pid: drop a process's series SEC seconds after it\n"
-"                       exited (default 300; 0: never)\n"
-"      --csv            CSV: one header, one row per key per interval\n"
-"      --json           NDJSON: one JSON object per key per interval, keys\n"
-"                       the CSV column names, unknown values null\n"
-"      --hist NAME[,NAME]  log2 histograms per key after each report:\n"
-"                       write_size, read_size, occupancy (ring slots in\n"
-"                       use when a write starts), wait_read, wait_write\n"
-"                       (ns per sleep; not with --no-waits), or all; not with\n"
-"                       --csv; with --json as keys hist_NAME of each object;\n"
-"                       with --listen, --textfile Prometheus histograms\n"
-"      --no-waits       do not time the sleeps of readers and writers, even\n"
-"                       for columns that show them (waits_*, wait_*_ns,\n"
-"                       WAIT_R%, WAIT_W%, ring_peak, ring_full_writes then\n"
-"                       unknown): no program on every context switch (see\n"
-"                       pipestat(8), OVERHEAD)\n"
-"      --waits          time them even when no column shown needs them\n"
-"                       (they are timed whenever one does, as the default\n"
-"                       table's WAIT_R%, WAIT_W%)\n"
-"      --tier TIER      auto (default), tracepoint, function or syscall\n"
-"      --max-keys N     in-kernel counter slots (default 16384) per interval,\n"
-"                       per second with -- COMMAND; events that find it\n"
-"                       full are reported as untracked\n"
-"      --demo           run a built-in pipe workload and report on it\n"
-"      --advise         instead of the table, one line per pipe worth a remark,\n"
-"                       with the figures behind it: reader-bound,\n"
-"                       writer-bound, bursty (with a ring size to resize to),\n"
-"                       chatty, quota-shrunk, and on a kernel with the pipe\n"
-"                       patches' knobs, fs.pipe-prealloc-max, -keep and\n"
-"                       fs.pipe-read-batch from pool misses, page churn and\n"
-"                       sections per read; pipes with fewer than 16 writes\n"
-"                       in the interval (1 MiB for the waits' and knobs'\n"
-"                       rules) are not judged; implies -k pipe and --waits\n"
-"                       (see pipestat(8))\n"
-"      --resize PIPE=SIZE  resize a live pipe and exit: PIPE is DEV:INO\n"
-"                       (pipe_dev:pipe_ino, e.g. 0:15:812345; a bare INO if\n"
-"                       on one device only) or PID:FD (a holder's descriptor,\n"
-"                       taken with pidfd_getfd only), SIZE bytes (k, M, G:\n"
-"                       KiB, MiB, GiB); the sizes before and after, and whose\n"
-"                       pipe quota a grown pipe charges, go to stderr\n"
-"  -v, --verbose        say why tiers were not used; libbpf warnings\n"
-"  -h, --help           this text\n"
-"  -V, --version        the version\n"
-"\n";
-
-static const char usage_tail[] =
+"\n",
+	.foot = "\n",
+	.tiers = true,
+	.tail =
 "\n"
 "Examples:\n"
 "  pipestat -i 1                  totals every second\n"
@@ -124,9 +657,10 @@ static const char usage_tail[] =
 "\n"
 "With --listen or --textfile: an interval of 1 s unless -i says, one\n"
 "label set per command unless -k says (-k pid, -k pipe: capped by\n"
-"--max-series), and no table on stdout (--csv or --json still print).\n";
+"--max-series), and no table on stdout (--csv or --json still print).\n",
+};
 
-#define USAGE_ERR(...) do { snprintf(err, n, __VA_ARGS__); return CLI_USAGE; } while (0)
+#define USAGE_ERR(...) do { snprintf(err, n, __VA_ARGS__); return false; } while (0)
 
 /* The sleeps' columns: what --waits asks for. */
 #define WAIT_COLS (PT_COL_BIT(PT_COL_WAITS_READ) | PT_COL_BIT(PT_COL_WAIT_READ_NS) | \
@@ -143,17 +677,16 @@ static __u64 table_cols(const struct pt_columns *c)
 
 /*
  * The columns the output shows, whose hooks alone the session loads: the
- * table's (-o), or --advise's; CSV and JSON every column unless -o
- * narrows them (the others are then empty, null); Prometheus every column.
+ * table's (-o); CSV and JSON every column unless -o narrows them (the
+ * others are then empty, null); Prometheus every column. --advise's are
+ * the caller's to add (advise_cols: they depend on the kernel's knobs).
  */
 static __u64 shown_cols(const struct pipestat_opts *o, bool cols_given)
 {
-	struct pt_env env;
 	__u64 cols;
 
-	env_read_knobs(&env);
 	if (o->advise)
-		cols = advise_cols(&env);
+		cols = 0;
 	else if (o->csv || o->json)
 		cols = cols_given ? table_cols(&o->cols) : PT_COLS_ALL;
 	else
@@ -165,191 +698,13 @@ static __u64 shown_cols(const struct pipestat_opts *o, bool cols_given)
 	return cols;
 }
 
-/* -i and the positional interval: PIPESTAT_MIN_INTERVAL or more */
-static bool set_interval(struct pipestat_opts *o, const char *arg, char *err,
-			 size_t n)
+/* libbpf-tools' positional form: pipestat [interval [count]] */
+static bool operands(struct pipestat_opts *o, int argc, char **argv, char *err,
+		     size_t n)
 {
-	o->interval = cli_seconds(arg, PIPESTAT_MAX_SECONDS);
-	if (o->interval >= PIPESTAT_MIN_INTERVAL)
-		return true;
-	snprintf(err, n, "invalid interval '%s': want %g to %.0f seconds", arg,
-		 PIPESTAT_MIN_INTERVAL, PIPESTAT_MAX_SECONDS);
-	return false;
-}
-
-int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
-		   char *err, size_t n)
-{
-	enum { OPT_CSV = 256, OPT_DEMO, OPT_HIST, OPT_WAITS, OPT_NO_WAITS, OPT_JSON, OPT_LISTEN,
-	       OPT_TEXTFILE, OPT_WEB_CONFIG, OPT_MAX_SERIES, OPT_EXPIRE, OPT_CGROUP, OPT_RATE,
-	       OPT_RESIZE, OPT_ADVISE };
-	static const struct option longs[] = {
-		{ "interval", required_argument, NULL, 'i' },
-		{ "count", required_argument, NULL, 'c' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "comm", required_argument, NULL, 'n' },
-		{ "by", required_argument, NULL, 'k' },
-		{ "csv", no_argument, NULL, OPT_CSV },
-		{ "json", no_argument, NULL, OPT_JSON },
-		{ "cgroup", required_argument, NULL, OPT_CGROUP },
-		{ "rows", required_argument, NULL, 'r' },
-		{ "sort", required_argument, NULL, 's' },
-		{ "columns", required_argument, NULL, 'o' },
-		{ "rate", no_argument, NULL, OPT_RATE },
-		{ "listen", required_argument, NULL, OPT_LISTEN },
-		{ "textfile", required_argument, NULL, OPT_TEXTFILE },
-		{ "web-config", required_argument, NULL, OPT_WEB_CONFIG },
-		{ "max-series", required_argument, NULL, OPT_MAX_SERIES },
-		{ "expire", required_argument, NULL, OPT_EXPIRE },
-		{ "tier", required_argument, NULL, CLI_OPT_TIER },
-		{ "demo", no_argument, NULL, OPT_DEMO },
-		{ "resize", required_argument, NULL, OPT_RESIZE },
-		{ "advise", no_argument, NULL, OPT_ADVISE },
-		{ "hist", required_argument, NULL, OPT_HIST },
-		{ "waits", no_argument, NULL, OPT_WAITS },
-		{ "no-waits", no_argument, NULL, OPT_NO_WAITS },
-		{ "max-keys", required_argument, NULL, CLI_OPT_MAX_KEYS },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{}
-	};
-	static const struct cli_help help = { "pipestat", usage, usage_tail, NULL };
-	char host[LISTEN_HOST_MAX];
-	unsigned int port;
-	bool by_given = false, no_waits = false, waits = false, cols_given = false;
-	long mask;
-	int c, v, tracing = 0;
-
-	memset(o, 0, sizeof(*o));
-	/* the first "--" ends the options: a command and its own arguments */
-	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--")) {
-			o->command = argv + i + 1;
-			argc = i;
-			break;
-		}
-	o->max_series = 1000;
-	o->expire = 300;
-	o->sort_col = -1;
-	columns_default(&o->cols);
-	o->load.tier = PT_TIER_AUTO;
-	o->by = PT_BY_TOTAL;
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":i:c:d:p:n:k:r:s:o:vhV", longs, NULL)) != -1) {
-		tracing += c != OPT_RESIZE && c != 'v';
-		switch (c) {
-		case 'i':
-			if (!set_interval(o, optarg, err, n))
-				return CLI_USAGE;
-			break;
-		case 'c':
-			if ((o->count = cli_long(optarg, 1, 1L << 30)) < 0)
-				USAGE_ERR("invalid count '%s': want a whole number > 0", optarg);
-			break;
-		case 'd':
-			if ((o->duration = cli_seconds(optarg, PIPESTAT_MAX_SECONDS)) < 0)
-				USAGE_ERR("invalid duration '%s': want seconds > 0, at most %.0f",
-					  optarg, PIPESTAT_MAX_SECONDS);
-			break;
-		case 'k':
-			if ((v = by_parse(optarg)) < 0 || v == PT_BY_PIPE_PID)
-				USAGE_ERR("invalid key '%s': want total, pid, comm, pipe "
-					  "or cgroup", optarg);
-			o->by = v;
-			by_given = true;
-			break;
-		case OPT_CSV:
-			o->csv = true;
-			break;
-		case OPT_HIST:
-			if ((mask = hist_parse(optarg)) < 0)
-				USAGE_ERR("invalid --hist '%s': want write_size, read_size, "
-					  "occupancy, wait_read, wait_write or all", optarg);
-			o->load.hists |= mask;
-			break;
-		case OPT_WAITS:
-			no_waits = false;
-			waits = true;
-			break;
-		case OPT_NO_WAITS:
-			no_waits = true;
-			waits = false;
-			break;
-		case OPT_JSON:
-			o->json = true;
-			break;
-		case 'r':
-			if ((o->rows = cli_long(optarg, 1, 1L << 30)) < 0)
-				USAGE_ERR("invalid rows '%s': want a whole number > 0", optarg);
-			break;
-		case 's':
-			if ((o->sort_col = metric_parse(optarg)) < 0)
-				USAGE_ERR("invalid sort column '%s': want a CSV metric column, "
-					  "e.g. write_bytes or eagain_read", optarg);
-			break;
-		case 'o':
-			if (!columns_parse(&o->cols, optarg, err, n))
-				return CLI_USAGE;
-			cols_given = true;
-			break;
-		case OPT_RATE:
-			o->rate = true;
-			break;
-		case OPT_CGROUP:
-			if (!cgroup_check(optarg, err, n))
-				return CLI_USAGE;
-			o->load.cgroup = optarg;
-			break;
-		case OPT_LISTEN:
-			if (!listen_parse(optarg, host, &port, err, n))
-				return CLI_USAGE;
-			o->listen = optarg;
-			break;
-		case OPT_WEB_CONFIG:
-			if (!*optarg)
-				USAGE_ERR("invalid --web-config '': want a file name");
-			o->web_config = optarg;
-			break;
-		case OPT_TEXTFILE:
-			if (!*optarg)
-				USAGE_ERR("invalid --textfile '': want a file name");
-			o->textfile = optarg;
-			break;
-		case OPT_EXPIRE:
-			if ((o->expire = cli_long(optarg, 0, 1L << 30)) < 0)
-				USAGE_ERR("invalid --expire '%s': want whole seconds, 0 for never",
-					  optarg);
-			break;
-		case OPT_MAX_SERIES:
-			if ((o->max_series = cli_long(optarg, 1, 1L << 20)) < 0)
-				USAGE_ERR("invalid --max-series '%s': want 1 to %ld",
-					  optarg, 1L << 20);
-			break;
-		case OPT_DEMO:
-			o->demo = true;
-			break;
-		case OPT_ADVISE:
-			o->advise = true;
-			break;
-		case OPT_RESIZE:
-			if (o->resize)
-				USAGE_ERR("--resize given twice: one pipe per run");
-			if (!resize_parse(optarg, &o->resize_pipe, &o->resize_size, err, n))
-				return CLI_USAGE;
-			o->resize = true;
-			break;
-		default:
-			if ((c = cli_common(c, argv, &help, out, &o->load, err, n)))
-				return c < 0 ? CLI_USAGE : CLI_EXIT_OK;
-		}
-	}
-	/* libbpf-tools' positional form: pipestat [interval [count]] */
 	if (optind < argc && !o->interval && cli_seconds(argv[optind], 1e7) > 0) {
-		if (!set_interval(o, argv[optind++], err, n))
-			return CLI_USAGE;
+		if (!set_interval(&o->interval, argv[optind++], err, n))
+			return false;
 		if (optind < argc && !o->count &&
 		    (o->count = cli_long(argv[optind], 1, 1L << 30)) > 0)
 			optind++;
@@ -358,7 +713,18 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 	}
 	if (optind < argc)
 		USAGE_ERR("unexpected argument '%s'", argv[optind]);
-	if (o->resize && (tracing || o->interval || o->command))
+	return true;
+}
+
+/* the rules between options, and what they settle (seen: opt_parse's) */
+static bool validate(struct pipestat_opts *o, unsigned long long seen, char *err,
+		     size_t n)
+{
+	const struct opt_tool *t = &pipestat_tool;
+	bool by_given = seen & opt_bit(t, "by"), no_waits = o->waits == PIPESTAT_WAITS_OFF;
+
+	if (o->resize && ((seen & ~(opt_bit(t, "resize") | opt_bit(t, "verbose"))) ||
+			  o->interval || o->command))
 		USAGE_ERR("--resize resizes a pipe and exits: only -v with it");
 	if (o->web_config && !o->listen)
 		USAGE_ERR("--web-config is for --listen: give both");
@@ -383,7 +749,8 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		USAGE_ERR("--hist prints histograms as text: not with --csv");
 	/* hooks for what is shown; who is blocked (the default table's waits)
 	 * unless refused (the cost: pipestat(8), OVERHEAD) */
-	o->load.cols = shown_cols(o, cols_given) | (waits ? WAIT_COLS : 0);
+	o->load.cols = shown_cols(o, seen & opt_bit(t, "columns")) |
+		       (o->waits == PIPESTAT_WAITS_ON ? WAIT_COLS : 0);
 	o->load.hooks_off = no_waits ? PT_HOOK_WAITS : 0;
 	if (no_waits && o->load.hists & (1u << PT_HIST_WAIT_READ | 1u << PT_HIST_WAIT_WRITE))
 		USAGE_ERR("--hist wait_read/wait_write need the waits: not with --no-waits");
@@ -395,5 +762,32 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		USAGE_ERR("-- COMMAND ends when the command exits: no -d or -c");
 	if (o->demo && (o->load.npids || o->load.comm[0]))
 		USAGE_ERR("--demo reports on its own workload: no -p or -n");
-	return CLI_RUN;
+	return true;
+}
+
+int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
+		   char *err, size_t n)
+{
+	unsigned long long seen;
+	int rc;
+
+	memset(o, 0, sizeof(*o));
+	/* the first "--" ends the options: a command and its own arguments */
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			o->command = argv + i + 1;
+			argc = i;
+			break;
+		}
+	o->max_series = 1000;
+	o->expire = 300;
+	o->sort_col = -1;
+	columns_default(&o->cols);
+	o->load.tier = PT_TIER_AUTO;
+	o->by = PT_BY_TOTAL;
+	rc = opt_parse(&pipestat_tool, argc, argv, o, &seen, out, err, n);
+	if (rc != CLI_RUN)
+		return rc;
+	return operands(o, argc, argv, err, n) && validate(o, seen, err, n) ?
+	       CLI_RUN : CLI_USAGE;
 }

@@ -14,6 +14,10 @@
 #define PIPESTAT_MIN_INTERVAL	0.1
 #define PIPESTAT_MAX_SECONDS	1e7
 
+/* --waits, --no-waits: the sleeps timed when a column shown needs them, or
+ * always, or never */
+enum pipestat_waits { PIPESTAT_WAITS_AS_SHOWN, PIPESTAT_WAITS_ON, PIPESTAT_WAITS_OFF };
+
 struct pipestat_opts {
 	struct pt_load_opts load;
 	double interval;	/* 0: one report at the end */
@@ -31,6 +35,7 @@ struct pipestat_opts {
 	int sort_col;		/* -s: enum pt_col to sort by; -1: bytes moved */
 	bool rate;		/* --rate: per second */
 	struct pt_columns cols;	/* -o: the table's columns */
+	enum pipestat_waits waits;
 	bool demo;
 	bool advise;		/* --advise: remarks per pipe, not the table */
 	bool resize;		/* --resize: resize a pipe and exit */
@@ -39,9 +44,13 @@ struct pipestat_opts {
 	char **command;		/* after "--": run it and count it; NULL */
 };
 
+/* the option table: --help, the man page's OPTIONS, bash completion */
+extern const struct opt_tool pipestat_tool;
+
 /*
  * CLI_RUN to go on; CLI_EXIT_OK after --help/--version (printed to out);
- * CLI_USAGE with a one-line message in err (exit 2).
+ * CLI_USAGE with a one-line message in err (exit 2). No I/O: with --advise
+ * the caller adds advise_cols() of the kernel's knobs to load.cols.
  */
 int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		   char *err, size_t n);

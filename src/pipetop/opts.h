@@ -17,6 +17,8 @@ struct pipetop_opts {
 	int rows;		/* most table rows shown; 0 = what fits */
 };
 
+/* the option table: --help, the man page's OPTIONS, bash completion */
+extern const struct opt_tool pipetop_tool;
 
 /*
  * CLI_RUN to go on; CLI_EXIT_OK after --help/--version (printed to

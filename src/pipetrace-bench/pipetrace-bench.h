@@ -61,7 +61,10 @@ struct pb_opts {
 };
 
 
-extern const char *const pb_wl_names[PB_NWL];
+/* the workloads by enum pb_wl, then "all" and NULL: the operands */
+extern const char *const pb_wl_names[PB_NWL + 2];
+/* the option table: --help, the man page's OPTIONS, bash completion */
+extern const struct opt_tool pb_tool;
 
 /* CLI_RUN; CLI_EXIT_OK after --help/--version; CLI_USAGE with err (exit 2). */
 int pb_parse(int argc, char **argv, struct pb_opts *o, FILE *out,

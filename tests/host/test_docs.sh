@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# What users read against what the tools accept: for each tool, the long
-# options of its option table (src/TOOL/opts.c) must be exactly those --help
-# describes, those the man page's OPTIONS section describes, and those bash
-# completion offers; the usage line and the man SYNOPSIS name each of them
-# (long or short form; --help and --version aside) unless they say
+# What users read against what the tools accept. Each tool's option table
+# (src/TOOL/opts.c) makes its --help at run time and, through docgen at
+# build time, its man page's OPTIONS entries and bash completion: those
+# committed must be what docgen makes of the tables now (make all writes
+# them). The usage line and the man SYNOPSIS, written by hand, name each
+# option (long or short form; --help and --version aside) unless they say
 # [OPTIONS]. pipetop's man KEYS section names the lines of its key table
 # (src/pipetop/keys.c) in order. Benchmark figures appear only in
 # docs/BENCH.md, which tests/bench/record.sh writes. The host suites the
@@ -13,35 +14,11 @@ cd "$(dirname "$0")/../.."
 . tests/host/lib.sh
 
 COMPLETION=scripts/pipetrace.bash-completion
-
-# table TOOL: "--long short" per option of the getopt_long table
-table() {
-	sed -n 's/.*{ "\([a-z-]*\)", [a-z]*_argument, NULL, \(.*\) }.*/--\1 \2/p' "src/$1/opts.c" |
-		sed "s/ '\(.\)'\$/ -\1/; s/ [A-Z_]*\$/ -/"
-}
-
-longs() { cut -d' ' -f1 | sort -u | paste -sd' '; }
-
-# the options --help describes: lines "  -x, --long" or "      --long"
-help_opts() {
-	"./$1" --help | grep -oE '^ +(-[a-zA-Z0-9], )?--[a-z-]+' | grep -oE -- '--[a-z-]+' | longs
-}
+DOCGEN=${OUT:-build}/docgen/docgen
+[ -x "$DOCGEN" ] || not_ok "no $DOCGEN: make all first"
 
 # the man page with its escapes undone
 man_text() { sed 's/\\f[BIRP]//g; s/\\-/-/g' man/"$1".[18]; }
-
-# the options the OPTIONS section describes: the first line after each .TP
-man_opts() {
-	man_text "$1" | awk '/^\.SH OPTIONS/ { f = 1; next } /^\.SH/ { f = 0 }
-		f && tp { print; tp = 0 } f && /^\.TP/ { tp = 1 }' |
-		grep -oE -- '--[a-z-]+' | longs
-}
-
-# what completion offers after "TOOL --"
-completion_opts() {
-	bash -c '. "$1"; COMP_WORDS=("$2" --); COMP_CWORD=1; _pipetrace "$2"
-		printf "%s\n" "${COMPREPLY[@]}"' _ "$COMPLETION" "./$1" | grep -- '^--' | longs
-}
 
 # missing TEXT TOOL: the options (long and short form) TEXT names neither of
 missing() {
@@ -52,21 +29,27 @@ missing() {
 		grep -qE -- "$long([^a-z-]|\$)" <<<"$text" && continue
 		[ "$short" != - ] && grep -qE -- "(\\[|\\| )$short( |\\])" <<<"$text" && continue
 		out="$out $long"
-	done < <(table "$2")
+	done < <("$DOCGEN" options "$2")
 	echo "${out# }"
 }
 
+expect "completion: made from the option tables" \
+	"$("$DOCGEN" completion | diff - "$COMPLETION" && echo same)" same
 for t in pipestat pipetop pipetrace-bench; do
-	want=$(table $t | longs)
-	[ -n "$want" ] || not_ok "$t: no option table found in src/$t/opts.c"
-	expect "$t: --help describes the option table" "$(help_opts $t)" "$want"
-	expect "$t: man OPTIONS describes the option table" "$(man_opts $t)" "$want"
-	expect "$t: completion offers the option table" "$(completion_opts $t)" "$want"
+	page=$(ls man/$t.[18])
+	expect "$t: the option table has options" "$("$DOCGEN" options $t | grep -c '^--help -h$')" 1
+	expect "$t: man OPTIONS made from the option table" \
+		"$("$DOCGEN" man $t "$page" | diff - "$page" && echo same)" same
 	usage=$("./$t" --help | sed '/^[A-Z][a-z]* [a-z]/,$d')
 	expect "$t: usage line names every option" "$(missing "$usage" $t)" ""
 	synopsis=$(man_text $t | awk '/^\.SH SYNOPSIS/ { f = 1; next } /^\.SH/ { f = 0 } f')
 	expect "$t: man SYNOPSIS names every option" "$(missing "$synopsis" $t)" ""
 done
+
+# a stale page: an entry edited by hand is not what the table makes
+sed 's/^The version\.$/The version, by hand./' man/pipetop.8 >"$TMP/pipetop.8"
+expect "a man page edited by hand is told from the table's" \
+	"$("$DOCGEN" man pipetop "$TMP/pipetop.8" | cmp -s - "$TMP/pipetop.8" || echo differs)" differs
 
 # pipetop's keys: the man page's KEYS section names the key table's lines
 keys_table=$(sed -n 's/^\t{ "\([^"]*\)", ".*/\1/p' src/pipetop/keys.c | paste -sd'|')

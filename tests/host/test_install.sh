@@ -45,16 +45,23 @@ t_install() {
 	expect "uninstall: no file left" "$(find "$d" -type f | wc -l)" 0
 }
 
-# the completion offers each tool's own options, from its --help
+# the completion offers each tool's own options and values (made from
+# its option table), and pipetrace-bench's workloads
 t_completion() {
 	local got
-	got=$(PATH=".:$PATH" bash -c '. scripts/pipetrace.bash-completion
-		COMP_WORDS=(pipestat --li); COMP_CWORD=1; _pipetrace pipestat; echo "${COMPREPLY[*]}"
-		COMP_WORDS=(pipetrace-bench st); COMP_CWORD=1; _pipetrace pipetrace-bench; echo "${COMPREPLY[*]}"
-		COMP_WORDS=(pipetop --tier s); COMP_CWORD=2; _pipetrace pipetop; echo "${COMPREPLY[*]}"')
+	got=$(bash -c '. scripts/pipetrace.bash-completion
+		COMP_WORDS=(pipestat --li); COMP_CWORD=1; _pipestat pipestat; echo "${COMPREPLY[*]}"
+		COMP_WORDS=(pipetrace-bench st); COMP_CWORD=1; _pipetrace_bench pipetrace-bench; echo "${COMPREPLY[*]}"
+		COMP_WORDS=(pipetop --tier s); COMP_CWORD=2; _pipetop pipetop; echo "${COMPREPLY[*]}"
+		COMP_WORDS=(pipetop --li); COMP_CWORD=1; _pipetop pipetop; echo "${COMPREPLY[*]}"
+		COMP_WORDS=(pipetrace-bench -P b); COMP_CWORD=2; _pipetrace_bench pipetrace-bench; echo "${COMPREPLY[*]}"
+		COMP_WORDS=(pipetrace-bench b); COMP_CWORD=1; _pipetrace_bench pipetrace-bench; echo "${COMPREPLY[*]}"')
 	expect "completion: pipestat --li" "$(sed -n 1p <<<"$got")" "--listen"
 	expect "completion: pipetrace-bench workloads" "$(sed -n 2p <<<"$got")" "stream"
 	expect "completion: --tier values" "$(sed -n 3p <<<"$got")" "syscall"
+	expect "completion: pipetop has no --listen" "$(sed -n 4p <<<"$got")" ""
+	expect "completion: -P takes a number, not a workload" "$(sed -n 5p <<<"$got")" ""
+	expect "completion: every workload" "$(sed -n 6p <<<"$got")" "bw bursty"
 }
 
 t_deb() {
