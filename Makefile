@@ -39,6 +39,8 @@ CORE_OBJS  := $(call objs,src/core/*.c)
 SESSION_OBJS := $(call objs,src/session/*.c)
 PIPESTAT_OBJS := $(call objs,src/pipestat/*.c)
 PIPETOP_OBJS := $(call objs,src/pipetop/*.c)
+# pipetop's parts without curses drawing (view.c) or the session (main.c)
+PIPETOP_PLAIN_OBJS := $(filter-out $(OUT)/pipetop/main.o $(OUT)/pipetop/view.o,$(PIPETOP_OBJS))
 PIPETRACE_BENCH_OBJS := $(call objs,src/pipetrace-bench/*.c)
 CURSES_LIBS ?= $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
 MHD_LIBS   ?= $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
@@ -61,7 +63,7 @@ pipetrace-bench: $(PIPETRACE_BENCH_OBJS) $(SESSION_OBJS) $(CORE_OBJS)
 # completion, made from the front ends' option tables; make all writes
 # them (committed) when they change, test_docs.sh checks they are current
 DOCGEN_OBJS := $(OUT)/docgen/main.o $(OUT)/pipestat/opts.o $(OUT)/pipestat/listen.o \
-	       $(OUT)/pipetop/opts.o $(OUT)/pipetop/keys.o \
+	       $(PIPETOP_PLAIN_OBJS) \
 	       $(filter-out $(OUT)/pipetrace-bench/main.o,$(PIPETRACE_BENCH_OBJS)) $(CORE_OBJS)
 $(OUT)/docgen/docgen: $(DOCGEN_OBJS)
 	$(call msg,LINK,$@)
@@ -143,8 +145,6 @@ $(OUT)/test_web_config: $(OUT)/pipestat/web_config.o $(CORE_OBJS)
 $(OUT)/test_web_config: UNIT_LIBS += $(YAML_LIBS) $(GNUTLS_LIBS)
 $(OUT)/test_auth_pool: $(OUT)/pipestat/auth_pool.o
 $(OUT)/test_auth_pool: UNIT_LIBS += -lcrypt -lpthread
-# pipetop's parts without curses drawing (view.c) or the session (main.c)
-PIPETOP_PLAIN_OBJS := $(filter-out $(OUT)/pipetop/main.o $(OUT)/pipetop/view.o,$(PIPETOP_OBJS))
 $(OUT)/test_pipetop $(OUT)/test_pipetop_actions: $(PIPETOP_PLAIN_OBJS) $(CORE_OBJS)
 $(OUT)/test_pipetrace_bench: $(filter-out $(OUT)/pipetrace-bench/main.o,$(PIPETRACE_BENCH_OBJS)) $(CORE_OBJS)
 $(OUT)/test_pipetrace_bench: UNIT_LIBS += -luring
