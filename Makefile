@@ -44,10 +44,12 @@ CURSES_LIBS ?= $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw
 MHD_LIBS   ?= $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
 YAML_LIBS  ?= $(shell pkg-config --libs yaml-0.1 2>/dev/null || echo -lyaml)
 GNUTLS_LIBS ?= $(shell pkg-config --libs gnutls 2>/dev/null || echo -lgnutls)
+# Graphviz's layout and renderers: pipestat --graph, the exporter's /graph.svg
+GVC_LIBS   ?= $(shell pkg-config --libs libgvc 2>/dev/null || echo -lgvc -lcgraph -lcdt)
 
 pipestat: $(PIPESTAT_OBJS) $(SESSION_OBJS) $(CORE_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $^ $(MHD_LIBS) $(YAML_LIBS) $(GNUTLS_LIBS) -lcrypt -lpthread $(LDLIBS) -o $@
+	$(Q)$(CC) $(CFLAGS) $^ $(MHD_LIBS) $(YAML_LIBS) $(GNUTLS_LIBS) $(GVC_LIBS) -lcrypt -lpthread $(LDLIBS) -o $@
 
 pipetop: $(PIPETOP_OBJS) $(SESSION_OBJS) $(CORE_OBJS)
 	$(call msg,LINK,$@)

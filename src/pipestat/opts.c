@@ -6,6 +6,7 @@
 #include "core/cli.h"
 #include "core/metrics.h"
 #include "core/out.h"
+#include "core/pipeline.h"
 #include "listen.h"
 #include "opts.h"
 
@@ -14,6 +15,7 @@ static const char usage[] =
 "                [-r N] [-s COLUMN] [-o LIST] [--rate] [interval [count]]\n"
 "                [--csv|--json] [--listen ADDR:PORT [--web-config FILE]]\n"
 "                [--textfile PATH] [--max-series N] [--expire SEC]\n"
+"                [--graph FILE]\n"
 "                [--hist NAME[,NAME]] [--waits|--no-waits]\n"
 "                [--cgroup PATH] [--tier TIER] [--demo] [--max-keys N] [-v]\n"
 "                [-- COMMAND [ARG...]]\n"
@@ -59,6 +61,11 @@ static const char usage[] =
 "                       cert_file, key_file; basic_auth_users: NAME: bcrypt)\n"
 "      --textfile PATH  write the same metrics to PATH every interval\n"
 "                       (atomically; node_exporter's textfile collector)\n"
+"      --graph FILE     draw the pipeline to FILE (.dot, .svg or .png), each\n"
+"                       interval over the last (atomically): a node per\n"
+"                       process, coloured by where it waits, an edge per\n"
+"                       pipe with bytes/s and calls/s, the bottleneck marked;\n"
+"                       implies --waits\n"
 "      --max-series N   label sets in /metrics (default 1000); keys past\n"
 "                       it are summed into one series overflow=\"true\"\n"
 "      --expire SEC     -k pid: drop a process's series SEC seconds after it\n"
@@ -182,7 +189,7 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 {
 	enum { OPT_CSV = 256, OPT_DEMO, OPT_HIST, OPT_WAITS, OPT_NO_WAITS, OPT_JSON, OPT_LISTEN,
 	       OPT_TEXTFILE, OPT_WEB_CONFIG, OPT_MAX_SERIES, OPT_EXPIRE, OPT_CGROUP, OPT_RATE,
-	       OPT_RESIZE, OPT_ADVISE };
+	       OPT_RESIZE, OPT_ADVISE, OPT_GRAPH };
 	static const struct option longs[] = {
 		{ "interval", required_argument, NULL, 'i' },
 		{ "count", required_argument, NULL, 'c' },
@@ -199,6 +206,7 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		{ "rate", no_argument, NULL, OPT_RATE },
 		{ "listen", required_argument, NULL, OPT_LISTEN },
 		{ "textfile", required_argument, NULL, OPT_TEXTFILE },
+		{ "graph", required_argument, NULL, OPT_GRAPH },
 		{ "web-config", required_argument, NULL, OPT_WEB_CONFIG },
 		{ "max-series", required_argument, NULL, OPT_MAX_SERIES },
 		{ "expire", required_argument, NULL, OPT_EXPIRE },
@@ -318,6 +326,12 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 				USAGE_ERR("invalid --textfile '': want a file name");
 			o->textfile = optarg;
 			break;
+		case OPT_GRAPH:
+			if (pl_format_of(optarg) == PL_FMT_NONE)
+				USAGE_ERR("invalid --graph '%s': want a file name ending .dot, "
+					  ".svg or .png", optarg);
+			o->graph = optarg;
+			break;
 		case OPT_EXPIRE:
 			if ((o->expire = cli_long(optarg, 0, 1L << 30)) < 0)
 				USAGE_ERR("invalid --expire '%s': want whole seconds, 0 for never",
@@ -368,6 +382,8 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 			  o->load.hists || (by_given && o->by != PT_BY_PIPE)))
 		USAGE_ERR("--advise prints remarks per pipe: not with --csv, --json, "
 			  "--listen, --textfile, --hist or another -k");
+	if (o->graph && no_waits)
+		USAGE_ERR("--graph colours processes by their waits: not with --no-waits");
 	if (o->advise && no_waits)
 		USAGE_ERR("--advise judges the sides' waits: not with --no-waits");
 	if (o->advise)
@@ -383,7 +399,7 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 		USAGE_ERR("--hist prints histograms as text: not with --csv");
 	/* hooks for what is shown; who is blocked (the default table's waits)
 	 * unless refused (the cost: pipestat(8), OVERHEAD) */
-	o->load.cols = shown_cols(o, cols_given) | (waits ? WAIT_COLS : 0);
+	o->load.cols = shown_cols(o, cols_given) | (waits || o->graph ? WAIT_COLS : 0);
 	o->load.hooks_off = no_waits ? PT_HOOK_WAITS : 0;
 	if (no_waits && o->load.hists & (1u << PT_HIST_WAIT_READ | 1u << PT_HIST_WAIT_WRITE))
 		USAGE_ERR("--hist wait_read/wait_write need the waits: not with --no-waits");
