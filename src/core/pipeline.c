@@ -215,8 +215,9 @@ static bool share(enum pt_col col, const struct pt_counts *c,
 }
 
 /*
- * Where each process waited, and the bottleneck: of the processes that
- * moved data, the one that waited least on its pipes (it sets the pace).
+ * Where each process waited, and the bottleneck: of the busy processes,
+ * the one that waited least on its pipes (it sets the pace); none when
+ * every process waits on another (or on nothing traced).
  */
 static void classify(struct pl_graph *g, const struct pt_env *env)
 {
@@ -242,7 +243,7 @@ static void classify(struct pl_graph *g, const struct pt_env *env)
 			node->state = PL_WAITS_READ;
 		else
 			node->state = PL_BUSY;
-		if (node->wait_read + node->wait_write < least) {
+		if (node->state == PL_BUSY && node->wait_read + node->wait_write < least) {
 			least = node->wait_read + node->wait_write;
 			g->bottleneck = i;
 		}

@@ -118,6 +118,11 @@ static Agraph_t *build(const struct pl_graph *g)
 	agattr(gv, AGNODE, "fontname", "Helvetica");
 	agattr(gv, AGEDGE, "fontname", "Helvetica");
 	agattr(gv, AGEDGE, "fontsize", "10");
+	/* declared, so a reader of the DOT finds them empty where unknown */
+	agattr(gv, AGEDGE, "fifo", "");
+	agattr(gv, AGEDGE, "bytes", "");
+	agattr(gv, AGEDGE, "calls", "");
+	agattr(gv, AGEDGE, "side", "");
 	for (size_t i = 0; i < g->nnodes; i++)
 		nodes[i] = add_node(gv, &g->nodes[i]);
 	for (size_t i = 0; i < g->nedges; i++)
