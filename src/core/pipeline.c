@@ -345,18 +345,30 @@ static void rate_text(char *buf, size_t n, double d, bool binary)
 			 binary && i == 1 ? 'K' : prefix[i], binary ? "i" : "");
 }
 
+void pl_edge_rates(char *bytes, char *calls, size_t n, const struct pl_graph *g,
+		   const struct pl_edge *e, bool brief)
+{
+	char rate[32];
+
+	if (!e->known) {
+		snprintf(bytes, n, "?");
+		calls[0] = '\0';
+		return;
+	}
+	rate_text(rate, sizeof(rate), pl_rate(g, e->bytes), true);
+	snprintf(bytes, n, "%sB/s", rate);
+	rate_text(rate, sizeof(rate), pl_rate(g, e->calls), false);
+	snprintf(calls, n, "%s %s/s", rate, brief ? (e->by_reader ? "r" : "w") :
+		 e->by_reader ? "reads" : "writes");
+}
+
 void pl_edge_figures(char *buf, size_t n, const struct pl_graph *g,
 		     const struct pl_edge *e)
 {
-	char bytes[32], calls[32];
+	char bytes[48], calls[48];
 
-	if (!e->known) {
-		snprintf(buf, n, "?");
-		return;
-	}
-	rate_text(bytes, sizeof(bytes), pl_rate(g, e->bytes), true);
-	rate_text(calls, sizeof(calls), pl_rate(g, e->calls), false);
-	snprintf(buf, n, "%sB/s %s %s/s", bytes, calls, e->by_reader ? "reads" : "writes");
+	pl_edge_rates(bytes, calls, sizeof(bytes), g, e, false);
+	snprintf(buf, n, "%s%s%s", bytes, calls[0] ? " " : "", calls);
 }
 
 enum pl_format pl_format_of(const char *path)

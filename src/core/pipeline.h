@@ -85,7 +85,13 @@ double pl_rate(const struct pl_graph *g, __u64 n);
 const char *pl_state_name(enum pl_state s);
 /* The node's label: "comm[pid]" (the comm shown as fmt_comm_marked()). */
 void pl_node_name(char *buf, size_t n, const struct pl_node *node);
-/* The edge's figures for a human: "12.5Mi B/s, 1.6k writes/s", or "?". */
+/*
+ * The edge's figures for a human: bytes "12.5MiB/s" and calls "1.6k
+ * writes/s" (with brief, "1.6k w/s"); "?" and "" when not known.
+ */
+void pl_edge_rates(char *bytes, char *calls, size_t n, const struct pl_graph *g,
+		   const struct pl_edge *e, bool brief);
+/* Both on one line: "12.5MiB/s 1.6k writes/s", or "?". */
 void pl_edge_figures(char *buf, size_t n, const struct pl_graph *g,
 		     const struct pl_edge *e);
 

@@ -21,6 +21,9 @@ const struct tk_key tk_keys[] = {
 	  { { '\n', TK_DETAIL }, { '\r', TK_DETAIL }, { KEY_ENTER, TK_DETAIL } } },
 	{ "a", "advice on the pipes in view (pipestat --advise's rules)",
 	  "a advice", { { 'a', TK_ADVICE } } },
+	{ "g", "the pipeline: processes joined by their pipes, the figures on "
+	  "each, the bottleneck highlighted (again: the table)", "g pipeline",
+	  { { 'g', TK_PIPELINE } } },
 	{ "R", "resize the selected pipe: the size advice suggests (else its "
 	  "ring) to edit, Enter, then y", "R resize", { { 'R', TK_RESIZE } } },
 	{ "p", "one row per pipe / per process", "p pipe/process",

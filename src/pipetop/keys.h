@@ -23,6 +23,7 @@ enum tk_action {
 	TK_LAST,
 	TK_DETAIL,
 	TK_ADVICE,
+	TK_PIPELINE,
 	TK_RESIZE,
 	TK_MODE,
 	TK_FILTER,
