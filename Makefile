@@ -116,7 +116,7 @@ tests/host/pipework32: tests/host/pipework32.c
 # unit tests link the core and a front end's plain-C parts: no libbpf, no
 # skeletons, no BTF needed
 UNIT_LIBS  := -lm
-$(OUT)/test_rows $(OUT)/test_output $(OUT)/test_metrics $(OUT)/test_advise: $(CORE_OBJS)
+$(OUT)/test_rows $(OUT)/test_output $(OUT)/test_metrics $(OUT)/test_advise $(OUT)/test_pipeline: $(CORE_OBJS)
 $(OUT)/test_opts: $(OUT)/pipestat/opts.o $(OUT)/pipestat/listen.o $(CORE_OBJS)
 $(OUT)/test_prom: $(CORE_OBJS)
 $(OUT)/test_conn_guard: $(OUT)/pipestat/conn_guard.o
