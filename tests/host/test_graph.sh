@@ -23,6 +23,13 @@ gv_edges() {
 		sed 's/ *$//' | sort
 }
 
+# expect_shape NAME DOT COMMS EDGES: the nodes' commands in one line, the
+# edges as gv_edges gives them, each ended by ';'
+expect_shape() {
+	expect "$1: the processes" "$(gv_nodes "$2" | cut -d'|' -f1 | tr '\n' ' ')" "$3"
+	expect "$1: the edges" "$(gv_edges "$2" | tr '\n' ';')" "$4"
+}
+
 # graph_of FILE -- COMMAND: pipestat --graph FILE -- COMMAND, its status
 graph_of() {
 	local file=$1
@@ -62,10 +69,8 @@ t_fan_in() {
 		sleep 0.3; sh -c 'sleep 1.5; exec wc -c' <$TMP/fifo >$TMP/wc; wait"
 	expect "fan-in: exit status" "$?" 0
 	expect "fan-in: wc read both" "$(cat "$TMP/wc")" 3145728
-	expect "fan-in: the processes" "$(gv_nodes "$TMP/in.dot" | cut -d'|' -f1 | tr '\n' ' ')" \
-		"head head wc "
-	expect "fan-in: two edges into wc, each writer's bytes, the FIFO named" \
-		"$(gv_edges "$TMP/in.dot" | tr '\n' ';')" \
+	# two edges into wc, each writer's bytes, the FIFO named
+	expect_shape fan-in "$TMP/in.dot" "head head wc " \
 		"head wc 1048576 $TMP/fifo;head wc 2097152 $TMP/fifo;"
 	rm -f "$TMP/fifo"
 }
@@ -79,10 +84,8 @@ t_fan_out() {
 		seq 1000000 | tee $TMP/fo | wc -c >$TMP/wc_b; wait"
 	expect "fan-out: exit status" "$?" 0
 	expect "fan-out: both readers read it all" "$(cat "$TMP/wc_a") $(cat "$TMP/wc_b")" "$size $size"
-	expect "fan-out: the processes" "$(gv_nodes "$TMP/out.dot" | cut -d'|' -f1 | tr '\n' ' ')" \
-		"seq tee wc wc "
-	expect "fan-out: one edge into tee, two out, the FIFO named" \
-		"$(gv_edges "$TMP/out.dot" | tr '\n' ';')" \
+	# one edge into tee, two out, the FIFO named
+	expect_shape fan-out "$TMP/out.dot" "seq tee wc wc " \
 		"seq tee $size;tee wc $size;tee wc $size $TMP/fo;"
 	rm -f "$TMP/fo"
 }
