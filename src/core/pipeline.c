@@ -92,29 +92,46 @@ static long node_of(const struct pl_graph *g, __u32 pid)
 	return n ? n - g->nodes : -1;
 }
 
+static int pid_cmp(const void *a, const void *b)
+{
+	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
+
+	return (x > y) - (x < y);
+}
+
 /* One node per process, its counts summed over its pipes. */
 static int add_nodes(struct pl_graph *g, const struct part *v, size_t n,
 		     const struct pipe_seen *seen)
 {
-	for (size_t i = 0; i < n; i++) {
-		long at = node_of(g, v[i].key.tgid);
-		struct pl_node *node;
+	__u32 *pids = malloc((n + 1) * sizeof(*pids));
+	size_t k = 0;
 
-		if (at < 0) {
-			if (pt_grow((void **)&g->nodes, &g->nodes_cap, g->nnodes + 1,
-				    sizeof(*g->nodes), 16))
-				return -1;
-			node = &g->nodes[g->nnodes++];
-			memset(node, 0, sizeof(*node));
-			node->pid = v[i].key.tgid;
+	if (!pids || pt_grow((void **)&g->nodes, &g->nodes_cap, n + 1,
+			     sizeof(*g->nodes), 16)) {
+		free(pids);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		pids[i] = v[i].key.tgid;
+	qsort(pids, n, sizeof(*pids), pid_cmp);
+	for (size_t i = 0; i < n; i++)
+		if (!i || pids[i] != pids[i - 1])
+			pids[k++] = pids[i];
+	memset(g->nodes, 0, k * sizeof(*g->nodes));
+	for (size_t i = 0; i < k; i++)
+		g->nodes[i].pid = pids[i];
+	g->nnodes = k;
+	free(pids);
+	for (size_t i = 0; i < n; i++) {
+		struct pl_node *node = &g->nodes[node_of(g, v[i].key.tgid)];
+
+		if (!node->comm[0]) {
 			memcpy(node->comm, v[i].key.comm, PT_COMM_LEN);
 			if (seen)
 				snprintf(node->cmdline, sizeof(node->cmdline), "%s",
 					 seen_cmdline(seen, node->pid));
-			qsort(g->nodes, g->nnodes, sizeof(*g->nodes), node_cmp);
-			at = node_of(g, v[i].key.tgid);
 		}
-		counts_add(&g->nodes[at].c, &v[i].c);
+		counts_add(&node->c, &v[i].c);
 	}
 	return 0;
 }
@@ -165,7 +182,11 @@ static int add_edge(struct pl_graph *g, const struct part *w, const struct part 
 	return 0;
 }
 
-/* A pipe's parts v[0..n): an edge from each writer to each other reader. */
+/*
+ * A pipe's parts v[0..n): an edge from each writer to each other reader;
+ * a pipe of many writers and readers (a jobserver's) is left out,
+ * counted: its pairs would swamp the picture and carry no figures.
+ */
 static int add_pipe_edges(struct pl_graph *g, const struct part *v, size_t n,
 			  const struct pipe_seen *seen)
 {
@@ -174,6 +195,10 @@ static int add_pipe_edges(struct pl_graph *g, const struct part *v, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		nw += v[i].writer;
 		nr += v[i].reader;
+	}
+	if (nw > 1 && nr > 1 && nw * nr > PL_MAX_PAIRS) {
+		g->pipes_left_out++;
+		return 0;
 	}
 	for (size_t i = 0; i < n; i++)
 		for (size_t j = 0; v[i].writer && j < n; j++)
@@ -279,7 +304,7 @@ int pl_build(struct pl_graph *g, const struct pt_rows *ends,
 	size_t n, first = 0;
 	int err = 0;
 
-	g->nnodes = g->nedges = 0;
+	g->nnodes = g->nedges = g->pipes_left_out = 0;
 	g->bottleneck = -1;
 	g->max_bytes = 0;
 	g->interval_s = env->interval_s;

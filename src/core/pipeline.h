@@ -30,6 +30,9 @@ enum pl_state {
 };
 
 #define PL_CMDLINE_LEN	128
+/* A pipe with several writers and readers gets an edge per pair up to
+ * this many pairs (their figures are not known anyway). */
+#define PL_MAX_PAIRS	64
 #define PL_PATH_LEN	256
 
 struct pl_node {
@@ -65,6 +68,7 @@ struct pl_graph {
 	size_t nedges, edges_cap;
 	double interval_s;
 	long bottleneck;	/* a node; -1: none */
+	size_t pipes_left_out;	/* of over PL_MAX_PAIRS writer-reader pairs */
 	__u64 max_bytes;	/* the busiest edge's */
 };
 

@@ -123,6 +123,14 @@ static Agraph_t *build(const struct pl_graph *g)
 	agattr(gv, AGEDGE, "bytes", "");
 	agattr(gv, AGEDGE, "calls", "");
 	agattr(gv, AGEDGE, "side", "");
+	if (g->pipes_left_out) {
+		char note[128];
+
+		snprintf(note, sizeof(note), "%zu pipe%s of many writers and readers "
+			 "not drawn", g->pipes_left_out, g->pipes_left_out > 1 ? "s" : "");
+		set(gv, "label", note);
+		set_u64(gv, "pipes_left_out", g->pipes_left_out);
+	}
 	for (size_t i = 0; i < g->nnodes; i++)
 		nodes[i] = add_node(gv, &g->nodes[i]);
 	for (size_t i = 0; i < g->nedges; i++)

@@ -113,12 +113,18 @@ static int export_graph(struct run *r, const struct pt_env *env)
 	struct picture p;
 	char *data;
 
+	bool page = r->server && serve_graph_wanted(r->server);
+
+	if (r->server && !page)
+		serve_set_graph(r->server, NULL, 0);	/* none stale when asked again */
+	if (!page && !r->o->graph)
+		return 0;
 	seen_prune(&r->seen, &r->ends);
 	if (pl_build(&r->graph, &r->ends, env, &r->seen)) {
 		fprintf(stderr, "pipestat: out of memory for the graph\n");
 		return -1;
 	}
-	if (r->server && !graph_render(&r->graph, PL_FMT_SVG, &data, &p.len))
+	if (page && !graph_render(&r->graph, PL_FMT_SVG, &data, &p.len))
 		serve_set_graph(r->server, data, p.len);
 	if (r->graph_file.dirfd < 0)
 		return 0;
@@ -144,6 +150,12 @@ static int counters_failed(struct run *r)
 	return -1;
 }
 
+/* The pipeline is drawn: into --graph's file, or for the page's viewers. */
+static bool graph_drawn(struct run *r)
+{
+	return r->o->graph || (r->server && serve_graph_wanted(r->server));
+}
+
 /* Adds what the kernel counted since the last drain to the interval's rows. */
 static int collect(struct run *r)
 {
@@ -152,7 +164,7 @@ static int collect(struct run *r)
 	if (pt_session_drain(&r->s, r->by_ends ? &r->ends : &r->rows, &r->lost))
 		return counters_failed(r);
 	/* names while the processes run: a command's are gone by its report */
-	if ((r->o->graph || r->server) && seen_learn(&r->seen, &r->ends)) {
+	if (graph_drawn(r) && seen_learn(&r->seen, &r->ends)) {
 		fprintf(stderr, "pipestat: out of memory for the graph\n");
 		r->failed = true;
 		return -1;

@@ -38,6 +38,7 @@ struct pt_server {
 	struct prom_store *p;
 	char *svg;		/* the pipeline's picture; NULL before the first */
 	size_t svg_len;
+	double graph_asked;	/* when / or /graph.svg was last asked for */
 	const char *web_config;	/* its path; NULL */
 	struct web_config web;
 	struct auth_pool *pool;	/* with users */
@@ -251,6 +252,7 @@ static enum MHD_Result graph(struct pt_server *s, struct MHD_Connection *c)
 	size_t len = 0;
 
 	pthread_mutex_lock(&s->lock);
+	s->graph_asked = now();
 	if (s->svg && (body = malloc(s->svg_len)))
 		memcpy(body, s->svg, len = s->svg_len);
 	pthread_mutex_unlock(&s->lock);
@@ -281,9 +283,13 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		return metrics(s, c);
 	if (!strcmp(url, "/graph.svg"))
 		return graph(s, c);
-	if (!strcmp(url, "/"))
+	if (!strcmp(url, "/")) {
+		pthread_mutex_lock(&s->lock);
+		s->graph_asked = now();
+		pthread_mutex_unlock(&s->lock);
 		return reply(c, MHD_HTTP_OK, "text/html; charset=utf-8", strdup(page),
 			     sizeof(page) - 1);
+	}
 	return text(c, MHD_HTTP_NOT_FOUND, "pipetrace serves /metrics, /graph.svg and /\n");
 }
 
@@ -499,6 +505,16 @@ void serve_set_graph(struct pt_server *s, char *svg, size_t len)
 	s->svg_len = len;
 	pthread_mutex_unlock(&s->lock);
 	free(old);
+}
+
+bool serve_graph_wanted(struct pt_server *s)
+{
+	bool wanted;
+
+	pthread_mutex_lock(&s->lock);
+	wanted = s->graph_asked && now() - s->graph_asked < SERVE_GRAPH_WANTED_S;
+	pthread_mutex_unlock(&s->lock);
+	return wanted;
 }
 
 void serve_lock(struct pt_server *s)

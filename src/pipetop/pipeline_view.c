@@ -308,6 +308,10 @@ void pv_screen(const struct tv_state *st, const struct pv_view *v)
 	erase();
 	snprintf(line, sizeof(line), "pipetop: the pipeline over %.1f s%s  (g: the table)",
 		 st->secs, st->paused ? ", paused" : "");
+	if (v->g.pipes_left_out)
+		snprintf(line + strlen(line), sizeof(line) - strlen(line),
+			 "  %zu pipe(s) of many writers and readers not drawn",
+			 v->g.pipes_left_out);
 	attrset(A_BOLD);
 	mvaddnstr(0, 0, line, COLS);
 	attrset(A_NORMAL);

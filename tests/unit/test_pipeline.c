@@ -136,6 +136,26 @@ static void t_unknown_idle(void)
 	rows_free(&before);
 }
 
+/* a jobserver's pipe: every process writes and reads it; not drawn */
+static void t_many_pairs(void)
+{
+	struct pt_rows r;
+	struct pl_graph g;
+
+	rows_init(&r, PT_BY_PIPE_PID);
+	pl_init(&g);
+	for (__u32 pid = 100; pid < 109; pid++)
+		end(&r, pid, "make", 5, 1, 1, 0, 0);
+	end(&r, 200, "a", 6, 10, 0, 0, 0);
+	end(&r, 201, "b", 6, 0, 10, 0, 0);
+	ends_sort(&r);
+	CHECK(!pl_build(&g, &r, &env, NULL));
+	CHECK(g.nnodes == 11 && g.nedges == 1 && g.pipes_left_out == 1);
+	CHECK(g.edges[0].from == 9 && g.edges[0].to == 10);
+	pl_free(&g);
+	rows_free(&r);
+}
+
 static void t_format(void)
 {
 	CHECK(pl_format_of("g.dot") == PL_FMT_DOT);
@@ -151,6 +171,7 @@ int main(void)
 	t_chain();
 	t_fans();
 	t_unknown_idle();
+	t_many_pairs();
 	t_format();
 	return unit_summary("test_pipeline");
 }
