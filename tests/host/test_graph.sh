@@ -48,8 +48,11 @@ t_chain() {
 		"gzip wc $(cat "$TMP/wc");head gzip 209715200;"
 	# stable: another run's DOT is the same but for its numbers
 	graph_of "$TMP/g2.dot" -- sh -c "head -c 200M /dev/zero | gzip -1 | wc -c >/dev/null"
+	# (files, not <(...): the guests have no /dev/fd)
+	sed -E 's/[0-9.]+/N/g' "$TMP/g.dot" >"$TMP/g.masked"
+	sed -E 's/[0-9.]+/N/g' "$TMP/g2.dot" >"$TMP/g2.masked"
 	expect "chain: the DOT stable, sorted" \
-		"$(diff <(sed -E 's/[0-9.]+/N/g' "$TMP/g.dot") <(sed -E 's/[0-9.]+/N/g' "$TMP/g2.dot") && echo same)" same
+		"$(diff "$TMP/g.masked" "$TMP/g2.masked" && echo same)" same
 	# the same model, Graphviz's layout: SVG and PNG
 	graph_of "$TMP/g.svg" -- sh -c "head -c 20M /dev/zero | gzip -1 | wc -c >/dev/null"
 	expect "chain svg: a node titled each process" \
