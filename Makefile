@@ -125,6 +125,8 @@ $(OUT)/test_web_config: UNIT_LIBS += $(YAML_LIBS) $(GNUTLS_LIBS)
 $(OUT)/test_auth_pool: $(OUT)/pipestat/auth_pool.o
 $(OUT)/test_auth_pool: UNIT_LIBS += -lcrypt -lpthread
 $(OUT)/test_pipetop: $(OUT)/pipetop/model.o $(OUT)/pipetop/prompt.o $(OUT)/pipetop/opts.o $(OUT)/pipetop/keys.o $(CORE_OBJS)
+$(OUT)/test_pipeline_view: $(OUT)/pipetop/pipeline_view.o $(OUT)/pipetop/keys.o $(CORE_OBJS)
+$(OUT)/test_pipeline_view: UNIT_LIBS += $(CURSES_LIBS)
 $(OUT)/test_pipetrace_bench: $(filter-out $(OUT)/pipetrace-bench/main.o,$(PIPETRACE_BENCH_OBJS)) $(CORE_OBJS)
 $(OUT)/test_pipetrace_bench: UNIT_LIBS += -luring
 $(OUT)/test_%: tests/unit/test_%.c tests/unit/unit.h
