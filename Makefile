@@ -39,17 +39,21 @@ CORE_OBJS  := $(call objs,src/core/*.c)
 SESSION_OBJS := $(call objs,src/session/*.c)
 PIPESTAT_OBJS := $(call objs,src/pipestat/*.c)
 PIPETOP_OBJS := $(call objs,src/pipetop/*.c)
-# pipetop's parts without curses drawing (view.c) or the session (main.c)
-PIPETOP_PLAIN_OBJS := $(filter-out $(OUT)/pipetop/main.o $(OUT)/pipetop/view.o,$(PIPETOP_OBJS))
+# pipetop's parts without curses drawing (view.c, pipeline_view.c) or the
+# session (main.c)
+PIPETOP_PLAIN_OBJS := $(filter-out $(OUT)/pipetop/main.o $(OUT)/pipetop/view.o \
+			$(OUT)/pipetop/pipeline_view.o,$(PIPETOP_OBJS))
 PIPETRACE_BENCH_OBJS := $(call objs,src/pipetrace-bench/*.c)
 CURSES_LIBS ?= $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
 MHD_LIBS   ?= $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
 YAML_LIBS  ?= $(shell pkg-config --libs yaml-0.1 2>/dev/null || echo -lyaml)
 GNUTLS_LIBS ?= $(shell pkg-config --libs gnutls 2>/dev/null || echo -lgnutls)
+# Graphviz's layout and renderers: pipestat --graph, the exporter's /graph.svg
+GVC_LIBS   ?= $(shell pkg-config --libs libgvc 2>/dev/null || echo -lgvc -lcgraph -lcdt)
 
 pipestat: $(PIPESTAT_OBJS) $(SESSION_OBJS) $(CORE_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $^ $(MHD_LIBS) $(YAML_LIBS) $(GNUTLS_LIBS) -lcrypt -lpthread $(LDLIBS) -o $@
+	$(Q)$(CC) $(CFLAGS) $^ $(MHD_LIBS) $(YAML_LIBS) $(GNUTLS_LIBS) $(GVC_LIBS) -lcrypt -lpthread $(LDLIBS) -o $@
 
 pipetop: $(PIPETOP_OBJS) $(SESSION_OBJS) $(CORE_OBJS)
 	$(call msg,LINK,$@)
@@ -137,7 +141,7 @@ tests/host/pipework32: tests/host/pipework32.c
 # unit tests link the core and a front end's plain-C parts: no libbpf, no
 # skeletons, no BTF needed
 UNIT_LIBS  := -lm
-$(OUT)/test_rows $(OUT)/test_output $(OUT)/test_metrics $(OUT)/test_advise: $(CORE_OBJS)
+$(OUT)/test_rows $(OUT)/test_output $(OUT)/test_metrics $(OUT)/test_advise $(OUT)/test_pipeline: $(CORE_OBJS)
 $(OUT)/test_opts: $(OUT)/pipestat/opts.o $(OUT)/pipestat/listen.o $(CORE_OBJS)
 $(OUT)/test_prom $(OUT)/test_opt_table: $(CORE_OBJS)
 $(OUT)/test_conn_guard: $(OUT)/pipestat/conn_guard.o
@@ -146,6 +150,8 @@ $(OUT)/test_web_config: UNIT_LIBS += $(YAML_LIBS) $(GNUTLS_LIBS)
 $(OUT)/test_auth_pool: $(OUT)/pipestat/auth_pool.o
 $(OUT)/test_auth_pool: UNIT_LIBS += -lcrypt -lpthread
 $(OUT)/test_pipetop $(OUT)/test_pipetop_actions: $(PIPETOP_PLAIN_OBJS) $(CORE_OBJS)
+$(OUT)/test_pipeline_view: $(OUT)/pipetop/pipeline_view.o $(PIPETOP_PLAIN_OBJS) $(CORE_OBJS)
+$(OUT)/test_pipeline_view: UNIT_LIBS += $(CURSES_LIBS)
 $(OUT)/test_pipetrace_bench: $(filter-out $(OUT)/pipetrace-bench/main.o,$(PIPETRACE_BENCH_OBJS)) $(CORE_OBJS)
 $(OUT)/test_pipetrace_bench: UNIT_LIBS += -luring
 $(OUT)/test_%: tests/unit/test_%.c tests/unit/unit.h

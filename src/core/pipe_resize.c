@@ -150,8 +150,7 @@ static void task_name(char *buf, size_t n, const struct pipe_ref *ref)
 		snprintf(buf, n, "process %d", ref->pid);
 }
 
-/* st_dev in the kernel's encoding, as pt_key and pipe_ref keep it */
-static __u32 kdev(dev_t dev)
+__u32 pipe_kdev(dev_t dev)
 {
 	return major(dev) << 20 | minor(dev);
 }
@@ -214,11 +213,11 @@ static void scan_fds(int task, pid_t pid, pid_t tid, const struct pipe_ref *ref,
 	while (!enough(ref, h) && (f = readdir(fds))) {
 		if (f->d_name[0] == '.' || fstatat(dir, f->d_name, &st, 0) ||
 		    !S_ISFIFO(st.st_mode) || st.st_ino != ref->ino ||
-		    (ref->dev && kdev(st.st_dev) != ref->dev) ||
-		    dev_seen(h, kdev(st.st_dev)) || fd_is_path(task, atoi(f->d_name)))
+		    (ref->dev && pipe_kdev(st.st_dev) != ref->dev) ||
+		    dev_seen(h, pipe_kdev(st.st_dev)) || fd_is_path(task, atoi(f->d_name)))
 			continue;
 		h->on[h->n++] = (struct pipe_ref){ .pid = pid, .tid = tid,
-			.fd = atoi(f->d_name), .dev = kdev(st.st_dev), .ino = ref->ino };
+			.fd = atoi(f->d_name), .dev = pipe_kdev(st.st_dev), .ino = ref->ino };
 	}
 	closedir(fds);
 }
@@ -351,11 +350,11 @@ static bool is_open_pipe(int fd, struct pipe_ref *ref, char *err, size_t n)
 		snprintf(err, n, "%s fd %d: F_GETPIPE_SZ: %s: not an open pipe",
 			 who, ref->fd, strerror(errno));
 	else if (ref->ino && (st.st_ino != ref->ino ||
-			      (ref->dev && kdev(st.st_dev) != ref->dev)))
+			      (ref->dev && pipe_kdev(st.st_dev) != ref->dev)))
 		snprintf(err, n, "%s fd %d is not pipe %s (any more)", who, ref->fd,
 			 name);
 	else {
-		ref->dev = kdev(st.st_dev);
+		ref->dev = pipe_kdev(st.st_dev);
 		ref->ino = st.st_ino;
 		return true;
 	}

@@ -43,6 +43,8 @@ struct pipe_resized {
 
 /* "4096", "64k", "1M", "1G" (binary units); -1 if not 1..PIPE_SIZE_MAX */
 long pipe_size_parse(const char *s);
+/* st_dev in the kernel's encoding, as pt_key and pipe_ref keep it */
+__u32 pipe_kdev(dev_t dev);
 /*
  * "PIPE=SIZE", PIPE being "PID:FD", "MAJ:MIN:INO", "INO" or "pipe:[INO]".
  * False with a one-line reason in err.

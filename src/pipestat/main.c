@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* pipestat: one-shot or interval reports of pipe activity. */
 #include <errno.h>
+#include <stdlib.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -19,6 +20,9 @@
 #include "core/ends.h"
 #include "core/fmt.h"
 #include "core/out.h"
+#include "core/pipe_seen.h"
+#include "core/pipeline.h"
+#include "graph_render.h"
 #include "opts.h"
 #include "serve.h"
 
@@ -42,7 +46,37 @@ struct run {
 	struct pt_server *server;
 	struct textfile textfile;	/* --textfile; dirfd -1 if none */
 	bool textfile_failed;
+	bool by_ends;		/* drained by pipe and process: -k pipe, the graph */
+	struct pipe_seen seen;	/* --graph, --listen: ends beyond an interval */
+	struct pl_graph graph;
+	struct textfile graph_file;	/* --graph; dirfd -1 if none */
+	bool graph_failed;
 };
+
+/*
+ * After a textfile_replace() of t (option opt's path): -1 if it cannot go
+ * on; a failure is said once when it starts, once when it works again.
+ */
+static int replaced(struct run *r, struct textfile *t, const char *opt,
+		    const char *path, bool *failing, int err)
+{
+	if (err == TEXTFILE_STOP) {
+		fprintf(stderr, "pipestat: %s %s: %s\n", opt, path, t->why);
+		r->failed = true;
+		return -1;
+	}
+	if (err) {
+		if (!*failing)
+			fprintf(stderr, "pipestat: writing %s: %s\n", path,
+				errno == EINVAL ? "no longer a regular file: left alone" :
+				strerror(errno));
+		*failing = true;
+	} else if (*failing) {
+		fprintf(stderr, "pipestat: writing %s works again\n", path);
+		*failing = false;
+	}
+	return 0;
+}
 
 /* The interval into the Prometheus totals, and the textfile rewritten. */
 static int export_prom(struct run *r, const struct pt_env *env)
@@ -58,24 +92,55 @@ static int export_prom(struct run *r, const struct pt_env *env)
 	}
 	if (r->textfile.dirfd < 0)
 		return 0;
-	err = prom_textfile(&r->textfile, r->prom);
-	if (err == TEXTFILE_STOP) {
-		fprintf(stderr, "pipestat: --textfile %s: %s\n", r->o->textfile,
-			r->textfile.why);
+	return replaced(r, &r->textfile, "--textfile", r->o->textfile, &r->textfile_failed,
+			prom_textfile(&r->textfile, r->prom));
+}
+
+struct picture {
+	const char *data;
+	size_t len;
+};
+
+static int fill_picture(FILE *f, const void *arg)
+{
+	const struct picture *p = arg;
+
+	return fwrite(p->data, 1, p->len, f) != p->len;
+}
+
+/* The interval's pipeline into --graph's file and the exporter's page. */
+static int export_graph(struct run *r, const struct pt_env *env)
+{
+	struct picture p;
+	char *data;
+
+	bool page = r->server && serve_graph_wanted(r->server);
+
+	if (r->server && !page)
+		serve_set_graph(r->server, NULL, 0);	/* none stale when asked again */
+	if (!page && !r->o->graph)
+		return 0;
+	seen_prune(&r->seen, &r->ends);
+	if (pl_build(&r->graph, &r->ends, env, &r->seen)) {
+		fprintf(stderr, "pipestat: out of memory for the graph\n");
+		return -1;
+	}
+	if (page && !graph_render(&r->graph, PL_FMT_SVG, &data, &p.len))
+		serve_set_graph(r->server, data, p.len);
+	if (r->graph_file.dirfd < 0)
+		return 0;
+	if (graph_render(&r->graph, pl_format_of(r->o->graph), &data, &p.len)) {
+		fprintf(stderr, "pipestat: --graph: Graphviz could not draw the pipeline\n");
 		r->failed = true;
 		return -1;
 	}
-	/* said once when it starts failing, once when it works again */
-	if (err) {
-		if (!r->textfile_failed)
-			fprintf(stderr, "pipestat: writing %s: %s\n", r->o->textfile,
-				errno == EINVAL ? "no longer a regular file: left alone" :
-				strerror(errno));
-		r->textfile_failed = true;
-	} else if (r->textfile_failed) {
-		fprintf(stderr, "pipestat: writing %s works again\n", r->o->textfile);
-		r->textfile_failed = false;
+	p.data = data;
+	if (replaced(r, &r->graph_file, "--graph", r->o->graph, &r->graph_failed,
+		     textfile_replace(&r->graph_file, fill_picture, &p))) {
+		free(data);
+		return -1;
 	}
+	free(data);
 	return 0;
 }
 
@@ -86,14 +151,25 @@ static int counters_failed(struct run *r)
 	return -1;
 }
 
+/* The pipeline is drawn: into --graph's file, or for the page's viewers. */
+static bool graph_drawn(struct run *r)
+{
+	return r->o->graph || (r->server && serve_graph_wanted(r->server));
+}
+
 /* Adds what the kernel counted since the last drain to the interval's rows. */
 static int collect(struct run *r)
 {
 
 	/* -k pipe: by pipe and process first, to name each pipe's ends */
-	if (pt_session_drain(&r->s, r->rows.by == PT_BY_PIPE ? &r->ends : &r->rows,
-			     &r->lost))
+	if (pt_session_drain(&r->s, r->by_ends ? &r->ends : &r->rows, &r->lost))
 		return counters_failed(r);
+	/* names while the processes run: a command's are gone by its report */
+	if (graph_drawn(r) && seen_learn(&r->seen, &r->ends)) {
+		fprintf(stderr, "pipestat: out of memory for the graph\n");
+		r->failed = true;
+		return -1;
+	}
 	return 0;
 }
 
@@ -110,14 +186,13 @@ static int report(struct run *r)
 
 	if (collect(r))
 		return -1;
-	if (r->rows.by == PT_BY_PIPE && rows_fold(&r->rows, &r->ends))
+	if (r->by_ends && rows_fold(&r->rows, &r->ends))
 		return counters_failed(r);
 	env.untracked = r->lost.untracked;
 	env.skipped = r->lost.skipped;
-	if (r->rows.by == PT_BY_PIPE) {
-		ends_sort(&r->ends);
+	ends_sort(&r->ends);
+	if (r->rows.by == PT_BY_PIPE)
 		rep.ends = &r->ends;
-	}
 	/* the interval ends where the drain switched generations: waits in
 	 * progress were counted up to there (a busy machine can delay it) */
 	t = r->s.switched_ns / 1e9;
@@ -139,6 +214,8 @@ static int report(struct run *r)
 	rep.rate = r->o->rate;
 	rep.cols = &r->o->cols;
 	if (r->prom && export_prom(r, &env))
+		return -1;
+	if ((r->o->graph || r->server) && export_graph(r, &env))
 		return -1;
 	if (r->o->csv)
 		err = out_csv_report(r->out, &rep);
@@ -359,6 +436,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pipestat: %s\n", err);
 		return 1;
 	}
+	r.graph_file.dirfd = -1;
+	if (o.graph && textfile_open(&r.graph_file, o.graph, err, sizeof(err))) {
+		fprintf(stderr, "pipestat: --graph: %s\n", err);
+		return 1;
+	}
 	/* the web-config too, and read while a SIGTERM still ends pipestat */
 	if (o.listen && !(r.server = serve_prepare(o.web_config, err, sizeof(err)))) {
 		fprintf(stderr, "pipestat: %s\n", err);
@@ -407,6 +489,9 @@ int main(int argc, char **argv)
 			(r.last - r.start) * 1e3);
 	rows_init(&r.rows, o.by);
 	rows_init(&r.ends, PT_BY_PIPE_PID);
+	r.by_ends = o.by == PT_BY_PIPE || o.graph || o.listen;
+	seen_init(&r.seen);
+	pl_init(&r.graph);
 	if (o.listen || o.textfile) {
 		prom_init(&prom, o.by, o.max_series, o.load.hists);
 		prom.expire = o.expire;
@@ -461,6 +546,9 @@ out:
 		prom_free(r.prom);
 	sigout_close(&r.so, r.out);
 	textfile_close(&r.textfile);
+	textfile_close(&r.graph_file);
+	seen_free(&r.seen);
+	pl_free(&r.graph);
 	command_cleanup(&r.cmd);
 	return rc;
 }

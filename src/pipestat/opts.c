@@ -6,6 +6,7 @@
 #include "core/cli.h"
 #include "core/metrics.h"
 #include "core/out.h"
+#include "core/pipeline.h"
 #include "listen.h"
 #include "opts.h"
 
@@ -97,6 +98,17 @@ static bool set_web_config(void *file, const char *arg, char *err, size_t n)
 static bool set_textfile(void *file, const char *arg, char *err, size_t n)
 {
 	return set_file(file, arg, "--textfile", err, n);
+}
+
+static bool set_graph(void *file, const char *arg, char *err, size_t n)
+{
+	if (pl_format_of(arg) != PL_FMT_NONE) {
+		*(const char **)file = arg;
+		return true;
+	}
+	snprintf(err, n, "invalid --graph '%s': want a file name ending .dot, .svg or .png",
+		 arg);
+	return false;
 }
 
 static bool set_max_series(void *max_series, const char *arg, char *err, size_t n)
@@ -259,7 +271,13 @@ static const struct opt options[] = {
 		"(IPv4 and IPv6 on one socket) or \\fB0.0.0.0:\\fIPORT\\fR. A port alone\n"
 		"(\\fB:9432\\fR) is refused. \\fIPORT\\fR 0 takes any free port; the line\n"
 		"\\fBpipestat: serving http://\\fIADDR\\fB:\\fIPORT\\fB/metrics\\fR on stderr\n"
-		"says which. Methods other than GET and HEAD get 405 with \\fBAllow\\fR. At most 64\n"
+		"says which. The same server draws the pipeline (as \\fB\\-\\-graph\\fR does)\n"
+		"every interval while someone looks (either path asked for in the last\n"
+		"10 s; Graphviz's layout is not run for an exporter nobody watches):\n"
+		"\\fB/graph.svg\\fR is the last picture (503 until the first interval\n"
+		"after the first look), and \\fB/\\fR a small page that shows it, fetched\n"
+		"again every second; both behind \\fB\\-\\-web\\-config\\fR's TLS and basic\n"
+		"authentication as \\fB/metrics\\fR is. Methods other than GET and HEAD get 405 with \\fBAllow\\fR. At most 64\n"
 		"connections; each must send its whole request within 5 s of connecting\n"
 		"(or of its previous answer) and take its answer within 10 s, however\n"
 		"slowly it sends; with all 64 taken, a new client replaces the one that\n"
@@ -351,6 +369,43 @@ static const struct opt options[] = {
 		"would keep one each interval), and a directory path that no longer names\n"
 		"the directory opened at the start (renamed, removed, or replaced by a\n"
 		"link: what pipestat writes would no longer be where it is read)." },
+	{ .name = "graph", .arg = "FILE", .set = set_graph, .at = AT(graph),
+	  .values = OPT_FILES,
+	  .help =
+		"draw the pipeline to FILE (.dot, .svg or .png), each\n"
+		"interval over the last (atomically): a node per\n"
+		"process, coloured by where it waits, an edge per\n"
+		"pipe with bytes/s and calls/s, the bottleneck marked;\n"
+		"implies --waits",
+	  .man =
+		"Draw the pipeline to \\fIFILE\\fR at the end of the run, or every interval\n"
+		"with \\fB\\-i\\fR (each over the last, atomically and as safely as root as\n"
+		"\\fB\\-\\-textfile\\fR: the same checks, the same refusals). The format\n"
+		"follows the extension: \\fB.dot\\fR (Graphviz's DOT, no layout; nodes\n"
+		"sorted by pid, edges by writer, reader and pipe, so two runs diff),\n"
+		"\\fB.svg\\fR or \\fB.png\\fR (laid out left to right by Graphviz's dot,\n"
+		"through libgvc); another extension is refused at the start. One node per\n"
+		"process that wrote or read a pipe, labelled \\fIcomm\\fB[\\fIpid\\fB]\\fR\n"
+		"(its command line as the tooltip, where it was read while it ran), one\n"
+		"edge per pipe from each writer to each other reader, labelled with bytes/s\n"
+		"and calls/s (the writer's writes when the pipe has one reader, else the\n"
+		"reader's reads when it has one writer; \\fB?\\fR with several of each, as\n"
+		"which bytes went where is not known) and as wide as its throughput, a\n"
+		"FIFO's path on its edge where a process held it open while pipestat\n"
+		"looked. Each node is coloured by where the process waited in its pipe\n"
+		"calls (WAIT_R%, WAIT_W%): amber, waiting to write (its downstream is\n"
+		"slower); blue, waiting to read (its upstream is slower); red, neither\n"
+		"most of the time: busy. Of the busy ones, the one that waited least is\n"
+		"marked \\fBbottleneck\\fR. A process that still holds a pipe it used in\n"
+		"an earlier interval but moved nothing in this one is drawn faded (grey,\n"
+		"dashed, \\fBidle\\fR), not dropped. The DOT carries the figures as\n"
+		"attributes for scripts: per node \\fBpid\\fR, \\fBcomm\\fR, \\fBstate\\fR,\n"
+		"\\fBbottleneck\\fR, \\fBwait_read_pct\\fR, \\fBwait_write_pct\\fR; per\n"
+		"edge \\fBbytes\\fR, \\fBcalls\\fR, \\fBside\\fR (write or read: whose\n"
+		"calls), \\fBpipe\\fR (\\fIDEV\\fB:\\fIINO\\fR) and \\fBfifo\\fR, e.g.\n"
+		"\\fBgvpr 'E { printf(\"%s %s\\\\n\", $.tail.comm, $.bytes); }' g.dot\\fR.\n"
+		"Implies \\fB\\-\\-waits\\fR; not with \\fB\\-\\-no\\-waits\\fR. With\n"
+		"\\fB\\-\\-listen\\fR the same picture is served at \\fB/graph.svg\\fR." },
 	{ .name = "max-series", .arg = "N", .set = set_max_series, .at = AT(max_series),
 	  .help =
 		"label sets in /metrics (default 1000); keys past\n"
@@ -626,6 +681,7 @@ const struct opt_tool pipestat_tool = {
 "                [-r N] [-s COLUMN] [-o LIST] [--rate] [interval [count]]\n"
 "                [--csv|--json] [--listen ADDR:PORT [--web-config FILE]]\n"
 "                [--textfile PATH] [--max-series N] [--expire SEC]\n"
+"                [--graph FILE]\n"
 "                [--hist NAME[,NAME]] [--waits|--no-waits]\n"
 "                [--cgroup PATH] [--tier TIER] [--demo] [--max-keys N] [-v]\n"
 "                [-- COMMAND [ARG...]]\n"
@@ -734,6 +790,8 @@ static bool validate(struct pipestat_opts *o, unsigned long long seen, char *err
 			  o->load.hists || (by_given && o->by != PT_BY_PIPE)))
 		USAGE_ERR("--advise prints remarks per pipe: not with --csv, --json, "
 			  "--listen, --textfile, --hist or another -k");
+	if (o->graph && no_waits)
+		USAGE_ERR("--graph colours processes by their waits: not with --no-waits");
 	if (o->advise && no_waits)
 		USAGE_ERR("--advise judges the sides' waits: not with --no-waits");
 	if (o->advise)
@@ -750,7 +808,7 @@ static bool validate(struct pipestat_opts *o, unsigned long long seen, char *err
 	/* hooks for what is shown; who is blocked (the default table's waits)
 	 * unless refused (the cost: pipestat(8), OVERHEAD) */
 	o->load.cols = shown_cols(o, seen & opt_bit(t, "columns")) |
-		       (o->waits == PIPESTAT_WAITS_ON ? WAIT_COLS : 0);
+		       (o->waits == PIPESTAT_WAITS_ON || o->graph ? WAIT_COLS : 0);
 	o->load.hooks_off = no_waits ? PT_HOOK_WAITS : 0;
 	if (no_waits && o->load.hists & (1u << PT_HIST_WAIT_READ | 1u << PT_HIST_WAIT_WRITE))
 		USAGE_ERR("--hist wait_read/wait_write need the waits: not with --no-waits");

@@ -36,6 +36,9 @@ struct pt_server {
 	struct conn_guard guard;
 	pthread_mutex_t lock;	/* the store */
 	struct prom_store *p;
+	char *svg;		/* the pipeline's picture; NULL before the first */
+	size_t svg_len;
+	double graph_asked;	/* when / or /graph.svg was last asked for */
 	const char *web_config;	/* its path; NULL */
 	struct web_config web;
 	struct auth_pool *pool;	/* with users */
@@ -188,33 +191,45 @@ static enum MHD_Result refuse(struct MHD_Connection *c, enum auth a)
 	return ret;
 }
 
-static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
-			      const char *method, const char *version,
-			      const char *upload, size_t *upload_size, void **state)
+/* The page at /: the pipeline's picture, fetched again every second. */
+static const char page[] =
+"<!DOCTYPE html>\n"
+"<html><head><meta charset=\"utf-8\"><title>pipetrace: pipeline</title>\n"
+"<style>body{font-family:sans-serif;margin:1em}#graph svg{max-width:100%;"
+"height:auto}</style></head>\n"
+"<body><h1>pipeline</h1>\n"
+"<p>red: busy, sets the pace; amber: waits writing (downstream slower); "
+"blue: waits reading (upstream slower); grey: moved nothing. "
+"<span id=\"when\">Waiting for the first interval.</span></p>\n"
+"<div id=\"graph\"></div>\n"
+"<script>\n"
+"async function load() {\n"
+"  try {\n"
+"    const r = await fetch('graph.svg', { cache: 'no-store' });\n"
+"    if (!r.ok) return;\n"
+"    document.getElementById('graph').innerHTML = await r.text();\n"
+"    document.getElementById('when').textContent =\n"
+"      'Updated ' + new Date().toLocaleTimeString() + '.';\n"
+"  } catch (e) {}\n"
+"}\n"
+"load();\n"
+"setInterval(load, 1000);\n"
+"</script></body></html>\n";
+
+static enum MHD_Result text(struct MHD_Connection *c, unsigned int status,
+			    const char *body)
 {
-	struct guarded *g = guarded_of(c);
-	struct pt_server *s = cls;
+	return reply(c, status, "text/plain", strdup(body), strlen(body));
+}
+
+static enum MHD_Result metrics(struct pt_server *s, struct MHD_Connection *c)
+{
 	const char *accept;
 	enum prom_fmt fmt;
-	enum auth a;
 	char *body = NULL;
 	size_t len = 0;
 	FILE *f;
 
-	(void)version, (void)upload, (void)upload_size;
-	if (g && !g->answering)
-		guard_answering(g, now());
-	a = s->web.nusers ? authorize(s, c, state) : AUTH_OK;
-	if (a == AUTH_CHECKING)
-		return MHD_YES;
-	if (a != AUTH_OK)
-		return refuse(c, a);
-	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
-		return reply(c, MHD_HTTP_METHOD_NOT_ALLOWED, "text/plain",
-			     strdup("GET /metrics\n"), 13);
-	if (strcmp(url, "/metrics"))
-		return reply(c, MHD_HTTP_NOT_FOUND, "text/plain",
-			     strdup("pipetrace serves /metrics\n"), 26);
 	accept = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_ACCEPT);
 	fmt = accept && strstr(accept, "application/openmetrics-text") ?
 	      PROM_OPENMETRICS : PROM_TEXT;
@@ -229,6 +244,53 @@ static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *u
 		return MHD_NO;
 	}
 	return reply(c, MHD_HTTP_OK, prom_content_type(fmt), body, len);
+}
+
+static enum MHD_Result graph(struct pt_server *s, struct MHD_Connection *c)
+{
+	char *body = NULL;
+	size_t len = 0;
+
+	pthread_mutex_lock(&s->lock);
+	s->graph_asked = now();
+	if (s->svg && (body = malloc(s->svg_len)))
+		memcpy(body, s->svg, len = s->svg_len);
+	pthread_mutex_unlock(&s->lock);
+	if (!body)
+		return text(c, MHD_HTTP_SERVICE_UNAVAILABLE, "No interval drawn yet\n");
+	return reply(c, MHD_HTTP_OK, "image/svg+xml", body, len);
+}
+
+static enum MHD_Result handle(void *cls, struct MHD_Connection *c, const char *url,
+			      const char *method, const char *version,
+			      const char *upload, size_t *upload_size, void **state)
+{
+	struct guarded *g = guarded_of(c);
+	struct pt_server *s = cls;
+	enum auth a;
+
+	(void)version, (void)upload, (void)upload_size;
+	if (g && !g->answering)
+		guard_answering(g, now());
+	a = s->web.nusers ? authorize(s, c, state) : AUTH_OK;
+	if (a == AUTH_CHECKING)
+		return MHD_YES;
+	if (a != AUTH_OK)
+		return refuse(c, a);
+	if (strcmp(method, "GET") && strcmp(method, "HEAD"))
+		return text(c, MHD_HTTP_METHOD_NOT_ALLOWED, "GET /metrics\n");
+	if (!strcmp(url, "/metrics"))
+		return metrics(s, c);
+	if (!strcmp(url, "/graph.svg"))
+		return graph(s, c);
+	if (!strcmp(url, "/")) {
+		pthread_mutex_lock(&s->lock);
+		s->graph_asked = now();
+		pthread_mutex_unlock(&s->lock);
+		return reply(c, MHD_HTTP_OK, "text/html; charset=utf-8", strdup(page),
+			     sizeof(page) - 1);
+	}
+	return text(c, MHD_HTTP_NOT_FOUND, "pipetrace serves /metrics, /graph.svg and /\n");
 }
 
 static void answered(void *cls, struct MHD_Connection *c, void **state,
@@ -326,6 +388,7 @@ static void server_free(struct pt_server *s)
 	if (s->wake_fd >= 0)
 		close(s->wake_fd);
 	web_config_free(&s->web);
+	free(s->svg);
 	pthread_mutex_destroy(&s->lock);
 	free(s);
 }
@@ -430,6 +493,28 @@ bool serve_start(struct pt_server *s, const char *addr_port, struct prom_store *
 const char *serve_url(const struct pt_server *s)
 {
 	return s->url;
+}
+
+void serve_set_graph(struct pt_server *s, char *svg, size_t len)
+{
+	char *old;
+
+	pthread_mutex_lock(&s->lock);
+	old = s->svg;
+	s->svg = svg;
+	s->svg_len = len;
+	pthread_mutex_unlock(&s->lock);
+	free(old);
+}
+
+bool serve_graph_wanted(struct pt_server *s)
+{
+	bool wanted;
+
+	pthread_mutex_lock(&s->lock);
+	wanted = s->graph_asked && now() - s->graph_asked < SERVE_GRAPH_WANTED_S;
+	pthread_mutex_unlock(&s->lock);
+	return wanted;
 }
 
 void serve_lock(struct pt_server *s)

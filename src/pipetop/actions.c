@@ -83,6 +83,13 @@ int ta_advice(struct ta_state *s)
 	return TA_REDRAW;
 }
 
+/* g: the pipeline drawn from the same rows, or the table again */
+int ta_pipeline(struct ta_state *s)
+{
+	s->st->pipeline = !s->st->pipeline;
+	return TA_REBUILD | TA_REDRAW;
+}
+
 /* R on the selected pipe: a prompt with the size to offer. */
 int ta_resize(struct ta_state *s)
 {

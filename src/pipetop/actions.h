@@ -39,6 +39,7 @@ int ta_first(struct ta_state *s);
 int ta_last(struct ta_state *s);
 int ta_detail(struct ta_state *s);
 int ta_advice(struct ta_state *s);
+int ta_pipeline(struct ta_state *s);
 int ta_resize(struct ta_state *s);
 int ta_mode(struct ta_state *s);
 int ta_filter(struct ta_state *s);

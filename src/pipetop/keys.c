@@ -21,6 +21,9 @@ const struct tk_key tk_keys[] = {
 	  { { '\n', ta_detail }, { '\r', ta_detail }, { KEY_ENTER, ta_detail } } },
 	{ "a", "advice on the pipes in view (pipestat --advise's rules)",
 	  "a advice", { { 'a', ta_advice } } },
+	{ "g", "the pipeline: processes joined by their pipes, the figures on "
+	  "each, the bottleneck highlighted (again: the table)", "g pipeline",
+	  { { 'g', ta_pipeline } } },
 	{ "R", "resize the selected pipe: the size advice suggests (else its "
 	  "ring) to edit, Enter, then y", "R resize", { { 'R', ta_resize } } },
 	{ "p", "one row per pipe / per process", "p pipe/process",

@@ -21,6 +21,7 @@
 #include "session/loader.h"
 #include "opts.h"
 #include "keys.h"
+#include "pipeline_view.h"
 #include "view.h"
 
 static double now(void)
@@ -34,6 +35,7 @@ struct top {
 	struct pt_rows discard;	/* drained while paused */
 	struct tm_model m;
 	struct tv_state st;
+	struct pv_view pv;	/* g */
 	double last;		/* last drain, monotonic */
 	double cpu_last;	/* own user + system seconds at the last drain */
 };
@@ -53,7 +55,8 @@ static int rebuild(struct top *t)
 	if (tm_build(&t->m, &t->raw, t->st.mode, t->st.filter))
 		return -1;
 	tm_sort(&t->m, t->st.sort, &t->st.env, t->st.secs);
-	return 0;
+	return t->st.pipeline && t->st.have_data ?
+	       pv_update(&t->pv, &t->raw, &t->st.env) : 0;
 }
 
 /* Drains one interval; while paused it is counted and thrown away. */
@@ -113,7 +116,10 @@ static void draw(struct top *t)
 			if (sigismember(&end_set, s) && sigismember(&pending, s))
 				return;	/* the run loop takes it */
 	sigprocmask(SIG_UNBLOCK, &end_set, NULL);
-	tv_draw(&t->st, &t->m);
+	if (t->st.pipeline && !t->st.help)
+		pv_screen(&t->st, &t->pv);
+	else
+		tv_draw(&t->st, &t->m);
 	sigprocmask(SIG_BLOCK, &end_set, NULL);
 }
 
@@ -231,6 +237,7 @@ int main(int argc, char **argv)
 	rows_init(&t.raw, PT_BY_PIPE_PID);
 	rows_init(&t.discard, PT_BY_PIPE_PID);
 	tm_init(&t.m);
+	pv_init(&t.pv);
 	t.st.mode = TM_PER_PIPE;
 	t.st.sort = TM_MBPS;
 	t.st.interval = o.interval;
@@ -257,6 +264,7 @@ int main(int argc, char **argv)
 	alarm(0);
 	pt_session_close(&t.s);
 	tm_free(&t.m);
+	pv_free(&t.pv);
 	rows_free(&t.raw);
 	rows_free(&t.discard);
 	close(sigfd);

@@ -24,6 +24,7 @@ struct tv_state {
 	int sel;			/* selected row (arrows, PgUp/PgDn) */
 	bool detail;			/* Enter: the selected row's histograms */
 	bool advice;			/* a: advice on the pipes in view */
+	bool pipeline;			/* g: the pipeline, not the table */
 	char kernel[65];
 	struct pt_env env;
 };

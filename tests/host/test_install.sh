@@ -72,7 +72,8 @@ t_deb() {
 	[ -n "$deb" ] || { not_ok "deb: no package built"; sed 's/^/# /' "$TMP/deb.log"; return; }
 	depends=$(dpkg-deb -f "$deb" Depends)
 	# from the libraries the tools link, not a hand-kept list
-	for lib in libbpf1 libmicrohttpd12 libyaml-0-2 libcrypt1 liburing2 libncursesw6 libc6; do
+	for lib in libbpf1 libmicrohttpd12 libyaml-0-2 libcrypt1 liburing2 libncursesw6 libgvc6 \
+		   libcgraph6 libc6; do
 		expect "deb: Depends names $lib" "$(grep -c "\\b$lib\\b" <<<"$depends")" 1
 	done
 	mkdir -p "$r/var/lib/dpkg/info" "$r/var/lib/dpkg/updates"

@@ -463,6 +463,57 @@ t_not_a_terminal() {
 		not_ok "not a terminal: /dev/null"
 }
 
+# g: the pipeline view at 80 columns. dd | gzip | cat | cat, each with a
+# known pid: four stages, three fit 80 columns, the fourth folds onto a
+# second band; gzip, compressing, is the highlighted bottleneck.
+t_pipeline_view() {
+	local pids=() p name
+	rm -f "$TMP"/stage*.pid
+	bash -c 'echo $$ >"$1/stage1.pid"; exec dd if=/dev/zero bs=64k status=none' _ "$TMP" |
+		bash -c 'echo $$ >"$1/stage2.pid"; exec gzip -1' _ "$TMP" |
+		bash -c 'echo $$ >"$1/stage3.pid"; exec cat' _ "$TMP" |
+		bash -c 'echo $$ >"$1/stage4.pid"; exec cat >/dev/null' _ "$TMP" &
+	for p in 1 2 3 4; do
+		for _ in $(seq 100); do [ -s "$TMP/stage$p.pid" ] && break; sleep 0.05; done
+		pids+=("$(cat "$TMP/stage$p.pid")")
+	done
+	COLS=80 start_top -i 0.5 -p "${pids[0]}" -p "${pids[1]}" -p "${pids[2]}" -p "${pids[3]}" ||
+		{ not_ok "pipeline view: pipetop did not start"; kill "${pids[@]}"; return; }
+	held "$TOP" >/dev/null	# what restored checks is released
+	TM send-keys -t pt g
+	if wait_screen "^pipetop: the pipeline" 10 && wait_screen "│cat\\[${pids[3]}\\]" 10; then
+		ok "pipeline view: g shows it"
+	else
+		not_ok "pipeline view: g"
+	fi
+	# the first band: dd -> gzip -> cat, figures on the edges
+	expect "pipeline view: three stages on the first band" \
+		"$(grep -cE "^┌─+┐ +[0-9.]+[KMG]iB/s +┌─+┐ +[0-9.]+[KMG]?i?B/s +┌─+┐$" "$TMP/screen")" 1
+	expect "pipeline view: dd -> gzip -> cat, arrows between" \
+		"$(grep -cE "^│dd\\[${pids[0]}\\] *│─+▶│gzip\\[${pids[1]}\\] *│─+▶│cat\\[${pids[2]}\\] *│─+▶$" "$TMP/screen")" 1
+	# (an interval on a busy machine may see dd busy too: the next one)
+	if wait_screen "^│waits wr [0-9]+% *│ +[0-9.]+k? w/s +│BOTTLENECK *│ +[0-9.]+k? w/s +│waits rd [0-9]+% *│$" 10; then
+		ok "pipeline view: dd waits writing, gzip the bottleneck, cat waits reading"
+	else
+		not_ok "pipeline view: dd waits writing, gzip the bottleneck, cat waits reading"
+	fi
+	# the fourth stage folded below, its edge coming in from the left
+	expect "pipeline view: the fourth stage folded onto a second band" \
+		"$(grep -cE "^─+▶│cat\\[${pids[3]}\\] *│$" "$TMP/screen")" 1
+	# highlighted: the bottleneck's box in reverse video
+	name=$(TM capture-pane -p -e -t pt | grep -F "gzip[${pids[1]}]")
+	expect "pipeline view: the bottleneck in reverse video" \
+		"$(grep -c $'\e\\[[0-9;]*7[0-9;]*m│gzip' <<<"$name")" 1
+	TM send-keys -t pt h
+	if wait_screen "^ *g +the pipeline" 10; then ok "pipeline view: g in the help"; else not_ok "pipeline view: help"; fi
+	TM send-keys -t pt Escape g
+	if wait_screen '^pipes: ' 10; then ok "pipeline view: g again, the table"; else not_ok "pipeline view: back"; fi
+	TM send-keys -t pt q
+	restored "pipeline view"
+	kill "${pids[@]}" 2>/dev/null
+	wait 2>/dev/null
+}
+
 t_bad_input() {
 	local rc msg
 	for args in "-i 0" "-i abc" "-r 0" "--tier nope" "-p 0" "-n 0123456789abcdefg" "--bogus" "extra"; do
@@ -493,5 +544,6 @@ t_advice
 t_resize_key
 t_resize_charge
 t_not_a_terminal
+t_pipeline_view
 t_bad_input
 summary

@@ -118,8 +118,8 @@ t_scraped() {
 	expect "prometheus: OpenMetrics ends in # EOF" "$v" "# EOF"
 	expect "prometheus: OpenMetrics content type" \
 		"$(grep -ic '^content-type: application/openmetrics-text; version=1.0.0' "$TMP/headers")" 1
-	expect "prometheus: only /metrics" \
-		"$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PS_PORT/")" 404
+	expect "prometheus: only /metrics and the pipeline (/, /graph.svg)" \
+		"$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PS_PORT/other")" 404
 	stop_prometheus
 	stop_pipestat
 	expect "prometheus: pipestat exit status" "$PS_RC" 0

@@ -462,7 +462,7 @@ static void keys(void)
 	CHECK(strstr(text, "PgUp, PgDn      the selection half a screen up / down") != NULL);
 	tk_status(line, sizeof(line));
 	CHECK_STR(line, "q quit  s/<-/-> sort  up/down select  Enter detail  "
-		  "a advice  R resize  p pipe/process  f filter  space pause  +/- interval  h help");
+		  "a advice  g pipeline  R resize  p pipe/process  f filter  space pause  +/- interval  h help");
 }
 
 /*

@@ -87,7 +87,7 @@ static void bindings(void)
 	static const ta_action every[] = {
 		ta_quit, ta_sort_next, ta_sort_prev, ta_up, ta_down,
 		ta_half_page_up, ta_half_page_down, ta_first, ta_last, ta_detail,
-		ta_advice, ta_resize, ta_mode, ta_filter, ta_pause, ta_longer,
+		ta_advice, ta_pipeline, ta_resize, ta_mode, ta_filter, ta_pause, ta_longer,
 		ta_shorter, ta_help,
 	};
 	const int nevery = sizeof(every) / sizeof(every[0]);
@@ -191,6 +191,9 @@ static void panes(void)
 	CHECK(tk_press(&s.a, KEY_ENTER) == REDRAW && s.st.detail && !s.st.advice);
 	CHECK(press(&s, "\r") == REDRAW && !s.st.detail && !s.st.advice);
 	CHECK(press(&s, "aa") == REDRAW && !s.st.advice);
+	/* g: the pipeline is drawn from rebuilt rows; g again, the table */
+	CHECK(press(&s, "g") == REBUILD && s.st.pipeline);
+	CHECK(press(&s, "g") == REBUILD && !s.st.pipeline);
 	stop(&s);
 }
 

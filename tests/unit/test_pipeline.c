@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The pipeline's graph (src/core/pipeline.h) from ends of known counts. */
+#include "core/ends.h"
+#include "core/pipe_seen.h"
+#include "core/pipeline.h"
+#include "unit.h"
+
+#define SEC 1000000000ULL
+
+static const struct pt_env env = { .tier = PT_TIER_SYSCALL, .interval_s = 2.0 };
+
+/* process pid (comm) on pipe ino: bytes written or read, seconds waited */
+static void end(struct pt_rows *r, __u32 pid, const char *comm, __u64 ino,
+		__u64 wbytes, __u64 rbytes, double wait_w, double wait_r)
+{
+	struct pt_key k = { .tgid = pid, .dev = 15, .ino = ino };
+	struct pt_counts c = {
+		.writes = wbytes ? wbytes / 4096 + 1 : 0, .write_bytes = wbytes,
+		.reads = rbytes ? rbytes / 4096 + 1 : 0, .read_bytes = rbytes,
+		.wait_write_ns = wait_w * SEC, .wait_read_ns = wait_r * SEC,
+	};
+
+	snprintf(k.comm, sizeof(k.comm), "%s", comm);
+	CHECK(!rows_add(r, &k, &c));
+}
+
+static long node(const struct pl_graph *g, __u32 pid)
+{
+	for (size_t i = 0; i < g->nnodes; i++)
+		if (g->nodes[i].pid == pid)
+			return i;
+	return -1;
+}
+
+/* head | gzip | wc: the busy middle is the bottleneck */
+static void t_chain(void)
+{
+	struct pt_rows r;
+	struct pl_graph g;
+	char fig[96];
+
+	rows_init(&r, PT_BY_PIPE_PID);
+	pl_init(&g);
+	/* added out of order: the graph is sorted all the same */
+	end(&r, 30, "wc", 2, 0, 1000, 0, 1.9);
+	end(&r, 10, "head", 1, 209715200, 0, 1.8, 0);
+	end(&r, 20, "gzip", 1, 0, 209715200, 0, 0.1);
+	end(&r, 20, "gzip", 2, 1000, 0, 0, 0);
+	ends_sort(&r);
+	CHECK(!pl_build(&g, &r, &env, NULL));
+	CHECK(g.nnodes == 3 && g.nedges == 2);
+	CHECK(g.nodes[0].pid == 10 && g.nodes[1].pid == 20 && g.nodes[2].pid == 30);
+	CHECK(g.nodes[0].state == PL_WAITS_WRITE);
+	CHECK(g.nodes[1].state == PL_BUSY && g.nodes[1].bottleneck);
+	CHECK(g.nodes[2].state == PL_WAITS_READ && !g.nodes[2].bottleneck);
+	CHECK(g.bottleneck == 1);
+	CHECK(g.nodes[0].wait_write > 0.89 && g.nodes[0].wait_write < 0.91);
+	CHECK(g.nodes[0].stage == 0 && g.nodes[1].stage == 1 && g.nodes[2].stage == 2);
+	CHECK(g.edges[0].from == 0 && g.edges[0].to == 1 && g.edges[0].bytes == 209715200);
+	CHECK(g.edges[0].known && !g.edges[0].by_reader && g.edges[0].ino == 1);
+	CHECK(g.edges[1].from == 1 && g.edges[1].to == 2 && g.edges[1].bytes == 1000);
+	CHECK(g.max_bytes == 209715200);
+	pl_edge_figures(fig, sizeof(fig), &g, &g.edges[0]);
+	CHECK_STR(fig, "100MiB/s 25.6k writes/s");
+	pl_free(&g);
+	rows_free(&r);
+}
+
+/* two writers into one reader; one writer into two readers; two and two */
+static void t_fans(void)
+{
+	struct pt_rows r;
+	struct pl_graph g;
+	char fig[96];
+
+	rows_init(&r, PT_BY_PIPE_PID);
+	pl_init(&g);
+	end(&r, 1, "a", 7, 1000, 0, 0, 0);	/* fan-in on 7: each its own */
+	end(&r, 2, "b", 7, 3000, 0, 0, 0);
+	end(&r, 3, "c", 7, 0, 4000, 0, 0);
+	end(&r, 4, "d", 8, 500, 0, 0, 0);	/* fan-out on 8: each reader's */
+	end(&r, 5, "e", 8, 0, 200, 0, 0);
+	end(&r, 6, "f", 8, 0, 300, 0, 0);
+	end(&r, 11, "w1", 9, 10, 0, 0, 0);	/* 2 x 2 on 9: not known */
+	end(&r, 12, "w2", 9, 10, 0, 0, 0);
+	end(&r, 13, "r1", 9, 0, 10, 0, 0);
+	end(&r, 14, "r2", 9, 0, 10, 0, 0);
+	ends_sort(&r);
+	CHECK(!pl_build(&g, &r, &env, NULL));
+	CHECK(g.nnodes == 10 && g.nedges == 2 + 2 + 4);
+	CHECK(g.edges[0].from == (size_t)node(&g, 1) && g.edges[0].to == (size_t)node(&g, 3));
+	CHECK(g.edges[0].bytes == 1000 && g.edges[1].bytes == 3000);
+	CHECK(g.edges[2].to == (size_t)node(&g, 5) && g.edges[2].bytes == 200 &&
+	      g.edges[2].by_reader);
+	CHECK(g.edges[3].bytes == 300 && g.edges[3].by_reader);
+	for (size_t i = 4; i < g.nedges; i++)
+		CHECK(!g.edges[i].known && !g.edges[i].bytes);
+	pl_edge_figures(fig, sizeof(fig), &g, &g.edges[4]);
+	CHECK_STR(fig, "?");
+	/* nobody waited on anything: all busy, the first the bottleneck */
+	CHECK(g.nodes[0].state == PL_BUSY && g.bottleneck == 0);
+	pl_free(&g);
+	rows_free(&r);
+}
+
+/* no waits timed: unknown, no bottleneck; an end seen before, idle now */
+static void t_unknown_idle(void)
+{
+	struct pt_env nowaits = env;
+	struct pipe_seen seen;
+	struct pt_rows r, before;
+	struct pl_graph g;
+
+	nowaits.lacks = PT_NA_NO_WAITS;
+	nowaits.tier = PT_TIER_TRACEPOINT;
+	rows_init(&r, PT_BY_PIPE_PID);
+	rows_init(&before, PT_BY_PIPE_PID);
+	seen_init(&seen);
+	pl_init(&g);
+	end(&before, 1, "w", 3, 100, 0, 0, 0);
+	end(&before, 2, "r", 3, 0, 100, 0, 0);
+	CHECK(!seen_learn(&seen, &before));
+	CHECK(seen.n == 2 && seen.v[0].writer && !seen.v[0].reader && seen.v[1].reader);
+	end(&r, 2, "r", 3, 0, 100, 0, 0);
+	ends_sort(&r);
+	CHECK(!pl_build(&g, &r, &nowaits, &seen));
+	CHECK(g.nnodes == 2 && g.nedges == 1);
+	CHECK(g.nodes[0].state == PL_IDLE && g.nodes[1].state == PL_UNKNOWN);
+	CHECK(g.bottleneck == -1 && !g.edges[0].bytes && g.edges[0].known);
+	/* pids 1 and 2 are no processes here holding pipe 0:15:3: forgotten */
+	seen_prune(&seen, &r);
+	CHECK(seen.n == 1 && seen.v[0].key.tgid == 2);
+	pl_free(&g);
+	seen_free(&seen);
+	rows_free(&r);
+	rows_free(&before);
+}
+
+/* a jobserver's pipe: every process writes and reads it; not drawn */
+static void t_many_pairs(void)
+{
+	struct pt_rows r;
+	struct pl_graph g;
+
+	rows_init(&r, PT_BY_PIPE_PID);
+	pl_init(&g);
+	for (__u32 pid = 100; pid < 109; pid++)
+		end(&r, pid, "make", 5, 1, 1, 0, 0);
+	end(&r, 200, "a", 6, 10, 0, 0, 0);
+	end(&r, 201, "b", 6, 0, 10, 0, 0);
+	ends_sort(&r);
+	CHECK(!pl_build(&g, &r, &env, NULL));
+	CHECK(g.nnodes == 11 && g.nedges == 1 && g.pipes_left_out == 1);
+	CHECK(g.edges[0].from == 9 && g.edges[0].to == 10);
+	pl_free(&g);
+	rows_free(&r);
+}
+
+static void t_format(void)
+{
+	CHECK(pl_format_of("g.dot") == PL_FMT_DOT);
+	CHECK(pl_format_of("/tmp/a.b/g.svg") == PL_FMT_SVG);
+	CHECK(pl_format_of("g.png") == PL_FMT_PNG);
+	CHECK(pl_format_of("g.gif") == PL_FMT_NONE);
+	CHECK(pl_format_of(".dot") == PL_FMT_NONE);
+	CHECK(pl_format_of("dot") == PL_FMT_NONE);
+}
+
+int main(void)
+{
+	t_chain();
+	t_fans();
+	t_unknown_idle();
+	t_many_pairs();
+	t_format();
+	return unit_summary("test_pipeline");
+}
