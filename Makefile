@@ -125,6 +125,8 @@ $(OUT)/test_auth_pool: UNIT_LIBS += -lcrypt -lpthread
 $(OUT)/test_pipetop: $(OUT)/pipetop/model.o $(OUT)/pipetop/prompt.o $(OUT)/pipetop/opts.o $(OUT)/pipetop/keys.o $(CORE_OBJS)
 $(OUT)/test_pipetrace_bench: $(filter-out $(OUT)/pipetrace-bench/main.o,$(PIPETRACE_BENCH_OBJS)) $(CORE_OBJS)
 $(OUT)/test_pipetrace_bench: UNIT_LIBS += -luring
+$(OUT)/test_csv_layout: $(filter-out $(OUT)/pipetrace-bench/main.o,$(PIPETRACE_BENCH_OBJS)) $(CORE_OBJS)
+$(OUT)/test_csv_layout: UNIT_LIBS += -luring
 $(OUT)/test_%: tests/unit/test_%.c tests/unit/unit.h
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -Itests/unit $(filter %.c %.o,$^) $(UNIT_LIBS) -o $@
@@ -132,9 +134,11 @@ $(OUT)/test_%: tests/unit/test_%.c tests/unit/unit.h
 unit: $(UNIT_TESTS)
 	$(Q)set -e; for t in $(UNIT_TESTS); do $$t; done
 
-# docs/METRICS.md from the Prometheus series table (test_prom checks it)
-metrics-doc: $(OUT)/test_prom
+# docs/METRICS.md from the metrics table's Prometheus series (test_prom
+# checks it), docs/CSV.md from the CSV layouts (test_csv_layout)
+metrics-doc: $(OUT)/test_prom $(OUT)/test_csv_layout
 	$(Q)$(OUT)/test_prom --doc >docs/METRICS.md
+	$(Q)$(OUT)/test_csv_layout --doc >docs/CSV.md
 
 # each tests/host/test_*.sh is one front end's known-answer suite
 hostcheck: all $(OUT)/ptwork

@@ -84,7 +84,6 @@ enum pt_col {
 	PT_COL_SPLICE_OUT_BYTES,
 	PT_COL_EAGAIN_SPLICE,
 	PT_COL_UNTRACKED,
-	/* CSV: the 'derived' field here; the columns below were appended */
 	PT_COL_WAITS_READ,
 	PT_COL_WAIT_READ_NS,
 	PT_COL_WAITS_WRITE,
@@ -92,14 +91,12 @@ enum pt_col {
 	PT_COL_LOCK_CONTENDED,
 	PT_COL_LOCK_WAIT_NS,
 	PT_COL_EOF_READS,
-	/* after the key columns cgroup, writers, readers */
 	PT_COL_RING_SLOTS,
 	PT_COL_RING_PEAK,
 	PT_COL_RING_FULL_WRITES,
 	PT_COL_RING_OWNER_UID,
 	PT_COL_RING_OWNER_PAGES,
 	PT_COL_RING_QUOTA_SHRUNK,
-	/* after the key column pipe_dev */
 	PT_COL_ALLOC_WASTED,
 	/* table only (no CSV name) */
 	PT_COL_WAIT_READ_PCT,
@@ -107,15 +104,6 @@ enum pt_col {
 	PT_COL_EAGAIN,
 	PT_NCOLS,
 };
-
-/* The CSV's 'derived' field follows this column (it was once the last). */
-#define PT_COL_DERIVED_AFTER PT_COL_UNTRACKED
-/* The key columns cgroup, writers, readers follow this one; metric
- * columns appended later come after them. */
-#define PT_COL_KEYS_AFTER PT_COL_EOF_READS
-/* The key column pipe_dev follows this one (-k pipe: a pipe is its
- * device and inode); metric columns appended later come after it. */
-#define PT_COL_PIPE_DEV_AFTER PT_COL_RING_QUOTA_SHRUNK
 
 /* Knob states in which a tier cannot know a column it otherwise knows. */
 enum pt_na_when {
@@ -154,6 +142,7 @@ struct pt_metric {
 	__u64 uses;
 	const char *rate_head;	/* heading with --rate; NULL: head and "/s" */
 	const char *name;	/* -o's name of a table-only column */
+	bool bench;		/* in pipetrace-bench's rows */
 };
 
 extern const struct pt_metric pt_metrics[PT_NCOLS];
