@@ -120,6 +120,16 @@ struct pt_how {
 	unsigned int na_when;	/* PT_NA_*: '-' in these knob states */
 };
 
+/* One Prometheus series of a column (core/prom.c). */
+struct pt_series {
+	const char *labels;	/* its own labels, e.g. side="read"; "" none;
+				 * NULL: no such series */
+	/* a raw counter of the column (offsetof(struct pt_counts, f) + 1) as
+	 * a series of its own; 0: the column's value */
+	size_t raw;
+};
+#define PT_PROM_SERIES 2	/* a column's series at most */
+
 struct pt_metric {
 	const char *csv;	/* CSV column, never renamed; NULL: table only */
 	const char *head;	/* table heading; NULL: its CSV name in capitals */
@@ -143,6 +153,20 @@ struct pt_metric {
 	const char *rate_head;	/* heading with --rate; NULL: head and "/s" */
 	const char *name;	/* -o's name of a table-only column */
 	bool bench;		/* in pipetrace-bench's rows */
+	/*
+	 * Prometheus: the family of the column's series (without pipetrace_;
+	 * a counter's ends in _total; NULL: none) and the series, a counter
+	 * each, in seconds for a column in ns; a knob's is a gauge. Columns
+	 * of one family are one wherever they are in the table; help is its
+	 * # HELP, on the family's first column.
+	 */
+	const char *prom;
+	struct pt_series series[PT_PROM_SERIES];
+	const char *help;
+	/* docs/METRICS.md: the PromQL that gives the column back where its
+	 * series do not say it (NULL: they do), and how the two differ */
+	const char *promql;
+	const char *prom_note;
 };
 
 extern const struct pt_metric pt_metrics[PT_NCOLS];
