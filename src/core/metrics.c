@@ -21,6 +21,9 @@
 #define SUM(f, g) .sum = { offsetof(struct pt_counts, f) + 1, offsetof(struct pt_counts, g) + 1 }
 #define KNOB(k) .knob = offsetof(struct pt_env, k) + 1
 #define USES(r) .uses = (r)
+/* pipetop: its column at, heading, name, width, per second or not */
+#define TOP(at_, head_, name_, width_, rate_)				\
+	.top = { head_, name_, width_, at_, rate_ }
 /* Prometheus: a series of the column's value, or two of its raw counters */
 #define PROM(n, l) .prom = n, .series = { { l } }
 #define PROM_RAWS(n, l1, f1, l2, f2) .prom = n,				\
@@ -249,6 +252,28 @@ static bool v_ring_quota_shrunk(const struct pt_counts *c, const struct pt_env *
 		     c->ring_owner_pages + PT_DEFAULT_SLOTS > (__u64)e->user_pages_soft);
 }
 
+__u64 pt_bytes_moved(const struct pt_counts *c)
+{
+	__u64 in = c->write_bytes + c->splice_in_bytes;
+	__u64 out = c->read_bytes + c->splice_out_bytes;
+
+	return in > out ? in : out;
+}
+
+static bool v_moved_bytes(const struct pt_counts *c, const struct pt_env *e,
+			  struct pt_value *v)
+{
+	(void)e;
+	return set_u(v, pt_bytes_moved(c));
+}
+
+static bool v_avg_write(const struct pt_counts *c, const struct pt_env *e,
+			struct pt_value *v)
+{
+	(void)e;
+	return set_d(v, c->write_bytes, c->writes, 1.0);
+}
+
 static bool v_untracked(const struct pt_counts *c, const struct pt_env *e,
 			struct pt_value *v)
 {
@@ -263,12 +288,14 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 		.rate_head = "r/s", .bench = true,
 		PROM("calls_total", "side=\"read\""), .help =
 		"Read and write calls on pipes (read, readv, preadv2, write, writev, "
-		"pwritev2, io_uring)." },
+		"pwritev2, io_uring).",
+		TOP(TM_RPS, "RD/s", "reads/s", 8, true) },
 	[PT_COL_WRITES] = { "writes", "WRITES", 6, "calls",
 		"write calls on pipes (write, writev, pwritev2, io_uring)",
 		PT_V_U64, ALL_EXACT, RAW(writes),
 		.rate_head = "w/s", .bench = true,
-		PROM("calls_total", "side=\"write\"") },
+		PROM("calls_total", "side=\"write\""),
+		TOP(TM_WPS, "WR/s", "writes/s", 8, true) },
 	[PT_COL_READ_BYTES] = { "read_bytes", "R_BYTES", 6, "bytes",
 		"bytes read", PT_V_U64, ALL_EXACT, RAW(read_bytes),
 		.rate_head = "rB/s", .bench = true,
@@ -286,14 +313,16 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 			  eagain_read_nowait), .help =
 		"Calls that returned -EAGAIN, by side and cause (nonblock: an "
 		"O_NONBLOCK file; nowait: RWF_NOWAIT or IOCB_NOWAIT).",
-		.promql = "sum without (cause) (pipetrace_eagain_total{side=\"read\"})" },
+		.promql = "sum without (cause) (pipetrace_eagain_total{side=\"read\"})",
+		TOP(TM_EAGR, "EAG_RD/s", "EAGAIN read/s", 9, true) },
 	[PT_COL_EAGAIN_WRITE] = { "eagain_write", "EAGAIN_W", 8, "calls",
 		"writes that returned -EAGAIN", PT_V_U64, ALL_EXACT,
 		SUM(eagain_write_nonblock, eagain_write_nowait), .bench = true,
 		PROM_RAWS("eagain_total", "side=\"write\",cause=\"nonblock\"",
 			  eagain_write_nonblock, "side=\"write\",cause=\"nowait\"",
 			  eagain_write_nowait),
-		.promql = "sum without (cause) (pipetrace_eagain_total{side=\"write\"})" },
+		.promql = "sum without (cause) (pipetrace_eagain_total{side=\"write\"})",
+		TOP(TM_EAGW, "EAG_WR/s", "EAGAIN write/s", 9, true) },
 	[PT_COL_POOL_HITS] = { "pool_hits", "HITS", 7, "pages",
 		"new buffers whose page came from the pipe's cache or pool",
 		PT_V_U64, TP_COUNTS, .value = v_pool_hits,
@@ -311,13 +340,15 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 		PT_V_PCT, TP_COUNTS, .value = v_pool_hit_pct,
 		USES(POOL_RAWS), .bench = true,
 		.promql = "100 * rate(pipetrace_pool_hits_total[5m]) / "
-		"(rate(pipetrace_pool_hits_total[5m]) + rate(pipetrace_pool_misses_total[5m]))" },
+		"(rate(pipetrace_pool_hits_total[5m]) + rate(pipetrace_pool_misses_total[5m]))",
+		TOP(TM_HIT, "HIT%", "pool hit %", 6, false) },
 	[PT_COL_ALLOC_LOCKED] = { "alloc_locked", "ALLOC_LK", 8, "pages",
 		"pipe pages allocated with pipe->mutex held",
 		PT_V_U64, ALL_EXACT, RAW(alloc_locked), .bench = true,
 		PROM("pages_allocated_total", "mutex=\"held\""), .help =
 		"Pipe pages allocated with pipe->mutex held, or before taking it "
-		"(prefill)." },
+		"(prefill).",
+		TOP(TM_ALLOCLK, "ALLOC_LK/s", "alloc locked/s", 10, true) },
 	[PT_COL_ALLOC_UNLOCKED] = { "alloc_unlocked", "ALLOC_UL", 8, "pages",
 		"pipe pages allocated before taking pipe->mutex (prefill)",
 		PT_V_U64, ALL_EXACT, RAW(alloc_unlocked),
@@ -351,7 +382,8 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 		     PT_RAW(uring_reads)), .bench = true,
 		.promql = "rate(pipetrace_copy_sections_total[5m]) / "
 		"rate(pipetrace_calls_total{side=\"read\"}[5m])",
-		.prom_note = "the CSV leaves io_uring reads out of the divisor" },
+		.prom_note = "the CSV leaves io_uring reads out of the divisor",
+		TOP(TM_SECRD, "SEC/RD", "sections/read", 7, false) },
 	[PT_COL_EAGAIN_NONBLOCK] = { "eagain_nonblock", NULL, 0, "calls",
 		"-EAGAIN returns of O_NONBLOCK files",
 		PT_V_U64, ALL_EXACT,
@@ -444,7 +476,8 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 		"pipe->mutex acquisitions that had to spin or sleep",
 		PT_V_U64, LOCKS, RAW(lock_contended),
 		PROM("lock_contentions_total", ""), .help =
-		"pipe->mutex acquisitions that had to spin or sleep." },
+		"pipe->mutex acquisitions that had to spin or sleep.",
+		TOP(TM_LOCK, "LOCK/s", "mutex contended/s", 8, true) },
 	[PT_COL_LOCK_WAIT_NS] = { "lock_wait_ns", NULL, 0, "ns",
 		"time spent waiting for pipe->mutex",
 		PT_V_U64, LOCKS, RAW(lock_wait_ns),
@@ -496,15 +529,29 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 	[PT_COL_WAIT_READ_PCT] = { NULL, "WAIT_R%", 7, "%",
 		"wait_read_ns as a share of the interval (100: one task all of it)",
 		PT_V_PCT, WAITS(PT_DERIVED), .value = v_wait_read_pct,
-		USES(PT_RAW(wait_read_ns)), .name = "wait_read_pct" },
+		USES(PT_RAW(wait_read_ns)), .name = "wait_read_pct",
+		TOP(TM_WAITR, "WAIT_R%", "readers waiting %", 7, false) },
 	[PT_COL_WAIT_WRITE_PCT] = { NULL, "WAIT_W%", 7, "%",
 		"wait_write_ns as a share of the interval (100: one task all of it)",
 		PT_V_PCT, WAITS(PT_DERIVED), .value = v_wait_write_pct,
-		USES(PT_RAW(wait_write_ns)), .name = "wait_write_pct" },
+		USES(PT_RAW(wait_write_ns)), .name = "wait_write_pct",
+		TOP(TM_WAITW, "WAIT_W%", "writers waiting %", 7, false) },
 	[PT_COL_EAGAIN] = { NULL, "EAGAIN", 6, "calls",
 		"reads and writes that returned -EAGAIN (eagain_read + eagain_write)",
 		PT_V_U64, ALL_EXACT, .value = v_eagain, USES(EAGAIN_R | EAGAIN_W),
 		.name = "eagain" },
+	/* the other tiers see no splice: what went through is not known */
+	[PT_COL_MOVED_BYTES] = { NULL, NULL, 0, "bytes",
+		"bytes through the pipe: written or spliced in, read or spliced out, "
+		"whichever side moved more", PT_V_U64, SYSCALL_ONLY,
+		.value = v_moved_bytes,
+		USES(PT_RAW(write_bytes) | PT_RAW(splice_in_bytes) | PT_RAW(read_bytes) |
+		     PT_RAW(splice_out_bytes)),
+		TOP(TM_MBPS, "MB/s", "MB/s", 8, true) },
+	[PT_COL_AVG_WRITE] = { NULL, NULL, 0, "bytes",
+		"bytes per write call (write_bytes / writes)", PT_V_RATIO, ALL_EXACT,
+		.value = v_avg_write, USES(PT_RAW(writes) | PT_RAW(write_bytes)),
+		TOP(TM_AVGWR, "AVG_WR", "avg write", 7, false) },
 };
 
 /* The knob states and missing events env is in (PT_NA_*). */

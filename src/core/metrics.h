@@ -102,7 +102,28 @@ enum pt_col {
 	PT_COL_WAIT_READ_PCT,
 	PT_COL_WAIT_WRITE_PCT,
 	PT_COL_EAGAIN,
+	/* pipetop only */
+	PT_COL_MOVED_BYTES,
+	PT_COL_AVG_WRITE,
 	PT_NCOLS,
+};
+
+/* pipetop's value columns, left to right (also its sort keys): a row's
+ * .top.at places it there. */
+enum tm_col {
+	TM_RPS,		/* reads/s */
+	TM_WPS,		/* writes/s */
+	TM_MBPS,	/* MB/s through the pipe (or the process) */
+	TM_WAITR,	/* share of the interval readers slept waiting for data */
+	TM_WAITW,	/* ... writers for room: the blocked side */
+	TM_AVGWR,	/* average write size, bytes */
+	TM_HIT,		/* pool hit % */
+	TM_ALLOCLK,	/* pages allocated under pipe->mutex, per second */
+	TM_SECRD,	/* user-access sections per read */
+	TM_EAGR,	/* read EAGAINs/s */
+	TM_EAGW,	/* write EAGAINs/s */
+	TM_LOCK,	/* contended pipe->mutex acquisitions per second */
+	TM_NCOLS,
 };
 
 /* Knob states in which a tier cannot know a column it otherwise knows. */
@@ -130,6 +151,15 @@ struct pt_series {
 };
 #define PT_PROM_SERIES 2	/* a column's series at most */
 
+/* A column in pipetop (src/pipetop/model.c). */
+struct pt_top {
+	const char *head;	/* NULL: not shown */
+	const char *name;	/* in "sort: NAME" */
+	int width;
+	enum tm_col at;
+	bool rate;		/* per second (bytes: MB/s, 10^6 bytes a second) */
+};
+
 struct pt_metric {
 	const char *csv;	/* CSV column, never renamed; NULL: table only */
 	const char *head;	/* table heading; NULL: its CSV name in capitals */
@@ -153,6 +183,7 @@ struct pt_metric {
 	const char *rate_head;	/* heading with --rate; NULL: head and "/s" */
 	const char *name;	/* -o's name of a table-only column */
 	bool bench;		/* in pipetrace-bench's rows */
+	struct pt_top top;	/* in pipetop */
 	/*
 	 * Prometheus: the family of the column's series (without pipetrace_;
 	 * a counter's ends in _total; NULL: none) and the series, a counter
@@ -202,6 +233,11 @@ void pt_print_tiers(FILE *f);
  * ("derived: a, b; not known: c"), for the tier line on stderr.
  */
 int pt_tier_line(char *buf, size_t n, const struct pt_env *env);
+
+/* Bytes through a pipe: written or spliced in, read or spliced out,
+ * whichever side moved more (a pipe's writers may be traced without its
+ * readers). */
+__u64 pt_bytes_moved(const struct pt_counts *c);
 
 /* Reads the pipe knobs and fs.pipe-user-pages-soft under /proc/sys/fs into
  * env (-1 where absent). */
