@@ -127,6 +127,17 @@ $(OUT)/test_pipetrace_bench: $(filter-out $(OUT)/pipetrace-bench/main.o,$(PIPETR
 $(OUT)/test_pipetrace_bench: UNIT_LIBS += -luring
 $(OUT)/test_csv_layout: $(filter-out $(OUT)/pipetrace-bench/main.o,$(PIPETRACE_BENCH_OBJS)) $(CORE_OBJS)
 $(OUT)/test_csv_layout: UNIT_LIBS += -luring
+# test_column: the core, pipetop's model and pipetrace-bench's output
+# again, with a throwaway column appended to the metrics table
+TESTCOL_OBJS := $(patsubst $(OUT)/%,$(OUT)/testcol/%,$(CORE_OBJS) $(OUT)/pipetop/model.o \
+	$(filter-out $(OUT)/pipetrace-bench/main.o,$(PIPETRACE_BENCH_OBJS)))
+$(OUT)/testcol/%.o: src/%.c src/*/*.h include/pipetrace.h
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -DPT_TEST_COLUMN -c $< -o $@
+$(OUT)/test_column: $(TESTCOL_OBJS)
+$(OUT)/test_column: override CFLAGS += -DPT_TEST_COLUMN
+$(OUT)/test_column: UNIT_LIBS += -luring
 $(OUT)/test_%: tests/unit/test_%.c tests/unit/unit.h
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -Itests/unit $(filter %.c %.o,$^) $(UNIT_LIBS) -o $@

@@ -552,6 +552,13 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 		"bytes per write call (write_bytes / writes)", PT_V_RATIO, ALL_EXACT,
 		.value = v_avg_write, USES(PT_RAW(writes) | PT_RAW(write_bytes)),
 		TOP(TM_AVGWR, "AVG_WR", "avg write", 7, false) },
+#ifdef PT_TEST_COLUMN
+	/* tests/unit/test_column.c: one row puts a column in every output */
+	[PT_COL_TEST] = { "test_eof_reads", "TEST_EOF", 8, "calls",
+		"a throwaway copy of eof_reads", PT_V_U64, ALL_EXACT, RAW(read_eof),
+		PROM("test_eof_reads_total", ""), .help = "A throwaway column.",
+		.bench = true, TOP(TM_TEST, "TEST/s", "test/s", 8, true) },
+#endif
 };
 
 /* The knob states and missing events env is in (PT_NA_*). */

@@ -105,6 +105,9 @@ enum pt_col {
 	/* pipetop only */
 	PT_COL_MOVED_BYTES,
 	PT_COL_AVG_WRITE,
+#ifdef PT_TEST_COLUMN
+	PT_COL_TEST,	/* tests/unit/test_column.c: a column added in one row */
+#endif
 	PT_NCOLS,
 };
 
@@ -123,6 +126,9 @@ enum tm_col {
 	TM_EAGR,	/* read EAGAINs/s */
 	TM_EAGW,	/* write EAGAINs/s */
 	TM_LOCK,	/* contended pipe->mutex acquisitions per second */
+#ifdef PT_TEST_COLUMN
+	TM_TEST,
+#endif
 	TM_NCOLS,
 };
 
