@@ -287,24 +287,22 @@ static void put_workload(struct rec *r, const char *name, const void *arg)
 	rec_str(r, name, pb_wl_names[w->p->wl]);
 }
 
-static void put_size(struct rec *r, const char *name, const void *arg)
+/* the point's size, writers or readers: the field's name says which */
+static void put_point(struct rec *r, const char *name, const void *arg)
 {
-	rec_i64(r, name, ((const struct pb_row *)arg)->p->size);
+	const struct pb_point *p = ((const struct pb_row *)arg)->p;
+
+	rec_i64(r, name, !strcmp(name, "size") ? p->size :
+		!strcmp(name, "writers") ? p->writers : p->readers);
 }
 
-static void put_writers(struct rec *r, const char *name, const void *arg)
+/* what the side's runs counted: repetitions, bytes moved, ops */
+static void put_runs(struct rec *r, const char *name, const void *arg)
 {
-	rec_i64(r, name, ((const struct pb_row *)arg)->p->writers);
-}
+	const struct pb_side *s = ((const struct pb_row *)arg)->s;
 
-static void put_readers(struct rec *r, const char *name, const void *arg)
-{
-	rec_i64(r, name, ((const struct pb_row *)arg)->p->readers);
-}
-
-static void put_reps(struct rec *r, const char *name, const void *arg)
-{
-	rec_i64(r, name, ((const struct pb_row *)arg)->s->n);
+	rec_i64(r, name, !strcmp(name, "reps") ? s->n :
+		!strcmp(name, "moved_bytes") ? s->bytes : s->ops);
 }
 
 /* a figure's median, min or max: the field's name says which */
@@ -339,16 +337,6 @@ static void put_tier(struct rec *r, const char *name, const void *arg)
 static void put_variant(struct rec *r, const char *name, const void *arg)
 {
 	rec_str(r, name, ((const struct pb_row *)arg)->p->variant);
-}
-
-static void put_moved(struct rec *r, const char *name, const void *arg)
-{
-	rec_i64(r, name, ((const struct pb_row *)arg)->s->bytes);
-}
-
-static void put_ops(struct rec *r, const char *name, const void *arg)
-{
-	rec_i64(r, name, ((const struct pb_row *)arg)->s->ops);
 }
 
 static void put_seconds(struct rec *r, const char *name, const void *arg)
@@ -443,11 +431,11 @@ __u64 pb_out_cols(void)
  * pipetrace-bench view (pt_metric.bench) among its own figures. */
 static const struct csv_field fields[] = {
 	CSV_OWN("workload", put_workload, "the workload"),
-	CSV_OWN("size", put_size, "bytes per write or round trip (-S for stream and "
+	CSV_OWN("size", put_point, "bytes per write or round trip (-S for stream and "
 		"pingpong; the workload's own for the others)"),
-	CSV_OWN("writers", put_writers, "writer processes"),
-	CSV_OWN("readers", put_readers, "reader processes"),
-	CSV_OWN("reps", put_reps, "repetitions of the point"),
+	CSV_OWN("writers", put_point, "writer processes"),
+	CSV_OWN("readers", put_point, "reader processes"),
+	CSV_OWN("reps", put_runs, "repetitions of the point"),
 	CSV_OWN("mbps_median", put_mbps, "MB/s (10^6 bytes) through the pipe: the median "
 		"of the repetitions"),
 	CSV_OWN("mbps_min", put_mbps, "... the slowest repetition"),
@@ -459,8 +447,8 @@ static const struct csv_field fields[] = {
 	CSV_COL(PT_COL_EAGAIN_WRITE),
 	CSV_OWN("tier", put_tier, "the tier counting (empty: nothing attached)"),
 	CSV_OWN("variant", put_variant, "uring: `empty` or `data`, else empty"),
-	CSV_OWN("moved_bytes", put_moved, "bytes the workload itself moved"),
-	CSV_OWN("ops", put_ops, "writes, round trips (pingpong) or reads (uring) the "
+	CSV_OWN("moved_bytes", put_runs, "bytes the workload itself moved"),
+	CSV_OWN("ops", put_runs, "writes, round trips (pingpong) or reads (uring) the "
 		"workload counted"),
 	CSV_OWN("seconds", put_seconds, "the repetitions' summed run time"),
 	CSV_OWN("us_per_op_median", put_us_per_op, "microseconds per op: the median"),
