@@ -77,7 +77,9 @@ expect "pipetop: man KEYS names the key table" "$keys_man" "$keys_table"
 # pipetop's value columns: the man page describes them in screen order
 # (enum tm_col, src/core/metrics.h), under their headings (the metrics
 # table's TOP(place, "HEADING", ...))
-heads=$(sed -n '/^enum tm_col {/,/TM_NCOLS/p' src/core/metrics.h | grep -oE 'TM_[A-Z]+' |
+# (test_column's throwaway column, #ifdef PT_TEST_COLUMN, left out)
+heads=$(sed '/^#ifdef PT_TEST_COLUMN/,/^#endif/d' src/core/metrics.h |
+	sed -n '/^enum tm_col {/,/TM_NCOLS/p' | grep -oE 'TM_[A-Z]+' |
 	grep -v TM_NCOLS | while read -r c; do
 		sed -n "s/.*TOP($c, \"\([^\"]*\)\".*/\1/p" src/core/metrics.c
 	done | paste -sd' ')
