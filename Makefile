@@ -154,6 +154,19 @@ $(OUT)/test_pipeline_view: $(OUT)/pipetop/pipeline_view.o $(PIPETOP_PLAIN_OBJS) 
 $(OUT)/test_pipeline_view: UNIT_LIBS += $(CURSES_LIBS)
 $(OUT)/test_pipetrace_bench: $(filter-out $(OUT)/pipetrace-bench/main.o,$(PIPETRACE_BENCH_OBJS)) $(CORE_OBJS)
 $(OUT)/test_pipetrace_bench: UNIT_LIBS += -luring
+$(OUT)/test_csv_layout: $(filter-out $(OUT)/pipetrace-bench/main.o,$(PIPETRACE_BENCH_OBJS)) $(CORE_OBJS)
+$(OUT)/test_csv_layout: UNIT_LIBS += -luring
+# test_column: the core, pipetop's model and pipetrace-bench's output
+# again, with a throwaway column appended to the metrics table
+TESTCOL_OBJS := $(patsubst $(OUT)/%,$(OUT)/testcol/%,$(CORE_OBJS) $(OUT)/pipetop/model.o \
+	$(filter-out $(OUT)/pipetrace-bench/main.o,$(PIPETRACE_BENCH_OBJS)))
+$(OUT)/testcol/%.o: src/%.c src/*/*.h include/pipetrace.h
+	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC) $(CFLAGS) -DPT_TEST_COLUMN -c $< -o $@
+$(OUT)/test_column: $(TESTCOL_OBJS)
+$(OUT)/test_column: override CFLAGS += -DPT_TEST_COLUMN
+$(OUT)/test_column: UNIT_LIBS += -luring
 $(OUT)/test_%: tests/unit/test_%.c tests/unit/unit.h
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -Itests/unit $(filter %.c %.o,$^) $(UNIT_LIBS) -o $@
@@ -161,9 +174,11 @@ $(OUT)/test_%: tests/unit/test_%.c tests/unit/unit.h
 unit: $(UNIT_TESTS)
 	$(Q)set -e; for t in $(UNIT_TESTS); do $$t; done
 
-# docs/METRICS.md from the Prometheus series table (test_prom checks it)
-metrics-doc: $(OUT)/test_prom
+# docs/METRICS.md from the metrics table's Prometheus series (test_prom
+# checks it), docs/CSV.md from the CSV layouts (test_csv_layout)
+metrics-doc: $(OUT)/test_prom $(OUT)/test_csv_layout
 	$(Q)$(OUT)/test_prom --doc >docs/METRICS.md
+	$(Q)$(OUT)/test_csv_layout --doc >docs/CSV.md
 
 # each tests/host/test_*.sh is one front end's known-answer suite
 hostcheck: all $(OUT)/ptwork

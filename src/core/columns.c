@@ -58,13 +58,15 @@ static bool add_item(struct pt_columns *c, const char *item, size_t len)
 	else if (is(item, len, "kernel"))
 		add_set(c, kernel_set, ARRAY_LEN(kernel_set));
 	else if (is(item, len, "all"))
-		for (int i = 0; i < PT_NCOLS; i++)
-			add(c, i);
+		for (int i = 0; i < PT_NCOLS; i++) {
+			if (column_name(i))
+				add(c, i);
+		}
 	else
 		for (int i = 0;; i++) {
 			if (i == PT_NCOLS)
 				return false;
-			if (is(item, len, column_name(i))) {
+			if (column_name(i) && is(item, len, column_name(i))) {
 				add(c, i);
 				break;
 			}

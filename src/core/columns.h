@@ -25,7 +25,8 @@ void columns_default(struct pt_columns *c);
  * adds to c as it is. False with a one-line reason in err.
  */
 bool columns_parse(struct pt_columns *c, const char *list, char *err, size_t n);
-/* A column's -o name: its CSV name, or a table-only column's name. */
+/* A column's -o name: its CSV name, or a table-only column's name; NULL
+ * for one pipestat does not show (pipetop's own). */
 const char *column_name(enum pt_col col);
 /*
  * A column's heading into buf: '*' when env's tier derives it, "/s" (or

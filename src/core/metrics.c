@@ -21,6 +21,14 @@
 #define SUM(f, g) .sum = { offsetof(struct pt_counts, f) + 1, offsetof(struct pt_counts, g) + 1 }
 #define KNOB(k) .knob = offsetof(struct pt_env, k) + 1
 #define USES(r) .uses = (r)
+/* pipetop: its column at, heading, name, width, per second or not */
+#define TOP(at_, head_, name_, width_, rate_)				\
+	.top = { head_, name_, width_, at_, rate_ }
+/* Prometheus: a series of the column's value, or two of its raw counters */
+#define PROM(n, l) .prom = n, .series = { { l } }
+#define PROM_RAWS(n, l1, f1, l2, f2) .prom = n,				\
+	.series = { { l1, offsetof(struct pt_counts, f1) + 1 },		\
+		    { l2, offsetof(struct pt_counts, f2) + 1 } }
 /* what the pool's columns read on one tier or another */
 #define POOL_RAWS (PT_RAW(bufs_new) | PT_RAW(pool_hits) | PT_RAW(alloc_locked))
 #define EAGAIN_R (PT_RAW(eagain_read_nonblock) | PT_RAW(eagain_read_nowait))
@@ -55,6 +63,8 @@
 /* no kernel gives it: v4 of the series has no nowait trylock, so nothing
  * returns -EAGAIN for a busy mutex or a page; the column stays, empty */
 #define NO_TIER { [TP] = { PT_NA }, [FN] = { PT_NA }, [SC] = { PT_NA } }
+#define NO_KERNEL .promql = "none",					\
+	.prom_note = "always empty: v4 of the series removed the nowait trylock"
 
 static bool v_none(const struct pt_counts *c, const struct pt_env *e,
 		   struct pt_value *v)
@@ -242,6 +252,28 @@ static bool v_ring_quota_shrunk(const struct pt_counts *c, const struct pt_env *
 		     c->ring_owner_pages + PT_DEFAULT_SLOTS > (__u64)e->user_pages_soft);
 }
 
+__u64 pt_bytes_moved(const struct pt_counts *c)
+{
+	__u64 in = c->write_bytes + c->splice_in_bytes;
+	__u64 out = c->read_bytes + c->splice_out_bytes;
+
+	return in > out ? in : out;
+}
+
+static bool v_moved_bytes(const struct pt_counts *c, const struct pt_env *e,
+			  struct pt_value *v)
+{
+	(void)e;
+	return set_u(v, pt_bytes_moved(c));
+}
+
+static bool v_avg_write(const struct pt_counts *c, const struct pt_env *e,
+			struct pt_value *v)
+{
+	(void)e;
+	return set_d(v, c->write_bytes, c->writes, 1.0);
+}
+
 static bool v_untracked(const struct pt_counts *c, const struct pt_env *e,
 			struct pt_value *v)
 {
@@ -253,125 +285,209 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 	[PT_COL_READS] = { "reads", "READS", 6, "calls",
 		"read calls on pipes (read, readv, preadv2, io_uring)",
 		PT_V_U64, ALL_EXACT, RAW(reads),
-		.rate_head = "r/s" },
+		.rate_head = "r/s", .bench = true,
+		PROM("calls_total", "side=\"read\""), .help =
+		"Read and write calls on pipes (read, readv, preadv2, write, writev, "
+		"pwritev2, io_uring).",
+		TOP(TM_RPS, "RD/s", "reads/s", 8, true) },
 	[PT_COL_WRITES] = { "writes", "WRITES", 6, "calls",
 		"write calls on pipes (write, writev, pwritev2, io_uring)",
 		PT_V_U64, ALL_EXACT, RAW(writes),
-		.rate_head = "w/s" },
+		.rate_head = "w/s", .bench = true,
+		PROM("calls_total", "side=\"write\""),
+		TOP(TM_WPS, "WR/s", "writes/s", 8, true) },
 	[PT_COL_READ_BYTES] = { "read_bytes", "R_BYTES", 6, "bytes",
 		"bytes read", PT_V_U64, ALL_EXACT, RAW(read_bytes),
-		.rate_head = "rB/s" },
+		.rate_head = "rB/s", .bench = true,
+		PROM("bytes_total", "side=\"read\""),
+		.help = "Bytes those calls read and wrote." },
 	[PT_COL_WRITE_BYTES] = { "write_bytes", "W_BYTES", 6, "bytes",
 		"bytes written", PT_V_U64, ALL_EXACT, RAW(write_bytes),
-		.rate_head = "wB/s" },
+		.rate_head = "wB/s", .bench = true,
+		PROM("bytes_total", "side=\"write\"") },
 	[PT_COL_EAGAIN_READ] = { "eagain_read", "EAGAIN_R", 8, "calls",
 		"reads that returned -EAGAIN", PT_V_U64, ALL_EXACT,
-		SUM(eagain_read_nonblock, eagain_read_nowait) },
+		SUM(eagain_read_nonblock, eagain_read_nowait), .bench = true,
+		PROM_RAWS("eagain_total", "side=\"read\",cause=\"nonblock\"",
+			  eagain_read_nonblock, "side=\"read\",cause=\"nowait\"",
+			  eagain_read_nowait), .help =
+		"Calls that returned -EAGAIN, by side and cause (nonblock: an "
+		"O_NONBLOCK file; nowait: RWF_NOWAIT or IOCB_NOWAIT).",
+		.promql = "sum without (cause) (pipetrace_eagain_total{side=\"read\"})",
+		TOP(TM_EAGR, "EAG_RD/s", "EAGAIN read/s", 9, true) },
 	[PT_COL_EAGAIN_WRITE] = { "eagain_write", "EAGAIN_W", 8, "calls",
 		"writes that returned -EAGAIN", PT_V_U64, ALL_EXACT,
-		SUM(eagain_write_nonblock, eagain_write_nowait) },
+		SUM(eagain_write_nonblock, eagain_write_nowait), .bench = true,
+		PROM_RAWS("eagain_total", "side=\"write\",cause=\"nonblock\"",
+			  eagain_write_nonblock, "side=\"write\",cause=\"nowait\"",
+			  eagain_write_nowait),
+		.promql = "sum without (cause) (pipetrace_eagain_total{side=\"write\"})",
+		TOP(TM_EAGW, "EAG_WR/s", "EAGAIN write/s", 9, true) },
 	[PT_COL_POOL_HITS] = { "pool_hits", "HITS", 7, "pages",
 		"new buffers whose page came from the pipe's cache or pool",
 		PT_V_U64, TP_COUNTS, .value = v_pool_hits,
-		USES(POOL_RAWS) },
+		USES(POOL_RAWS),
+		PROM("pool_hits_total", ""), .help =
+		"New pipe buffers whose page came from the pipe's cache or pool." },
 	[PT_COL_POOL_MISSES] = { "pool_misses", "MISSES", 7, "pages",
 		"new buffers that needed a page allocated under pipe->mutex",
 		PT_V_U64, ALL_EXACT, .value = v_pool_misses,
-		USES(POOL_RAWS) },
+		USES(POOL_RAWS),
+		PROM("pool_misses_total", ""), .help =
+		"New pipe buffers that needed a page allocated under pipe->mutex." },
 	[PT_COL_POOL_HIT_PCT] = { "pool_hit_pct", "HIT%", 6, "%",
 		"pool_hits / (pool_hits + pool_misses)",
 		PT_V_PCT, TP_COUNTS, .value = v_pool_hit_pct,
-		USES(POOL_RAWS) },
+		USES(POOL_RAWS), .bench = true,
+		.promql = "100 * rate(pipetrace_pool_hits_total[5m]) / "
+		"(rate(pipetrace_pool_hits_total[5m]) + rate(pipetrace_pool_misses_total[5m]))",
+		TOP(TM_HIT, "HIT%", "pool hit %", 6, false) },
 	[PT_COL_ALLOC_LOCKED] = { "alloc_locked", "ALLOC_LK", 8, "pages",
 		"pipe pages allocated with pipe->mutex held",
-		PT_V_U64, ALL_EXACT, RAW(alloc_locked) },
+		PT_V_U64, ALL_EXACT, RAW(alloc_locked), .bench = true,
+		PROM("pages_allocated_total", "mutex=\"held\""), .help =
+		"Pipe pages allocated with pipe->mutex held, or before taking it "
+		"(prefill).",
+		TOP(TM_ALLOCLK, "ALLOC_LK/s", "alloc locked/s", 10, true) },
 	[PT_COL_ALLOC_UNLOCKED] = { "alloc_unlocked", "ALLOC_UL", 8, "pages",
 		"pipe pages allocated before taking pipe->mutex (prefill)",
-		PT_V_U64, ALL_EXACT, RAW(alloc_unlocked) },
+		PT_V_U64, ALL_EXACT, RAW(alloc_unlocked),
+		PROM("pages_allocated_total", "mutex=\"not_held\"") },
 	[PT_COL_COPY_SECTIONS] = { "copy_sections", "SECTIONS", 8, "sections",
 		"user-access (STAC/CLAC) sections reads opened: one per user copy, "
 		"a pipe buffer's piece of one iovec segment",
 		PT_V_U64, COPIES(PT_EXACT), .value = v_copy_sections,
-		USES(PT_RAW(read_sections) | PT_RAW(read_sections_unknown)) },
+		USES(PT_RAW(read_sections) | PT_RAW(read_sections_unknown)), .bench = true,
+		PROM("copy_sections_total", ""), .help =
+		"User-access (STAC/CLAC) sections reads opened.",
+		.prom_note = "one per user copy: a pipe buffer's piece of one iovec "
+		"segment (readv etc.), one per buffer into a plain buffer; exact on "
+		"the tracepoint tier, derived on the others; an interval with a read "
+		"whose pieces the tier could not count adds nothing" },
 	[PT_COL_COPY_BUFFERS] = { "copy_buffers", NULL, 0, "buffers",
 		"pipe buffers reads copied from", PT_V_U64,
 		{ [TP] = { PT_EXACT }, [FN] = { PT_DERIVED, PT_NA_BATCH },
-		  [SC] = { PT_DERIVED } }, RAW(read_bufs) },
+		  [SC] = { PT_DERIVED } }, RAW(read_bufs), .bench = true,
+		PROM("copy_buffers_total", ""), .help =
+		"Pipe buffers reads copied from." },
 	[PT_COL_PREFILL_DROPPED] = { "prefill_dropped", NULL, 0, "pages",
 		"prefilled pages freed because the pool was full",
 		PT_V_U64, { [TP] = { PT_EXACT, PT_NA_NO_POOL } },
-		RAW(prefill_dropped) },
+		RAW(prefill_dropped), PROM("prefill_dropped_total", ""), .help =
+		"Prefilled pages freed because the pool was full." },
 	[PT_COL_SECTIONS_PER_READ] = { "sections_per_read", "SEC/RD", 7,
 		"sections/read", "copy_sections per read (io_uring reads left out)",
 		PT_V_RATIO, COPIES(PT_DERIVED), .value = v_sections_per_read,
 		USES(PT_RAW(read_sections) | PT_RAW(read_sections_unknown) | PT_RAW(reads) |
-		     PT_RAW(uring_reads)) },
+		     PT_RAW(uring_reads)), .bench = true,
+		.promql = "rate(pipetrace_copy_sections_total[5m]) / "
+		"rate(pipetrace_calls_total{side=\"read\"}[5m])",
+		.prom_note = "the CSV leaves io_uring reads out of the divisor",
+		TOP(TM_SECRD, "SEC/RD", "sections/read", 7, false) },
 	[PT_COL_EAGAIN_NONBLOCK] = { "eagain_nonblock", NULL, 0, "calls",
 		"-EAGAIN returns of O_NONBLOCK files",
 		PT_V_U64, ALL_EXACT,
-		SUM(eagain_read_nonblock, eagain_write_nonblock) },
+		SUM(eagain_read_nonblock, eagain_write_nonblock),
+		.promql = "sum without (side) (pipetrace_eagain_total{cause=\"nonblock\"})" },
 	[PT_COL_EAGAIN_NOWAIT] = { "eagain_nowait", NULL, 0, "calls",
 		"-EAGAIN returns of RWF_NOWAIT/IOCB_NOWAIT calls",
-		PT_V_U64, ALL_EXACT, SUM(eagain_read_nowait, eagain_write_nowait) },
+		PT_V_U64, ALL_EXACT, SUM(eagain_read_nowait, eagain_write_nowait),
+		.promql = "sum without (side) (pipetrace_eagain_total{cause=\"nowait\"})" },
 	[PT_COL_EAGAIN_EMPTY] = { "eagain_empty", NULL, 0, "calls",
 		"-EAGAIN because the pipe was empty", PT_V_U64, REASON,
-		.value = v_eagain_empty, USES(PT_RAW(eagain_empty) | EAGAIN_R) },
+		.value = v_eagain_empty, USES(PT_RAW(eagain_empty) | EAGAIN_R),
+		PROM("eagain_reason_total", "reason=\"empty\""), .help =
+		"The same -EAGAIN returns by reason: the pipe empty or full." },
 	[PT_COL_EAGAIN_FULL] = { "eagain_full", NULL, 0, "calls",
 		"-EAGAIN because the pipe was full", PT_V_U64, REASON,
-		.value = v_eagain_full, USES(PT_RAW(eagain_full) | EAGAIN_W) },
+		.value = v_eagain_full, USES(PT_RAW(eagain_full) | EAGAIN_W),
+		PROM("eagain_reason_total", "reason=\"full\"") },
 	[PT_COL_EAGAIN_LOCK] = { "eagain_lock", NULL, 0, "calls",
 		"-EAGAIN because pipe->mutex was contended (nowait; no kernel since "
-		"v4 of the series: always unknown)", PT_V_U64, NO_TIER, .value = v_none },
+		"v4 of the series: always unknown)", PT_V_U64, NO_TIER, .value = v_none,
+		NO_KERNEL },
 	[PT_COL_EAGAIN_NOPAGE] = { "eagain_nopage", NULL, 0, "calls",
 		"-EAGAIN because no page could be had without sleeping (nowait; no "
 		"kernel since v4 of the series: always unknown)", PT_V_U64, NO_TIER,
-		.value = v_none },
+		.value = v_none,
+		NO_KERNEL },
 	[PT_COL_KNOB_PREALLOC_MAX] = { "knob_prealloc_max", NULL, 0, "pages",
 		"fs.pipe-prealloc-max at the end of the interval",
-		PT_V_U64, ALL_EXACT, KNOB(knob_prealloc_max) },
+		PT_V_U64, ALL_EXACT, KNOB(knob_prealloc_max), .bench = true,
+		PROM("knob_prealloc_max_pages", ""),
+		.help = "fs.pipe-prealloc-max at the end of the last interval." },
 	[PT_COL_KNOB_PREALLOC_KEEP] = { "knob_prealloc_keep", NULL, 0, "pages",
 		"fs.pipe-prealloc-keep at the end of the interval",
-		PT_V_U64, ALL_EXACT, KNOB(knob_prealloc_keep) },
+		PT_V_U64, ALL_EXACT, KNOB(knob_prealloc_keep), .bench = true,
+		PROM("knob_prealloc_keep_pages", ""),
+		.help = "fs.pipe-prealloc-keep at the end of the last interval." },
 	[PT_COL_KNOB_READ_BATCH] = { "knob_read_batch", NULL, 0, "mode",
 		"fs.pipe-read-batch at the end of the interval",
-		PT_V_U64, ALL_EXACT, KNOB(knob_read_batch) },
+		PT_V_U64, ALL_EXACT, KNOB(knob_read_batch), .bench = true,
+		PROM("knob_read_batch", ""),
+		.help = "fs.pipe-read-batch at the end of the last interval." },
 	[PT_COL_SPLICE_IN] = { "splice_in", NULL, 0, "calls",
 		"splice/tee/vmsplice/sendfile calls into a pipe",
-		PT_V_U64, SYSCALL_ONLY, RAW(splice_in) },
+		PT_V_U64, SYSCALL_ONLY, RAW(splice_in),
+		PROM("splice_calls_total", "side=\"write\""), .help =
+		"splice, tee, vmsplice and sendfile calls on pipes, by the pipe's "
+		"side (write: into the pipe)." },
 	[PT_COL_SPLICE_IN_BYTES] = { "splice_in_bytes", "SPL_IN_B", 8, "bytes",
-		"bytes they moved", PT_V_U64, SYSCALL_ONLY, RAW(splice_in_bytes) },
+		"bytes they moved", PT_V_U64, SYSCALL_ONLY, RAW(splice_in_bytes),
+		PROM("splice_bytes_total", "side=\"write\""),
+		.help = "Bytes those calls moved." },
 	[PT_COL_SPLICE_OUT] = { "splice_out", NULL, 0, "calls",
 		"splice/tee/vmsplice calls out of a pipe",
-		PT_V_U64, SYSCALL_ONLY, RAW(splice_out) },
+		PT_V_U64, SYSCALL_ONLY, RAW(splice_out),
+		PROM("splice_calls_total", "side=\"read\"") },
 	[PT_COL_SPLICE_OUT_BYTES] = { "splice_out_bytes", "SPL_OUT_B", 9, "bytes",
-		"bytes they moved", PT_V_U64, SYSCALL_ONLY, RAW(splice_out_bytes) },
+		"bytes they moved", PT_V_U64, SYSCALL_ONLY, RAW(splice_out_bytes),
+		PROM("splice_bytes_total", "side=\"read\"") },
 	[PT_COL_EAGAIN_SPLICE] = { "eagain_splice", NULL, 0, "calls",
 		"splice-family calls that returned -EAGAIN",
-		PT_V_U64, SYSCALL_ONLY, RAW(eagain_splice) },
+		PT_V_U64, SYSCALL_ONLY, RAW(eagain_splice),
+		PROM("splice_eagain_total", ""), .help =
+		"splice-family calls that returned -EAGAIN." },
 	[PT_COL_UNTRACKED] = { "untracked", NULL, 0, "events",
 		"events not counted: the in-kernel counter map was full",
-		PT_V_U64, ALL_EXACT, .value = v_untracked },
+		PT_V_U64, ALL_EXACT, .value = v_untracked,
+		.promql = "pipetrace_untracked_events_total",
+		.prom_note = "tier label only: the counter map is one for every key" },
 	[PT_COL_WAITS_READ] = { "waits_read", NULL, 0, "sleeps",
 		"times readers slept waiting for data",
-		PT_V_U64, WAITS(PT_EXACT), RAW(waits_read) },
+		PT_V_U64, WAITS(PT_EXACT), RAW(waits_read),
+		PROM("waits_total", "side=\"read\""), .help =
+		"Sleeps of readers waiting for data and of writers waiting for "
+		"room." },
 	[PT_COL_WAIT_READ_NS] = { "wait_read_ns", NULL, 0, "ns",
 		"time readers slept waiting for data",
-		PT_V_U64, WAITS(PT_EXACT), RAW(wait_read_ns) },
+		PT_V_U64, WAITS(PT_EXACT), RAW(wait_read_ns),
+		PROM("wait_seconds_total", "side=\"read\""),
+		.help = "Time those sleeps took." },
 	[PT_COL_WAITS_WRITE] = { "waits_write", NULL, 0, "sleeps",
 		"times writers slept waiting for room",
-		PT_V_U64, WAITS(PT_EXACT), RAW(waits_write) },
+		PT_V_U64, WAITS(PT_EXACT), RAW(waits_write),
+		PROM("waits_total", "side=\"write\"") },
 	[PT_COL_WAIT_WRITE_NS] = { "wait_write_ns", NULL, 0, "ns",
 		"time writers slept waiting for room",
-		PT_V_U64, WAITS(PT_EXACT), RAW(wait_write_ns) },
+		PT_V_U64, WAITS(PT_EXACT), RAW(wait_write_ns),
+		PROM("wait_seconds_total", "side=\"write\"") },
 	[PT_COL_LOCK_CONTENDED] = { "lock_contended", "LOCK_CT", 8, "acquisitions",
 		"pipe->mutex acquisitions that had to spin or sleep",
-		PT_V_U64, LOCKS, RAW(lock_contended) },
+		PT_V_U64, LOCKS, RAW(lock_contended),
+		PROM("lock_contentions_total", ""), .help =
+		"pipe->mutex acquisitions that had to spin or sleep.",
+		TOP(TM_LOCK, "LOCK/s", "mutex contended/s", 8, true) },
 	[PT_COL_LOCK_WAIT_NS] = { "lock_wait_ns", NULL, 0, "ns",
 		"time spent waiting for pipe->mutex",
-		PT_V_U64, LOCKS, RAW(lock_wait_ns) },
+		PT_V_U64, LOCKS, RAW(lock_wait_ns),
+		PROM("lock_wait_seconds_total", ""),
+		.help = "Time spent waiting for pipe->mutex." },
 	[PT_COL_EOF_READS] = { "eof_reads", NULL, 0, "calls",
 		"reads that asked for bytes and got 0: no writer left",
-		PT_V_U64, ALL_EXACT, RAW(read_eof) },
+		PT_V_U64, ALL_EXACT, RAW(read_eof),
+		PROM("eof_reads_total", ""), .help =
+		"Reads that asked for bytes and got 0: no writer left." },
 	[PT_COL_RING_SLOTS] = { "ring_slots", NULL, 0, "slots",
 		"usable slots of the pipe's ring as its last write saw them "
 		"(pipe->max_usage); of several pipes, the smallest",
@@ -384,7 +500,10 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 		USES(PT_RAW(ring_slots) | PT_RAW(ring_peak)) },
 	[PT_COL_RING_FULL_WRITES] = { "ring_full_writes", NULL, 0, "calls",
 		"writes that found the ring full (waited for room, or -EAGAIN)",
-		PT_V_U64, WAITS(PT_EXACT), RAW(ring_full_writes) },
+		PT_V_U64, WAITS(PT_EXACT), RAW(ring_full_writes),
+		PROM("ring_full_writes_total", ""), .help =
+		"Writes that found the pipe's ring full (waited for room, or "
+		"-EAGAIN)." },
 	[PT_COL_RING_OWNER_UID] = { "ring_owner_uid", NULL, 0, "uid",
 		"the user the ring's pages count to (pipe->user, its creator)",
 		PT_V_U64, ALL_EXACT, .state = true, .value = v_ring_owner_uid,
@@ -404,19 +523,42 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 		"pipe pages allocated by writes that moved no byte (-EAGAIN, "
 		"-EPIPE): freed again or cached",
 		PT_V_U64, { [TP] = { PT_EXACT }, [FN] = { PT_NA }, [SC] = { PT_EXACT } },
-		RAW(alloc_wasted) },
+		RAW(alloc_wasted), PROM("pages_wasted_total", ""), .help =
+		"Pipe pages allocated by writes that moved no byte (-EAGAIN, -EPIPE): "
+		"freed again or cached." },
 	[PT_COL_WAIT_READ_PCT] = { NULL, "WAIT_R%", 7, "%",
 		"wait_read_ns as a share of the interval (100: one task all of it)",
 		PT_V_PCT, WAITS(PT_DERIVED), .value = v_wait_read_pct,
-		USES(PT_RAW(wait_read_ns)), .name = "wait_read_pct" },
+		USES(PT_RAW(wait_read_ns)), .name = "wait_read_pct",
+		TOP(TM_WAITR, "WAIT_R%", "readers waiting %", 7, false) },
 	[PT_COL_WAIT_WRITE_PCT] = { NULL, "WAIT_W%", 7, "%",
 		"wait_write_ns as a share of the interval (100: one task all of it)",
 		PT_V_PCT, WAITS(PT_DERIVED), .value = v_wait_write_pct,
-		USES(PT_RAW(wait_write_ns)), .name = "wait_write_pct" },
+		USES(PT_RAW(wait_write_ns)), .name = "wait_write_pct",
+		TOP(TM_WAITW, "WAIT_W%", "writers waiting %", 7, false) },
 	[PT_COL_EAGAIN] = { NULL, "EAGAIN", 6, "calls",
 		"reads and writes that returned -EAGAIN (eagain_read + eagain_write)",
 		PT_V_U64, ALL_EXACT, .value = v_eagain, USES(EAGAIN_R | EAGAIN_W),
 		.name = "eagain" },
+	/* the other tiers see no splice: what went through is not known */
+	[PT_COL_MOVED_BYTES] = { NULL, NULL, 0, "bytes",
+		"bytes through the pipe: written or spliced in, read or spliced out, "
+		"whichever side moved more", PT_V_U64, SYSCALL_ONLY,
+		.value = v_moved_bytes,
+		USES(PT_RAW(write_bytes) | PT_RAW(splice_in_bytes) | PT_RAW(read_bytes) |
+		     PT_RAW(splice_out_bytes)),
+		TOP(TM_MBPS, "MB/s", "MB/s", 8, true) },
+	[PT_COL_AVG_WRITE] = { NULL, NULL, 0, "bytes",
+		"bytes per write call (write_bytes / writes)", PT_V_RATIO, ALL_EXACT,
+		.value = v_avg_write, USES(PT_RAW(writes) | PT_RAW(write_bytes)),
+		TOP(TM_AVGWR, "AVG_WR", "avg write", 7, false) },
+#ifdef PT_TEST_COLUMN
+	/* tests/unit/test_column.c: one row puts a column in every output */
+	[PT_COL_TEST] = { "test_eof_reads", "TEST_EOF", 8, "calls",
+		"a throwaway copy of eof_reads", PT_V_U64, ALL_EXACT, RAW(read_eof),
+		PROM("test_eof_reads_total", ""), .help = "A throwaway column.",
+		.bench = true, TOP(TM_TEST, "TEST/s", "test/s", 8, true) },
+#endif
 };
 
 /* The knob states and missing events env is in (PT_NA_*). */

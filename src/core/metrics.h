@@ -84,7 +84,6 @@ enum pt_col {
 	PT_COL_SPLICE_OUT_BYTES,
 	PT_COL_EAGAIN_SPLICE,
 	PT_COL_UNTRACKED,
-	/* CSV: the 'derived' field here; the columns below were appended */
 	PT_COL_WAITS_READ,
 	PT_COL_WAIT_READ_NS,
 	PT_COL_WAITS_WRITE,
@@ -92,30 +91,46 @@ enum pt_col {
 	PT_COL_LOCK_CONTENDED,
 	PT_COL_LOCK_WAIT_NS,
 	PT_COL_EOF_READS,
-	/* after the key columns cgroup, writers, readers */
 	PT_COL_RING_SLOTS,
 	PT_COL_RING_PEAK,
 	PT_COL_RING_FULL_WRITES,
 	PT_COL_RING_OWNER_UID,
 	PT_COL_RING_OWNER_PAGES,
 	PT_COL_RING_QUOTA_SHRUNK,
-	/* after the key column pipe_dev */
 	PT_COL_ALLOC_WASTED,
 	/* table only (no CSV name) */
 	PT_COL_WAIT_READ_PCT,
 	PT_COL_WAIT_WRITE_PCT,
 	PT_COL_EAGAIN,
+	/* pipetop only */
+	PT_COL_MOVED_BYTES,
+	PT_COL_AVG_WRITE,
+#ifdef PT_TEST_COLUMN
+	PT_COL_TEST,	/* tests/unit/test_column.c: a column added in one row */
+#endif
 	PT_NCOLS,
 };
 
-/* The CSV's 'derived' field follows this column (it was once the last). */
-#define PT_COL_DERIVED_AFTER PT_COL_UNTRACKED
-/* The key columns cgroup, writers, readers follow this one; metric
- * columns appended later come after them. */
-#define PT_COL_KEYS_AFTER PT_COL_EOF_READS
-/* The key column pipe_dev follows this one (-k pipe: a pipe is its
- * device and inode); metric columns appended later come after it. */
-#define PT_COL_PIPE_DEV_AFTER PT_COL_RING_QUOTA_SHRUNK
+/* pipetop's value columns, left to right (also its sort keys): a row's
+ * .top.at places it there. */
+enum tm_col {
+	TM_RPS,		/* reads/s */
+	TM_WPS,		/* writes/s */
+	TM_MBPS,	/* MB/s through the pipe (or the process) */
+	TM_WAITR,	/* share of the interval readers slept waiting for data */
+	TM_WAITW,	/* ... writers for room: the blocked side */
+	TM_AVGWR,	/* average write size, bytes */
+	TM_HIT,		/* pool hit % */
+	TM_ALLOCLK,	/* pages allocated under pipe->mutex, per second */
+	TM_SECRD,	/* user-access sections per read */
+	TM_EAGR,	/* read EAGAINs/s */
+	TM_EAGW,	/* write EAGAINs/s */
+	TM_LOCK,	/* contended pipe->mutex acquisitions per second */
+#ifdef PT_TEST_COLUMN
+	TM_TEST,
+#endif
+	TM_NCOLS,
+};
 
 /* Knob states in which a tier cannot know a column it otherwise knows. */
 enum pt_na_when {
@@ -130,6 +145,25 @@ enum pt_na_when {
 struct pt_how {
 	enum pt_quality q;
 	unsigned int na_when;	/* PT_NA_*: '-' in these knob states */
+};
+
+/* One Prometheus series of a column (core/prom.c). */
+struct pt_series {
+	const char *labels;	/* its own labels, e.g. side="read"; "" none;
+				 * NULL: no such series */
+	/* a raw counter of the column (offsetof(struct pt_counts, f) + 1) as
+	 * a series of its own; 0: the column's value */
+	size_t raw;
+};
+#define PT_PROM_SERIES 2	/* a column's series at most */
+
+/* A column in pipetop (src/pipetop/model.c). */
+struct pt_top {
+	const char *head;	/* NULL: not shown */
+	const char *name;	/* in "sort: NAME" */
+	int width;
+	enum tm_col at;
+	bool rate;		/* per second (bytes: MB/s, 10^6 bytes a second) */
 };
 
 struct pt_metric {
@@ -154,6 +188,22 @@ struct pt_metric {
 	__u64 uses;
 	const char *rate_head;	/* heading with --rate; NULL: head and "/s" */
 	const char *name;	/* -o's name of a table-only column */
+	bool bench;		/* in pipetrace-bench's rows */
+	struct pt_top top;	/* in pipetop */
+	/*
+	 * Prometheus: the family of the column's series (without pipetrace_;
+	 * a counter's ends in _total; NULL: none) and the series, a counter
+	 * each, in seconds for a column in ns; a knob's is a gauge. Columns
+	 * of one family are one wherever they are in the table; help is its
+	 * # HELP, on the family's first column.
+	 */
+	const char *prom;
+	struct pt_series series[PT_PROM_SERIES];
+	const char *help;
+	/* docs/METRICS.md: the PromQL that gives the column back where its
+	 * series do not say it (NULL: they do), and how the two differ */
+	const char *promql;
+	const char *prom_note;
 };
 
 extern const struct pt_metric pt_metrics[PT_NCOLS];
@@ -189,6 +239,11 @@ void pt_print_tiers(FILE *f);
  * ("derived: a, b; not known: c"), for the tier line on stderr.
  */
 int pt_tier_line(char *buf, size_t n, const struct pt_env *env);
+
+/* Bytes through a pipe: written or spliced in, read or spliced out,
+ * whichever side moved more (a pipe's writers may be traced without its
+ * readers). */
+__u64 pt_bytes_moved(const struct pt_counts *c);
 
 /* Reads the pipe knobs and fs.pipe-user-pages-soft under /proc/sys/fs into
  * env (-1 where absent). */

@@ -8,6 +8,7 @@
 #include "rows.h"
 
 struct pt_columns;
+struct csv_layout;
 
 struct pt_report {
 	const struct pt_rows *rows;
@@ -34,6 +35,9 @@ struct pt_value out_value(const struct pt_report *r, enum pt_col col,
 			  const struct pt_row *row, bool whole);
 /* -s: rows by col, largest first, values not known last; ties by key. */
 void out_sort(struct pt_rows *rows, enum pt_col col, const struct pt_env *env);
+
+/* pipestat's CSV and JSON fields (out_csv.c). */
+extern const struct csv_layout out_csv_layout;
 
 /* Each returns 0, or -1 when the stream failed (a closed pipe, say). */
 int out_csv_header(FILE *f);

@@ -8,44 +8,80 @@
 #include "fmt.h"
 #include "out.h"
 #include "cgroup.h"
+#include "csv_layout.h"
 #include "ends.h"
 #include "record.h"
 
-int out_csv_header(FILE *f)
+/* One row of a report: what the layout's own fields read. */
+struct csv_row {
+	const struct pt_report *r;
+	const struct pt_row *row;
+};
+
+static void put_time(struct rec *o, const char *name, const void *arg)
 {
-	fputs("time,interval_s,tier,key_type,pid,comm,pipe_ino", f);
-	for (int i = 0; i < PT_NCOLS; i++) {
-		if (pt_metrics[i].csv)
-			fprintf(f, ",%s", pt_metrics[i].csv);
-		if (i == PT_COL_DERIVED_AFTER)
-			fputs(",derived", f);
-		if (i == PT_COL_KEYS_AFTER)
-			fputs(",cgroup,writers,readers", f);
-		if (i == PT_COL_PIPE_DEV_AFTER)
-			fputs(",pipe_dev", f);
-	}
-	fputc('\n', f);
-	return fflush(f) ? -1 : 0;
+	const struct csv_row *a = arg;
+
+	rec_fixed(o, name, a->r->time, 3);
+}
+
+static void put_interval(struct rec *o, const char *name, const void *arg)
+{
+	const struct csv_row *a = arg;
+
+	rec_fixed(o, name, a->r->interval_s, 3);
+}
+
+static void put_tier(struct rec *o, const char *name, const void *arg)
+{
+	const struct csv_row *a = arg;
+
+	rec_str(o, name, tier_name(a->r->env->tier));
+}
+
+static void put_key_type(struct rec *o, const char *name, const void *arg)
+{
+	const struct csv_row *a = arg;
+
+	rec_str(o, name, by_name(a->r->rows->by));
 }
 
 /* The key fields the key type does not use are unknown. */
-static void key_fields(struct rec *o, enum pt_by by, const struct pt_key *k)
+static void put_pid(struct rec *o, const char *name, const void *arg)
 {
-	bool has_pid = by_has_pid(by), has_comm = by_has_comm(by);
-	bool has_pipe = by_has_pipe(by);
+	const struct csv_row *a = arg;
 
-	if (has_pid)
-		rec_u64(o, "pid", k->tgid);
+	if (by_has_pid(a->r->rows->by))
+		rec_u64(o, name, a->row->key.tgid);
 	else
-		rec_null(o, "pid");
-	if (has_comm)
-		rec_strn(o, "comm", k->comm, PT_COMM_LEN);
+		rec_null(o, name);
+}
+
+static void put_comm(struct rec *o, const char *name, const void *arg)
+{
+	const struct csv_row *a = arg;
+
+	if (by_has_comm(a->r->rows->by))
+		rec_strn(o, name, a->row->key.comm, PT_COMM_LEN);
 	else
-		rec_null(o, "comm");
-	if (has_pipe)
-		rec_u64(o, "pipe_ino", k->ino);
+		rec_null(o, name);
+}
+
+static void put_pipe_ino(struct rec *o, const char *name, const void *arg)
+{
+	const struct csv_row *a = arg;
+
+	if (by_has_pipe(a->r->rows->by))
+		rec_u64(o, name, a->row->key.ino);
 	else
-		rec_null(o, "pipe_ino");
+		rec_null(o, name);
+}
+
+static void put_derived(struct rec *o, const char *name, const void *arg)
+{
+	const struct csv_row *a = arg;
+
+	rec_derived(o, name, &a->row->c, a->r->env);
 }
 
 /* A pipe's writers or readers: all in JSON, ENDS_LISTED and "+N" in CSV. */
@@ -68,38 +104,96 @@ static void procs(struct rec *o, const char *name, const struct pt_rows *ends,
 		free(v);
 }
 
-/* The key columns added after the metrics: cgroup, writers, readers. */
-static void later_keys(struct rec *o, const struct pt_report *r,
-		       const struct pt_row *row)
+static void put_cgroup(struct rec *o, const char *name, const void *arg)
 {
-	if (by_has_cgroup(r->rows->by)) {
-		char cg[4096];
+	const struct csv_row *a = arg;
+	char cg[4096];
 
-		cgroup_name(cg, sizeof(cg), row->key.cgroup);
-		rec_str(o, "cgroup", cg);
-	} else {
-		rec_null(o, "cgroup");
+	if (!by_has_cgroup(a->r->rows->by)) {
+		rec_null(o, name);
+		return;
 	}
-	if (r->ends) {
-		procs(o, "writers", r->ends, &row->key, true);
-		procs(o, "readers", r->ends, &row->key, false);
-	} else {
-		rec_null(o, "writers");
-		rec_null(o, "readers");
-	}
+	cgroup_name(cg, sizeof(cg), a->row->key.cgroup);
+	rec_str(o, name, cg);
+}
+
+static void put_ends(struct rec *o, const char *name, const struct csv_row *a,
+		     bool writers)
+{
+	if (a->r->ends)
+		procs(o, name, a->r->ends, &a->row->key, writers);
+	else
+		rec_null(o, name);
+}
+
+static void put_writers(struct rec *o, const char *name, const void *arg)
+{
+	put_ends(o, name, arg, true);
+}
+
+static void put_readers(struct rec *o, const char *name, const void *arg)
+{
+	put_ends(o, name, arg, false);
 }
 
 /* -k pipe: the pipe's device, which with pipe_ino names it */
-static void pipe_dev(struct rec *o, enum pt_by by, const struct pt_key *k)
+static void put_pipe_dev(struct rec *o, const char *name, const void *arg)
 {
+	const struct csv_row *a = arg;
 	char dev[24];
 
-	if (!by_has_pipe(by)) {
-		rec_null(o, "pipe_dev");
+	if (!by_has_pipe(a->r->rows->by)) {
+		rec_null(o, name);
 		return;
 	}
-	fmt_dev(dev, sizeof(dev), k->dev);
-	rec_str(o, "pipe_dev", dev);
+	fmt_dev(dev, sizeof(dev), a->row->key.dev);
+	rec_str(o, name, dev);
+}
+
+static struct pt_value metric(enum pt_col col, const void *arg)
+{
+	const struct csv_row *a = arg;
+
+	return out_value(a->r, col, a->row, false);
+}
+
+/*
+ * pipestat's fields. Key fields added after the first metrics follow the
+ * columns there were when they came (cgroup, writers and readers after
+ * eof_reads; pipe_dev after ring_quota_shrunk), and 'derived' was once
+ * the last field; columns appended since come after them all.
+ */
+static const struct csv_field fields[] = {
+	CSV_OWN("time", put_time, "end of the interval, Unix seconds (ms precision)"),
+	CSV_OWN("interval_s", put_interval, "length of the interval measured"),
+	CSV_OWN("tier", put_tier, "`tracepoint`, `function` or `syscall`"),
+	CSV_OWN("key_type", put_key_type, "`total`, `pid`, `comm`, `pipe` or `cgroup`"),
+	CSV_OWN("pid", put_pid, "the key's process (empty when not part of the key)"),
+	CSV_OWN("comm", put_comm, "the key's command name (empty when not part of the key)"),
+	CSV_OWN("pipe_ino", put_pipe_ino, "the key's pipe inode (empty when not part of the key)"),
+	CSV_COLS(PT_COL_READS, PT_COL_UNTRACKED),
+	CSV_OWN("derived", put_derived, "the columns of this row that are derived, `;`-separated"),
+	CSV_COLS(PT_COL_WAITS_READ, PT_COL_EOF_READS),
+	CSV_OWN("cgroup", put_cgroup, "with `-k cgroup`: the cgroup v2 path below the cgroup2 "
+		"mount (`id:N` once it is removed), else empty"),
+	CSV_OWN("writers", put_writers, "with `-k pipe`: the processes writing into the pipe, "
+		"`comm[pid]`, comma-separated (the first 32, then `+N`), else empty"),
+	CSV_OWN("readers", put_readers, "with `-k pipe`: the processes reading from it, as "
+		"`writers`"),
+	CSV_COLS(PT_COL_RING_SLOTS, PT_COL_RING_QUOTA_SHRUNK),
+	CSV_OWN("pipe_dev", put_pipe_dev, "with `pipe_ino`, the pipe: its file system's device, "
+		"major:minor"),
+	CSV_REST,
+};
+
+const struct csv_layout out_csv_layout = {
+	fields, sizeof(fields) / sizeof(fields[0]), csv_all_cols, metric,
+};
+
+int out_csv_header(FILE *f)
+{
+	csv_header(f, &out_csv_layout);
+	return fflush(f) ? -1 : 0;
 }
 
 static void row_record(FILE *f, enum rec_fmt fmt, const struct pt_report *r,
@@ -108,23 +202,7 @@ static void row_record(FILE *f, enum rec_fmt fmt, const struct pt_report *r,
 	struct rec o;
 
 	rec_begin(&o, f, fmt);
-	rec_fixed(&o, "time", r->time, 3);
-	rec_fixed(&o, "interval_s", r->interval_s, 3);
-	rec_str(&o, "tier", tier_name(r->env->tier));
-	rec_str(&o, "key_type", by_name(r->rows->by));
-	key_fields(&o, r->rows->by, &row->key);
-	for (int i = 0; i < PT_NCOLS; i++) {
-		struct pt_value v = out_value(r, i, row, false);
-
-		if (pt_metrics[i].csv)
-			rec_value(&o, pt_metrics[i].csv, &v);
-		if (i == PT_COL_DERIVED_AFTER)
-			rec_derived(&o, "derived", &row->c, r->env);
-		if (i == PT_COL_KEYS_AFTER)
-			later_keys(&o, r, row);
-		if (i == PT_COL_PIPE_DEV_AFTER)
-			pipe_dev(&o, r->rows->by, &row->key);
-	}
+	csv_row(&o, &out_csv_layout, &(struct csv_row){ r, row });
 	for (int h = 0; h < PT_NHIST && fmt == REC_JSON; h++) {
 		char name[32];
 

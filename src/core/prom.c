@@ -51,17 +51,18 @@ static struct prom_set *set_of(struct prom_store *p, const struct pt_key *k)
 	return &p->sets[p->keys.n - 1];
 }
 
-/* Series s's value in one interval's counts c; false if not known. */
-static bool series_value(const struct prom_series *s, const struct pt_counts *c,
+/* Series k of column col in one interval's counts c; false if not known. */
+static bool series_value(enum pt_col col, int k, const struct pt_counts *c,
 			 const struct pt_env *env, __u64 *u)
 {
+	size_t raw = pt_metrics[col].series[k].raw;
 	struct pt_value v;
 
-	if (s->raw) {
-		*u = *(const __u64 *)((const char *)c + s->raw - 1);
-		return pt_col_quality(s->col, env) != PT_NA;
+	if (raw) {
+		*u = *(const __u64 *)((const char *)c + raw - 1);
+		return pt_col_quality(col, env) != PT_NA;
 	}
-	v = pt_get(s->col, c, env);
+	v = pt_get(col, c, env);
 	*u = v.u;
 	return v.q != PT_NA;
 }
@@ -112,10 +113,12 @@ int prom_add(struct prom_store *p, const struct pt_rows *rows,
 		if (!set || rows_add_hists(set == &p->overflow ? &p->overflow_hists :
 					   &p->keys, &rows->v[i]))
 			return -1;
-		for (size_t s = 0; s < PROM_NSERIES; s++)
-			if (prom_series[s].kind != PROM_GAUGE &&
-			    series_value(&prom_series[s], &rows->v[i].c, env, &u))
-				set->v[s] += u;
+		for (int c = 0; c < PT_NCOLS; c++)
+			for (int k = 0; k < PT_PROM_SERIES; k++)
+				if (pt_metrics[c].prom && pt_metrics[c].series[k].labels &&
+				    !pt_metrics[c].knob &&
+				    series_value(c, k, &rows->v[i].c, env, &u))
+					set->v[c][k] += u;
 	}
 	return expire(p, rows, now);
 }
@@ -242,27 +245,34 @@ static void value(char *buf, size_t n, __u64 v, bool ns)
 		snprintf(buf, n, "%llu", (unsigned long long)v);
 }
 
-static void sample(FILE *f, const struct prom_store *p, const struct prom_series *s,
+/* Series k of column col: a count in ns is exported in seconds. */
+static void sample(FILE *f, const struct prom_store *p, enum pt_col col, int k,
 		   const struct pt_key *key, __u64 v)
 {
 	char buf[32];
 
-	value(buf, sizeof(buf), v, s->kind == PROM_SECONDS);
-	fprintf(f, "pipetrace_%s", s->name);
-	labels(f, p, key, s->labels, NULL);
+	value(buf, sizeof(buf), v, !strcmp(pt_metrics[col].unit, "ns"));
+	fprintf(f, "pipetrace_%s", pt_metrics[col].prom);
+	labels(f, p, key, pt_metrics[col].series[k].labels, NULL);
 	fprintf(f, " %s\n", buf);
 }
 
-/* The series of the family starting at first, up to (not with) its end. */
-static size_t family_end(size_t first)
+/* Whether column col has series of family name. */
+static bool in_family(enum pt_col col, const char *name)
 {
-	size_t end = first + 1;
-
-	while (end < PROM_NSERIES && !strcmp(prom_series[end].name, prom_series[first].name))
-		end++;
-	return end;
+	return pt_metrics[col].prom && !strcmp(pt_metrics[col].prom, name);
 }
 
+/* Whether column col opens its family: no column before it has one. */
+static bool family_first(enum pt_col col)
+{
+	for (int c = 0; c < (int)col; c++)
+		if (in_family(c, pt_metrics[col].prom))
+			return false;
+	return true;
+}
+
+/* The histograms of the family starting at first, up to (not with) its end. */
 static size_t hist_family_end(size_t first)
 {
 	size_t end = first + 1;
@@ -274,34 +284,37 @@ static size_t hist_family_end(size_t first)
 
 /* A knob: its value now, labelled by the tier only. */
 static void gauge(FILE *f, const struct prom_store *p, enum prom_fmt fmt,
-		  const struct prom_series *s)
+		  enum pt_col col)
 {
 	static const struct pt_counts none;
-	struct pt_value v = pt_get(s->col, &none, &p->env);
+	const struct pt_metric *m = &pt_metrics[col];
+	struct pt_value v = pt_get(col, &none, &p->env);
 
 	if (v.q == PT_NA)
 		return;
-	family(f, fmt, s->name, "gauge", s->help, "");
-	fprintf(f, "pipetrace_%s{tier=\"%s\"} %llu\n", s->name, tier_name(p->env.tier),
-		(unsigned long long)v.u);
+	family(f, fmt, m->prom, "gauge", m->help, "");
+	fprintf(f, "pipetrace_%s{tier=\"%s\"} %llu\n", m->prom,
+		tier_name(p->env.tier), (unsigned long long)v.u);
 }
 
-/* The family of counters [first, end): every label set's known series. */
+/* The family of counters opened by column first: every label set's known
+ * series, wherever their columns are in the table. */
 static void counters(FILE *f, const struct prom_store *p, enum prom_fmt fmt,
-		     size_t first, size_t end)
+		     enum pt_col first)
 {
-	bool known[PROM_NSERIES] = {}, any = false, derived = false;
+	const char *name = pt_metrics[first].prom;
+	bool known[PT_NCOLS] = {}, any = false, derived = false;
 
-	for (size_t s = first; s < end; s++) {
-		enum pt_quality q = pt_col_quality(prom_series[s].col, &p->env);
+	for (int c = first; c < PT_NCOLS; c++) {
+		enum pt_quality q = pt_col_quality(c, &p->env);
 
-		known[s] = q != PT_NA;
-		any |= known[s];
-		derived |= q == PT_DERIVED;
+		known[c] = in_family(c, name) && q != PT_NA;
+		any |= known[c];
+		derived |= known[c] && q == PT_DERIVED;
 	}
 	if (!any)
 		return;
-	family(f, fmt, prom_series[first].name, "counter", prom_series[first].help,
+	family(f, fmt, name, "counter", pt_metrics[first].help,
 	       derived ? " (derived on this tier)" : "");
 	for (size_t r = 0; r <= p->keys.n; r++) {
 		const struct pt_key *key = r < p->keys.n ? &p->keys.v[r].key : NULL;
@@ -309,9 +322,10 @@ static void counters(FILE *f, const struct prom_store *p, enum prom_fmt fmt,
 
 		if (!key && !p->overflowed)
 			break;
-		for (size_t s = first; s < end; s++)
-			if (known[s])
-				sample(f, p, &prom_series[s], key, set->v[s]);
+		for (int c = first; c < PT_NCOLS; c++)
+			for (int k = 0; k < PT_PROM_SERIES && known[c]; k++)
+				if (pt_metrics[c].series[k].labels)
+					sample(f, p, c, k, key, set->v[c][k]);
 	}
 }
 
@@ -380,12 +394,13 @@ int prom_render(FILE *f, const struct prom_store *p, enum prom_fmt fmt)
 	family(f, fmt, "build_info", "gauge", "pipetrace version and the tier counting.", "");
 	fprintf(f, "pipetrace_build_info{version=\"%s\",tier=\"%s\"} 1\n",
 		PIPETRACE_VERSION, tier);
-	for (size_t s = 0, end; s < PROM_NSERIES; s = end) {
-		end = family_end(s);
-		if (prom_series[s].kind == PROM_GAUGE)
-			gauge(f, p, fmt, &prom_series[s]);
+	for (int c = 0; c < PT_NCOLS; c++) {
+		if (!pt_metrics[c].prom || !family_first(c))
+			continue;
+		if (pt_metrics[c].knob)
+			gauge(f, p, fmt, c);
 		else
-			counters(f, p, fmt, s, end);
+			counters(f, p, fmt, c);
 	}
 	for (size_t h = 0, end; h < PROM_NHISTS; h = end) {
 		end = hist_family_end(h);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Prometheus exposition: running totals per label set, named by the
- * Prometheus series table (prom_table.c), which maps the CSV columns to
- * families in base units (seconds, bytes) with sides and causes as labels.
+ * Prometheus exposition: running totals per label set of the series the
+ * metrics table's rows name (pt_metric.prom: families in base units,
+ * seconds and bytes, with sides and causes as labels; prom_table.c has
+ * the histograms and docs/METRICS.md).
  * A family the tier cannot know is left out, never 0. Each counter is the
  * sum of the interval values the CSV reports, so it never decreases, also
  * where it is derived. Labels: tier, and those of the key type (comm by
@@ -18,25 +19,6 @@
 #include "metrics.h"
 #include "rows.h"
 #include "textfile.h"
-
-/* How a series of the table gets its value each interval. */
-enum prom_kind {
-	PROM_COUNTER,	/* a count column (or a raw count: .raw) */
-	PROM_SECONDS,	/* a count column in ns, exported in seconds */
-	PROM_GAUGE,	/* a knob: the last interval's value, no key labels */
-};
-
-struct prom_series {
-	const char *name;	/* without pipetrace_; a counter's ends in _total */
-	const char *labels;	/* its own labels, e.g. side="read"; "" none */
-	enum pt_col col;	/* the CSV column: its quality, and its value */
-	size_t raw;		/* else offsetof(struct pt_counts, f) + 1 */
-	enum prom_kind kind;
-	const char *help;	/* on a family's first series */
-};
-
-#define PROM_NSERIES 34
-extern const struct prom_series prom_series[PROM_NSERIES];
 
 /* A --hist histogram as a Prometheus histogram (_bucket, _sum, _count). */
 struct prom_hist {
@@ -62,10 +44,10 @@ const char *prom_column_query(char *buf, size_t n, enum pt_col col,
 /* docs/METRICS.md: every CSV column and its Prometheus name, as Markdown. */
 void prom_doc(FILE *f);
 
-/* One label set: the running sum of each series of the table (its
+/* One label set: the running sum of each series of each column (its
  * histograms are its row's in prom_store.keys). */
 struct prom_set {
-	__u64 v[PROM_NSERIES];
+	__u64 v[PT_NCOLS][PT_PROM_SERIES];
 	bool gone;		/* -k pid: its process has exited ... */
 	double gone_at;		/* ... when first seen so (monotonic s) */
 };

@@ -1,90 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The Prometheus series table: each count column of the CSV (metrics.c)
- * as a series named by the Prometheus naming guide (base units, _total on
- * counters, sides and causes as labels), and the PromQL that gives back
- * each CSV column. docs/METRICS.md is generated from it (make metrics-doc;
- * test_prom fails when the file drifts).
+ * The histograms as Prometheus histograms, and docs/METRICS.md: each CSV
+ * column's series (named in its row of the metrics table, metrics.c) or
+ * the PromQL that gives it back. make metrics-doc writes the file;
+ * test_prom fails when it drifts.
  */
 #include <string.h>
 #include "out.h"
 #include "prom.h"
-
-#define S(n, l, c) .name = n, .labels = l, .col = c
-#define RAWF(f) offsetof(struct pt_counts, f) + 1
-
-const struct prom_series prom_series[PROM_NSERIES] = {
-	{ S("calls_total", "side=\"read\"", PT_COL_READS), .help =
-	  "Read and write calls on pipes (read, readv, preadv2, write, writev, "
-	  "pwritev2, io_uring)." },
-	{ S("calls_total", "side=\"write\"", PT_COL_WRITES) },
-	{ S("bytes_total", "side=\"read\"", PT_COL_READ_BYTES), .help =
-	  "Bytes those calls read and wrote." },
-	{ S("bytes_total", "side=\"write\"", PT_COL_WRITE_BYTES) },
-	{ S("eof_reads_total", "", PT_COL_EOF_READS), .help =
-	  "Reads that asked for bytes and got 0: no writer left." },
-	{ S("eagain_total", "side=\"read\",cause=\"nonblock\"", PT_COL_EAGAIN_READ),
-	  .raw = RAWF(eagain_read_nonblock), .help =
-	  "Calls that returned -EAGAIN, by side and cause (nonblock: an "
-	  "O_NONBLOCK file; nowait: RWF_NOWAIT or IOCB_NOWAIT)." },
-	{ S("eagain_total", "side=\"read\",cause=\"nowait\"", PT_COL_EAGAIN_READ),
-	  .raw = RAWF(eagain_read_nowait) },
-	{ S("eagain_total", "side=\"write\",cause=\"nonblock\"", PT_COL_EAGAIN_WRITE),
-	  .raw = RAWF(eagain_write_nonblock) },
-	{ S("eagain_total", "side=\"write\",cause=\"nowait\"", PT_COL_EAGAIN_WRITE),
-	  .raw = RAWF(eagain_write_nowait) },
-	{ S("eagain_reason_total", "reason=\"empty\"", PT_COL_EAGAIN_EMPTY), .help =
-	  "The same -EAGAIN returns by reason: the pipe empty or full." },
-	{ S("eagain_reason_total", "reason=\"full\"", PT_COL_EAGAIN_FULL) },
-	{ S("pool_hits_total", "", PT_COL_POOL_HITS), .help =
-	  "New pipe buffers whose page came from the pipe's cache or pool." },
-	{ S("pool_misses_total", "", PT_COL_POOL_MISSES), .help =
-	  "New pipe buffers that needed a page allocated under pipe->mutex." },
-	{ S("pages_allocated_total", "mutex=\"held\"", PT_COL_ALLOC_LOCKED), .help =
-	  "Pipe pages allocated with pipe->mutex held, or before taking it "
-	  "(prefill)." },
-	{ S("pages_allocated_total", "mutex=\"not_held\"", PT_COL_ALLOC_UNLOCKED) },
-	{ S("pages_wasted_total", "", PT_COL_ALLOC_WASTED), .help =
-	  "Pipe pages allocated by writes that moved no byte (-EAGAIN, -EPIPE): "
-	  "freed again or cached." },
-	{ S("copy_sections_total", "", PT_COL_COPY_SECTIONS), .help =
-	  "User-access (STAC/CLAC) sections reads opened." },
-	{ S("copy_buffers_total", "", PT_COL_COPY_BUFFERS), .help =
-	  "Pipe buffers reads copied from." },
-	{ S("prefill_dropped_total", "", PT_COL_PREFILL_DROPPED), .help =
-	  "Prefilled pages freed because the pool was full." },
-	{ S("splice_calls_total", "side=\"write\"", PT_COL_SPLICE_IN), .help =
-	  "splice, tee, vmsplice and sendfile calls on pipes, by the pipe's "
-	  "side (write: into the pipe)." },
-	{ S("splice_calls_total", "side=\"read\"", PT_COL_SPLICE_OUT) },
-	{ S("splice_bytes_total", "side=\"write\"", PT_COL_SPLICE_IN_BYTES), .help =
-	  "Bytes those calls moved." },
-	{ S("splice_bytes_total", "side=\"read\"", PT_COL_SPLICE_OUT_BYTES) },
-	{ S("splice_eagain_total", "", PT_COL_EAGAIN_SPLICE), .help =
-	  "splice-family calls that returned -EAGAIN." },
-	{ S("waits_total", "side=\"read\"", PT_COL_WAITS_READ), .help =
-	  "Sleeps of readers waiting for data and of writers waiting for "
-	  "room." },
-	{ S("waits_total", "side=\"write\"", PT_COL_WAITS_WRITE) },
-	{ S("wait_seconds_total", "side=\"read\"", PT_COL_WAIT_READ_NS),
-	  .kind = PROM_SECONDS, .help = "Time those sleeps took." },
-	{ S("wait_seconds_total", "side=\"write\"", PT_COL_WAIT_WRITE_NS),
-	  .kind = PROM_SECONDS },
-	{ S("lock_contentions_total", "", PT_COL_LOCK_CONTENDED), .help =
-	  "pipe->mutex acquisitions that had to spin or sleep." },
-	{ S("lock_wait_seconds_total", "", PT_COL_LOCK_WAIT_NS), .kind = PROM_SECONDS,
-	  .help = "Time spent waiting for pipe->mutex." },
-	{ S("ring_full_writes_total", "", PT_COL_RING_FULL_WRITES), .help =
-	  "Writes that found the pipe's ring full (waited for room, or "
-	  "-EAGAIN)." },
-	{ S("knob_prealloc_max_pages", "", PT_COL_KNOB_PREALLOC_MAX), .kind = PROM_GAUGE,
-	  .help = "fs.pipe-prealloc-max at the end of the last interval." },
-	{ S("knob_prealloc_keep_pages", "", PT_COL_KNOB_PREALLOC_KEEP),
-	  .kind = PROM_GAUGE,
-	  .help = "fs.pipe-prealloc-keep at the end of the last interval." },
-	{ S("knob_read_batch", "", PT_COL_KNOB_READ_BATCH), .kind = PROM_GAUGE,
-	  .help = "fs.pipe-read-batch at the end of the last interval." },
-};
 
 const struct prom_hist prom_hists[PROM_NHISTS] = {
 	{ .name = "call_size_bytes", .labels = "side=\"write\"",
@@ -103,74 +26,25 @@ const struct prom_hist prom_hists[PROM_NHISTS] = {
 	  .hist = PT_HIST_WAIT_WRITE, .col = PT_COL_WAITS_WRITE, .ns = true },
 };
 
-/* CSV columns that are no single series: what PromQL gives them back. */
-static const struct {
-	enum pt_col col;
-	const char *query;
-	const char *note;
-} queries[] = {
-	{ .col = PT_COL_EAGAIN_READ,
-	  .query = "sum without (cause) (pipetrace_eagain_total{side=\"read\"})" },
-	{ .col = PT_COL_EAGAIN_WRITE,
-	  .query = "sum without (cause) (pipetrace_eagain_total{side=\"write\"})" },
-	{ .col = PT_COL_EAGAIN_NONBLOCK,
-	  .query = "sum without (side) (pipetrace_eagain_total{cause=\"nonblock\"})" },
-	{ .col = PT_COL_EAGAIN_NOWAIT,
-	  .query = "sum without (side) (pipetrace_eagain_total{cause=\"nowait\"})" },
-	{ .col = PT_COL_POOL_HIT_PCT,
-	  .query = "100 * rate(pipetrace_pool_hits_total[5m]) / "
-	  "(rate(pipetrace_pool_hits_total[5m]) + rate(pipetrace_pool_misses_total[5m]))" },
-	{ .col = PT_COL_COPY_SECTIONS, .query = "pipetrace_copy_sections_total",
-	  .note = "one per user copy: a pipe buffer's piece of one iovec segment "
-		  "(readv etc.), one per buffer into a plain buffer; exact on the "
-		  "tracepoint tier, derived on the others; an interval with a read "
-		  "whose pieces the tier could not count adds nothing" },
-	{ .col = PT_COL_SECTIONS_PER_READ,
-	  .query = "rate(pipetrace_copy_sections_total[5m]) / "
-	  "rate(pipetrace_calls_total{side=\"read\"}[5m])",
-	  .note = "the CSV leaves io_uring reads out of the divisor" },
-	{ .col = PT_COL_UNTRACKED, .query = "pipetrace_untracked_events_total",
-	  .note = "tier label only: the counter map is one for every key" },
-#define NO_KERNEL(c) { .col = c, .query = "none", \
-	  .note = "always empty: v4 of the series removed the nowait trylock" }
-	NO_KERNEL(PT_COL_EAGAIN_LOCK),
-	NO_KERNEL(PT_COL_EAGAIN_NOPAGE),
-#undef NO_KERNEL
-#define RING_STATE(c) { .col = c, .query = "none", \
-	  .note = "a state of the interval, not a count: CSV and JSON only" }
-	RING_STATE(PT_COL_RING_SLOTS),
-	RING_STATE(PT_COL_RING_PEAK),
-	RING_STATE(PT_COL_RING_OWNER_UID),
-	RING_STATE(PT_COL_RING_OWNER_PAGES),
-	RING_STATE(PT_COL_RING_QUOTA_SHRUNK),
-#undef RING_STATE
-};
-
 const char *prom_column_query(char *buf, size_t n, enum pt_col col,
 			      const char **note)
 {
-	*note = "";
-	for (size_t i = 0; i < sizeof(queries) / sizeof(queries[0]); i++)
-		if (queries[i].col == col) {
-			*note = queries[i].note ? queries[i].note : "";
-			snprintf(buf, n, "%s", queries[i].query);
-			return buf;
-		}
-	for (size_t i = 0; i < PROM_NSERIES; i++) {
-		const struct prom_series *s = &prom_series[i];
+	const struct pt_metric *m = &pt_metrics[col];
+	const char *l = m->series[0].labels;
 
-		if (s->col != col)
-			continue;
-		if (s->kind == PROM_SECONDS)
-			*note = "seconds; the CSV has nanoseconds";
-		if (s->kind == PROM_GAUGE)
-			*note = "a gauge: the last interval's value";
-		snprintf(buf, n, "pipetrace_%s%s%s%s", s->name, *s->labels ? "{" : "",
-			 s->labels, *s->labels ? "}" : "");
+	*note = m->prom_note ? m->prom_note : "";
+	if (m->promql || !m->prom) {
+		/* a state is no count: no series */
+		if (!m->promql && m->state)
+			*note = "a state of the interval, not a count: CSV and JSON only";
+		snprintf(buf, n, "%s", m->promql ? m->promql : m->state ? "none" : "");
 		return buf;
 	}
-	if (n)
-		buf[0] = '\0';
+	if (!m->prom_note && !strcmp(m->unit, "ns"))
+		*note = "seconds; the CSV has nanoseconds";
+	if (!m->prom_note && m->knob)
+		*note = "a gauge: the last interval's value";
+	snprintf(buf, n, "pipetrace_%s%s%s%s", m->prom, *l ? "{" : "", l, *l ? "}" : "");
 	return buf;
 }
 

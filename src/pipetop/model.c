@@ -8,27 +8,32 @@
 #include "core/fmt.h"
 #include "model.h"
 
-const struct tm_colinfo tm_cols[TM_NCOLS] = {
-	[TM_RPS]	= { "RD/s", "reads/s", 8, TM_K_RATE, PT_COL_READS, true },
-	[TM_WPS]	= { "WR/s", "writes/s", 8, TM_K_RATE, PT_COL_WRITES, true },
-	[TM_MBPS]	= { "MB/s", "MB/s", 8, TM_K_RATE, -1 },
-	[TM_WAITR]	= { "WAIT_R%", "readers waiting %", 7, TM_K_PCT,
-			    PT_COL_WAIT_READ_PCT },
-	[TM_WAITW]	= { "WAIT_W%", "writers waiting %", 7, TM_K_PCT,
-			    PT_COL_WAIT_WRITE_PCT },
-	[TM_AVGWR]	= { "AVG_WR", "avg write", 7, TM_K_BYTES, -1 },
-	[TM_HIT]	= { "HIT%", "pool hit %", 6, TM_K_PCT, PT_COL_POOL_HIT_PCT },
-	[TM_ALLOCLK]	= { "ALLOC_LK/s", "alloc locked/s", 10, TM_K_RATE,
-			    PT_COL_ALLOC_LOCKED, true },
-	[TM_SECRD]	= { "SEC/RD", "sections/read", 7, TM_K_RATIO,
-			    PT_COL_SECTIONS_PER_READ },
-	[TM_EAGR]	= { "EAG_RD/s", "EAGAIN read/s", 9, TM_K_RATE,
-			    PT_COL_EAGAIN_READ, true },
-	[TM_EAGW]	= { "EAG_WR/s", "EAGAIN write/s", 9, TM_K_RATE,
-			    PT_COL_EAGAIN_WRITE, true },
-	[TM_LOCK]	= { "LOCK/s", "mutex contended/s", 8, TM_K_RATE,
-			    PT_COL_LOCK_CONTENDED, true },
-};
+/* How a column's cells read: a rate, a percentage, bytes or a ratio. */
+static enum tm_kind kind_of(const struct pt_metric *m)
+{
+	if (m->top.rate)
+		return TM_K_RATE;
+	if (m->type == PT_V_PCT)
+		return TM_K_PCT;
+	return strcmp(m->unit, "bytes") ? TM_K_RATIO : TM_K_BYTES;
+}
+
+const struct tm_colinfo *tm_col(int i)
+{
+	static struct tm_colinfo cols[TM_NCOLS];
+
+	if (!cols[0].head)
+		for (int c = 0; c < PT_NCOLS; c++) {
+			const struct pt_metric *m = &pt_metrics[c];
+
+			if (m->top.head)
+				cols[m->top.at] = (struct tm_colinfo){
+					m->top.head, m->top.name, m->top.width,
+					kind_of(m), c, m->top.rate,
+				};
+		}
+	return &cols[i];
+}
 
 void tm_init(struct tm_model *m)
 {
@@ -44,61 +49,32 @@ void tm_free(struct tm_model *m)
 	tm_init(m);
 }
 
-static __u64 bytes_in(const struct pt_counts *c)
+/* What a process or pipe moved both ways: its busiest first. */
+static __u64 bytes_both(const struct pt_counts *c)
 {
-	return c->write_bytes + c->splice_in_bytes;
+	return c->write_bytes + c->splice_in_bytes + c->read_bytes + c->splice_out_bytes;
 }
 
-static __u64 bytes_out(const struct pt_counts *c)
-{
-	return c->read_bytes + c->splice_out_bytes;
-}
-
-/* What went through: a pipe's writers may be traced without its readers. */
-static __u64 bytes_moved(const struct pt_counts *c)
-{
-	__u64 in = bytes_in(c), out = bytes_out(c);
-
-	return in > out ? in : out;
-}
-
-/* A column that shows a metric of the table, per second if it says so. */
-static struct pt_value from_metric(const struct tm_colinfo *ci,
-				   const struct pt_counts *c,
-				   const struct pt_env *env, double secs)
-{
-	struct pt_value v = pt_get(ci->metric, c, env);
-
-	if (v.q == PT_NA || !ci->per_second)
-		return v;
-	v.d = secs > 0 ? v.u / secs : 0;
-	v.type = PT_V_RATIO;
-	return v;
-}
-
+/* A column that shows a metric of the table, per second if it says so
+ * (bytes: in MB, 10^6). */
 struct pt_value tm_value(const struct pt_counts *c, int col,
 			 const struct pt_env *env, double secs)
 {
-	struct pt_value v = { .q = PT_EXACT, .type = PT_V_RATIO };
+	const struct tm_colinfo *ci = tm_col(col);
+	struct pt_value v = pt_get(ci->metric, c, env);
+	double unit = ci->kind == TM_K_RATE && !strcmp(pt_metrics[ci->metric].unit, "bytes") ?
+		      1e6 : 1;
 
-	if (tm_cols[col].metric >= 0)
-		return from_metric(&tm_cols[col], c, env, secs);
-	if (col == TM_MBPS) {
-		v.d = secs > 0 ? bytes_moved(c) / secs / 1e6 : 0;
+	if (v.q == PT_NA || !ci->per_second)
 		return v;
-	}
-	/* TM_AVGWR */
-	if (!c->writes)
-		return (struct pt_value){ .q = PT_NA };
-	v.d = (double)c->write_bytes / c->writes;
+	v.d = secs > 0 ? v.u / secs / unit : 0;
+	v.type = PT_V_RATIO;
 	return v;
 }
 
 enum pt_quality tm_col_quality(int col, const struct pt_env *env)
 {
-	if (tm_cols[col].metric >= 0)
-		return pt_col_quality(tm_cols[col].metric, env);
-	return PT_EXACT;
+	return pt_col_quality(tm_col(col)->metric, env);
 }
 
 void tm_format(char *buf, size_t n, const struct pt_value *v, enum tm_kind kind,
@@ -146,8 +122,8 @@ static int end_cmp(const void *a, const void *b)
 		return x->key.dev < y->key.dev ? -1 : 1;
 	if (x->key.ino != y->key.ino)
 		return x->key.ino < y->key.ino ? -1 : 1;
-	bx = bytes_in(&x->c) + bytes_out(&x->c);
-	by = bytes_in(&y->c) + bytes_out(&y->c);
+	bx = bytes_both(&x->c);
+	by = bytes_both(&y->c);
 	if (bx != by)
 		return bx < by ? 1 : -1;
 	return memcmp(&x->key, &y->key, sizeof(x->key));
@@ -187,7 +163,7 @@ static int build_pipes(struct tm_model *m, const char *filter)
 			match = match || comm_has(m->ends[j]->key.comm, filter);
 		}
 		m->npipes++;
-		m->moved += bytes_moved(&sum);
+		m->moved += pt_bytes_moved(&sum);
 		if (match) {
 			if (!(it = new_item(m)))
 				return -1;

@@ -16,34 +16,20 @@
 
 enum tm_mode { TM_PER_PIPE, TM_PER_PROC };
 
-/* The table's value columns, left to right; also the sort keys. */
-enum tm_col {
-	TM_RPS,		/* reads/s */
-	TM_WPS,		/* writes/s */
-	TM_MBPS,	/* MB/s through the pipe (or the process) */
-	TM_WAITR,	/* share of the interval readers slept waiting for data */
-	TM_WAITW,	/* ... writers for room: the blocked side */
-	TM_AVGWR,	/* average write size, bytes */
-	TM_HIT,		/* pool hit % */
-	TM_ALLOCLK,	/* pages allocated under pipe->mutex, per second */
-	TM_SECRD,	/* user-access sections per read */
-	TM_EAGR,	/* read EAGAINs/s */
-	TM_EAGW,	/* write EAGAINs/s */
-	TM_LOCK,	/* contended pipe->mutex acquisitions per second */
-	TM_NCOLS,
-};
-
 enum tm_kind { TM_K_RATE, TM_K_BYTES, TM_K_PCT, TM_K_RATIO };
 
+/* A value column (enum tm_col, core/metrics.h): its row's .top, and how
+ * its cells read. */
 struct tm_colinfo {
 	const char *head;
 	const char *name;	/* in "sort: NAME" */
 	int width;
 	enum tm_kind kind;
-	int metric;		/* the enum pt_col it shows; -1: pipetop's own */
+	enum pt_col metric;	/* the column of the metrics table it shows */
 	bool per_second;	/* that metric as a rate */
 };
-extern const struct tm_colinfo tm_cols[TM_NCOLS];
+/* Column i (enum tm_col): the metrics table's row placed there. */
+const struct tm_colinfo *tm_col(int i);
 
 struct tm_item {
 	struct pt_key key;	/* per pipe: dev, ino; per process: tgid, comm */

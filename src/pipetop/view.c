@@ -82,9 +82,10 @@ static void total_cell(char *buf, size_t n, const struct tm_model *m, int col,
 	struct pt_value v = tm_value(&m->total, col, &st->env, st->secs);
 	size_t l;
 
-	if (col == TM_MBPS && st->secs > 0)
+	/* all: the sum of each pipe's, not the busier side of the sum */
+	if (col == TM_MBPS && v.q != PT_NA && st->secs > 0)
 		v.d = m->moved / st->secs / 1e6;
-	tm_format(buf, n, &v, tm_cols[col].kind, 7);
+	tm_format(buf, n, &v, tm_col(col)->kind, 7);
 	l = strlen(buf);
 	if (v.q == PT_DERIVED && l + 1 < n)
 		strcpy(buf + l, "*");
@@ -137,7 +138,7 @@ static void header(const struct tv_state *st, const struct tm_model *m)
 	snprintf(line, sizeof(line), "pipes: %zu  processes: %zu  view: %s  "
 		 "sort: %s  filter: %s", m->npipes, m->nprocs,
 		 st->mode == TM_PER_PIPE ? "per pipe" : "per process",
-		 tm_cols[st->sort].name, st->filter[0] ? st->filter : "-");
+		 tm_col(st->sort)->name, st->filter[0] ? st->filter : "-");
 	if (st->have_data && st->env.untracked) {
 		size_t l = strlen(line);
 
@@ -201,7 +202,7 @@ static void lay_out(struct layout *l, const struct tv_state *st, int want)
 		avail -= PIPE_W + 1;
 	l->ncols = 0;
 	for (int i = 0; i < TM_NCOLS; i++) {
-		int w = tm_cols[i].width, h = strlen(tm_cols[i].head) + 1;
+		int w = tm_col(i)->width, h = strlen(tm_col(i)->head) + 1;
 
 		l->width[i] = w > h ? w : h;
 		if (l->ncols == i && used + 1 + l->width[i] <= avail - want) {
@@ -229,7 +230,7 @@ static void heading(const struct tv_state *st, const struct layout *l)
 	for (int i = 0; i < l->ncols; i++) {
 		bool sorted = i == st->sort;
 
-		snprintf(buf, sizeof(buf), "%s%s", tm_cols[i].head,
+		snprintf(buf, sizeof(buf), "%s%s", tm_col(i)->head,
 			 tm_col_quality(i, &st->env) == PT_DERIVED ? "*" : "");
 		if (sorted)
 			attron(A_BOLD | A_UNDERLINE);
@@ -266,7 +267,7 @@ static void row(int y, const struct tv_state *st, const struct tm_model *m,
 	for (int i = 0; i < l->ncols; i++) {
 		struct pt_value v = tm_value(&it->c, i, &st->env, st->secs);
 
-		tm_format(buf, sizeof(buf), &v, tm_cols[i].kind, l->width[i]);
+		tm_format(buf, sizeof(buf), &v, tm_col(i)->kind, l->width[i]);
 		mvprintw(y, x + 1, "%*s", l->width[i], buf);
 		x += 1 + l->width[i];
 	}

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "core/csv_layout.h"
 #include "core/fmt.h"
 #include "core/out.h"
 #include "core/record.h"
@@ -105,16 +106,6 @@ static const char *knob_text(int v, char *buf, size_t n)
 	return buf;
 }
 
-static const char csv_head[] =
-	"workload,size,writers,readers,reps,mbps_median,mbps_min,mbps_max,"
-	"writes,write_bytes,reads,read_bytes,pool_hit_pct,alloc_locked,"
-	"copy_sections,eagain_read,eagain_write,tier,"
-	"variant,moved_bytes,ops,seconds,us_per_op_median,us_per_op_min,"
-	"us_per_op_max,alloc_locked_per_mb,sections_per_read,copy_buffers,"
-	"knob_prealloc_max,knob_prealloc_keep,knob_read_batch,"
-	"ab_knob,ab_value,ab_side,delta_pct,noise_pct,derived,"
-	"placement,spread_pct,attached,pipe_size,writer_wait_pct\n";
-
 void pb_out_begin(FILE *f, const struct pb_opts *o, enum pt_tier tier)
 {
 	struct pt_env env;
@@ -122,7 +113,7 @@ void pb_out_begin(FILE *f, const struct pb_opts *o, enum pt_tier tier)
 
 	if (o->csv || o->json) {
 		if (o->csv)
-			fputs(csv_head, f);
+			csv_header(f, &pb_csv_layout);
 		fflush(f);
 		return;
 	}
@@ -279,97 +270,222 @@ static void table_point(FILE *f, const struct pb_opts *o, const struct pb_point 
 	spread_warning(f, "  ", p, sides, nsides);
 }
 
-/* One row of the CSV, or one JSON object keyed by the CSV's column names. */
-/* The table columns of a row: before and after the figures of its own. */
-static const enum pt_col ordered[] = {
-	PT_COL_WRITES, PT_COL_WRITE_BYTES, PT_COL_READS, PT_COL_READ_BYTES,
-	PT_COL_POOL_HIT_PCT, PT_COL_ALLOC_LOCKED, PT_COL_COPY_SECTIONS,
-	PT_COL_EAGAIN_READ, PT_COL_EAGAIN_WRITE,
+/* One row of the CSV (one JSON object): a point's side and its figures. */
+struct pb_row {
+	const struct pb_opts *o;
+	const struct pb_point *p;
+	const struct pb_side *s;
+	int side;		/* --ab: 0 baseline, 1 patched */
+	double delta, noise;	/* --ab */
+	struct pb_stats mb, us;	/* MB/s, us/op over the repetitions */
 };
-static const enum pt_col tail[] = {
-	PT_COL_SECTIONS_PER_READ, PT_COL_COPY_BUFFERS, PT_COL_KNOB_PREALLOC_MAX,
-	PT_COL_KNOB_PREALLOC_KEEP, PT_COL_KNOB_READ_BATCH,
-};
+
+static void put_workload(struct rec *r, const char *name, const void *arg)
+{
+	const struct pb_row *w = arg;
+
+	rec_str(r, name, pb_wl_names[w->p->wl]);
+}
+
+/* the point's size, writers or readers: the field's name says which */
+static void put_point(struct rec *r, const char *name, const void *arg)
+{
+	const struct pb_point *p = ((const struct pb_row *)arg)->p;
+
+	rec_i64(r, name, !strcmp(name, "size") ? p->size :
+		!strcmp(name, "writers") ? p->writers : p->readers);
+}
+
+/* what the side's runs counted: repetitions, bytes moved, ops */
+static void put_runs(struct rec *r, const char *name, const void *arg)
+{
+	const struct pb_side *s = ((const struct pb_row *)arg)->s;
+
+	rec_i64(r, name, !strcmp(name, "reps") ? s->n :
+		!strcmp(name, "moved_bytes") ? s->bytes : s->ops);
+}
+
+/* a figure's median, min or max: the field's name says which */
+static double pick(const struct pb_stats *st, const char *name)
+{
+	const char *end = strrchr(name, '_');
+
+	return !strcmp(end, "_min") ? st->min : !strcmp(end, "_max") ? st->max :
+	       st->median;
+}
+
+static void put_mbps(struct rec *r, const char *name, const void *arg)
+{
+	rec_fixed(r, name, pick(&((const struct pb_row *)arg)->mb, name), 2);
+}
+
+static void put_us_per_op(struct rec *r, const char *name, const void *arg)
+{
+	rec_fixed(r, name, pick(&((const struct pb_row *)arg)->us, name), 3);
+}
+
+static void put_tier(struct rec *r, const char *name, const void *arg)
+{
+	const struct pb_side *s = ((const struct pb_row *)arg)->s;
+
+	if (s->unattached)
+		rec_null(r, name);
+	else
+		rec_str(r, name, tier_name(s->env.tier));
+}
+
+static void put_variant(struct rec *r, const char *name, const void *arg)
+{
+	rec_str(r, name, ((const struct pb_row *)arg)->p->variant);
+}
+
+static void put_seconds(struct rec *r, const char *name, const void *arg)
+{
+	rec_fixed(r, name, ((const struct pb_row *)arg)->s->seconds, 6);
+}
+
+static void put_alloc_per_mb(struct rec *r, const char *name, const void *arg)
+{
+	struct pt_value v = alloc_per_mb(((const struct pb_row *)arg)->s);
+
+	rec_value(r, name, &v);
+}
+
+/* --ab's fields: empty without --ab */
+static void put_ab(struct rec *r, const char *name, const void *arg)
+{
+	const struct pb_row *w = arg;
+
+	if (!w->o->ab.on)
+		rec_null(r, name);
+	else if (!strcmp(name, "ab_knob"))
+		rec_str(r, name, w->o->ab.knob);
+	else if (!strcmp(name, "ab_value"))
+		rec_i64(r, name, w->s->knob_value);
+	else if (!strcmp(name, "ab_side"))
+		rec_str(r, name, w->side ? "patched" : "baseline");
+	else
+		rec_fixed(r, name, !strcmp(name, "delta_pct") ? w->delta : w->noise, 2);
+}
+
+static void put_derived(struct rec *r, const char *name, const void *arg)
+{
+	const struct pb_side *s = ((const struct pb_row *)arg)->s;
+
+	if (s->unattached)
+		rec_null(r, name);
+	else
+		rec_derived(r, name, &s->c, &s->env);
+}
+
+static void put_placement(struct rec *r, const char *name, const void *arg)
+{
+	const struct pb_row *w = arg;
+	char place[32];
+
+	rec_str(r, name, pb_placement(w->o, w->p, place, sizeof(place)));
+}
+
+static void put_spread(struct rec *r, const char *name, const void *arg)
+{
+	rec_fixed(r, name, pb_spread_pct(&((const struct pb_row *)arg)->mb), 2);
+}
+
+static void put_attached(struct rec *r, const char *name, const void *arg)
+{
+	rec_str(r, name, ((const struct pb_row *)arg)->s->unattached ? "no" : "yes");
+}
+
+/* bursty's own: the pipe's size and the writer's time in write(2) */
+static void put_bursty(struct rec *r, const char *name, const void *arg)
+{
+	const struct pb_row *w = arg;
+	struct pb_stats wait;
+
+	if (w->p->wl != PB_BURSTY) {
+		rec_null(r, name);
+	} else if (!strcmp(name, "pipe_size")) {
+		rec_i64(r, name, w->s->ring);
+	} else {
+		wait = pb_stats_of(w->s->wait_pct, w->s->n);
+		rec_fixed(r, name, wait.median, 2);
+	}
+}
+
+static struct pt_value row_metric(enum pt_col col, const void *arg)
+{
+	return metric(((const struct pb_row *)arg)->s, col);
+}
 
 __u64 pb_out_cols(void)
 {
 	__u64 cols = 0;
 
-	for (size_t i = 0; i < sizeof(ordered) / sizeof(ordered[0]); i++)
-		cols |= PT_COL_BIT(ordered[i]);
-	for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]); i++)
-		cols |= PT_COL_BIT(tail[i]);
+	for (int i = 0; i < PT_NCOLS; i++)
+		if (pt_metrics[i].bench)
+			cols |= PT_COL_BIT(i);
 	return cols;
 }
+
+/* The fields of a row: the workload's, then the table's columns of the
+ * pipetrace-bench view (pt_metric.bench) among its own figures. */
+static const struct csv_field fields[] = {
+	CSV_OWN("workload", put_workload, "the workload"),
+	CSV_OWN("size", put_point, "bytes per write or round trip (-S for stream and "
+		"pingpong; the workload's own for the others)"),
+	CSV_OWN("writers", put_point, "writer processes"),
+	CSV_OWN("readers", put_point, "reader processes"),
+	CSV_OWN("reps", put_runs, "repetitions of the point"),
+	CSV_OWN("mbps_median", put_mbps, "MB/s (10^6 bytes) through the pipe: the median "
+		"of the repetitions"),
+	CSV_OWN("mbps_min", put_mbps, "... the slowest repetition"),
+	CSV_OWN("mbps_max", put_mbps, "... the fastest"),
+	CSV_COL(PT_COL_WRITES), CSV_COL(PT_COL_WRITE_BYTES),
+	CSV_COL(PT_COL_READS), CSV_COL(PT_COL_READ_BYTES),
+	CSV_COL(PT_COL_POOL_HIT_PCT), CSV_COL(PT_COL_ALLOC_LOCKED),
+	CSV_COL(PT_COL_COPY_SECTIONS), CSV_COL(PT_COL_EAGAIN_READ),
+	CSV_COL(PT_COL_EAGAIN_WRITE),
+	CSV_OWN("tier", put_tier, "the tier counting (empty: nothing attached)"),
+	CSV_OWN("variant", put_variant, "uring: `empty` or `data`, else empty"),
+	CSV_OWN("moved_bytes", put_runs, "bytes the workload itself moved"),
+	CSV_OWN("ops", put_runs, "writes, round trips (pingpong) or reads (uring) the "
+		"workload counted"),
+	CSV_OWN("seconds", put_seconds, "the repetitions' summed run time"),
+	CSV_OWN("us_per_op_median", put_us_per_op, "microseconds per op: the median"),
+	CSV_OWN("us_per_op_min", put_us_per_op, "... the least"),
+	CSV_OWN("us_per_op_max", put_us_per_op, "... the most"),
+	CSV_OWN("alloc_locked_per_mb", put_alloc_per_mb, "alloc_locked per MB written"),
+	CSV_COL(PT_COL_SECTIONS_PER_READ), CSV_COL(PT_COL_COPY_BUFFERS),
+	CSV_COLS(PT_COL_KNOB_PREALLOC_MAX, PT_COL_KNOB_READ_BATCH),
+	CSV_OWN("ab_knob", put_ab, "--ab: the knob (empty without --ab, as the four after it)"),
+	CSV_OWN("ab_value", put_ab, "--ab: its value on this row"),
+	CSV_OWN("ab_side", put_ab, "--ab: `baseline` or `patched`"),
+	CSV_OWN("delta_pct", put_ab, "--ab: the patched side's MB/s change, %"),
+	CSV_OWN("noise_pct", put_ab, "--ab: half the larger min..max spread of the two sides, %"),
+	CSV_OWN("derived", put_derived, "the row's derived metrics, `;`-separated"),
+	CSV_OWN("placement", put_placement, "where the two ends ran"),
+	CSV_OWN("spread_pct", put_spread, "(max - min) / median of the MB/s figures, %"),
+	CSV_OWN("attached", put_attached, "`no` on --baseline's rows (counters and tier "
+		"empty), else `yes`"),
+	CSV_OWN("pipe_size", put_bursty, "bursty: the pipe's size, bytes (F_GETPIPE_SZ)"),
+	CSV_OWN("writer_wait_pct", put_bursty, "bursty: the writer's median share of the "
+		"time in write(2), %"),
+	CSV_REST,
+};
+
+const struct csv_layout pb_csv_layout = {
+	fields, sizeof(fields) / sizeof(fields[0]), pb_out_cols, row_metric,
+};
 
 static void point_side(FILE *f, const struct pb_opts *o, const struct pb_point *p,
 		       const struct pb_side *s, int side, double delta, double noise)
 {
-	struct pb_stats mb = pb_stats_of(s->mbps, s->n), us = pb_stats_of(s->usop, s->n);
-	struct pt_value v;
-	char place[32];
+	struct pb_row w = { o, p, s, side, delta, noise,
+			    pb_stats_of(s->mbps, s->n), pb_stats_of(s->usop, s->n) };
 	struct rec r;
 
 	rec_begin(&r, f, o->json ? REC_JSON : REC_CSV);
-	rec_str(&r, "workload", pb_wl_names[p->wl]);
-	rec_i64(&r, "size", p->size);
-	rec_i64(&r, "writers", p->writers);
-	rec_i64(&r, "readers", p->readers);
-	rec_i64(&r, "reps", s->n);
-	rec_fixed(&r, "mbps_median", mb.median, 2);
-	rec_fixed(&r, "mbps_min", mb.min, 2);
-	rec_fixed(&r, "mbps_max", mb.max, 2);
-	for (size_t i = 0; i < sizeof(ordered) / sizeof(ordered[0]); i++) {
-		v = metric(s, ordered[i]);
-		rec_value(&r, pt_metrics[ordered[i]].csv, &v);
-	}
-	if (s->unattached)
-		rec_null(&r, "tier");
-	else
-		rec_str(&r, "tier", tier_name(s->env.tier));
-	rec_str(&r, "variant", p->variant);
-	rec_i64(&r, "moved_bytes", s->bytes);
-	rec_i64(&r, "ops", s->ops);
-	rec_fixed(&r, "seconds", s->seconds, 6);
-	rec_fixed(&r, "us_per_op_median", us.median, 3);
-	rec_fixed(&r, "us_per_op_min", us.min, 3);
-	rec_fixed(&r, "us_per_op_max", us.max, 3);
-	v = alloc_per_mb(s);
-	rec_value(&r, "alloc_locked_per_mb", &v);
-	for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]); i++) {
-		v = metric(s, tail[i]);
-		rec_value(&r, pt_metrics[tail[i]].csv, &v);
-	}
-	if (o->ab.on) {
-		rec_str(&r, "ab_knob", o->ab.knob);
-		rec_i64(&r, "ab_value", s->knob_value);
-		rec_str(&r, "ab_side", side ? "patched" : "baseline");
-		rec_fixed(&r, "delta_pct", delta, 2);
-		rec_fixed(&r, "noise_pct", noise, 2);
-	} else {
-		static const char *const ab[] = {
-			"ab_knob", "ab_value", "ab_side", "delta_pct", "noise_pct",
-		};
-
-		for (size_t i = 0; i < sizeof(ab) / sizeof(ab[0]); i++)
-			rec_null(&r, ab[i]);
-	}
-	if (s->unattached)
-		rec_null(&r, "derived");
-	else
-		rec_derived(&r, "derived", &s->c, &s->env);
-	rec_str(&r, "placement", pb_placement(o, p, place, sizeof(place)));
-	rec_fixed(&r, "spread_pct", pb_spread_pct(&mb), 2);
-	rec_str(&r, "attached", s->unattached ? "no" : "yes");
-	if (p->wl == PB_BURSTY) {
-		struct pb_stats w = pb_stats_of(s->wait_pct, s->n);
-
-		rec_i64(&r, "pipe_size", s->ring);
-		rec_fixed(&r, "writer_wait_pct", w.median, 2);
-	} else {
-		rec_null(&r, "pipe_size");
-		rec_null(&r, "writer_wait_pct");
-	}
+	csv_row(&r, &pb_csv_layout, &w);
 	rec_end(&r);
 }
 

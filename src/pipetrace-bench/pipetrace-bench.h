@@ -16,6 +16,8 @@
 #include "core/rows.h"
 #include "core/workload.h"
 
+struct csv_layout;
+
 enum pb_wl { PB_STREAM, PB_MIX, PB_PINGPONG, PB_URING, PB_BW, PB_BURSTY, PB_NWL };
 
 #define PB_MAX_LIST	16	/* --size, --writers, --readers entries */
@@ -148,8 +150,11 @@ void pb_knob_recover(void);
 void pb_knob_set_child(pid_t pgid);
 
 /* out.c */
-/* The columns its rows show (1 << enum pt_col): the hooks to load. */
+/* The columns its rows show (1 << enum pt_col; the table's rows marked
+ * .bench): the hooks to load. */
 __u64 pb_out_cols(void);
+/* Its CSV and JSON fields. */
+extern const struct csv_layout pb_csv_layout;
 void pb_out_begin(FILE *f, const struct pb_opts *o, enum pt_tier tier);
 void pb_out_point(FILE *f, const struct pb_opts *o, const struct pb_point *p,
 		  const struct pb_side *sides, int nsides);

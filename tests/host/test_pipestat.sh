@@ -11,6 +11,16 @@ if [ "$(id -u)" != 0 ]; then
 	echo "tests/host/test_pipestat.sh: needs root (BPF)"; exit 1
 fi
 
+# --csv: each key's header as it was saved (tests/fixtures/csv)
+t_csv_header() {
+	local k
+	for k in total pid comm pipe cgroup; do
+		expect "csv -k $k: the header as saved" \
+			"$("$PIPESTAT" --csv -d 0.2 -k $k 2>/dev/null | head -1)" \
+			"$(cat tests/fixtures/csv/pipestat-k-$k.csv)"
+	done
+}
+
 # --json: one valid JSON object per row, the CSV's numbers, unknown null
 t_json() {
 	local n=1000 out pid
@@ -533,6 +543,7 @@ t_table() {
 	expect "-o bad name: says which" "$(grep -c "invalid column 'nope' in -o 'reads,nope'" <<<"$msg")" 1
 }
 
+t_csv_header
 t_json
 t_operator
 t_pipe_ends

@@ -32,6 +32,8 @@ t_header() {
 	expect "csv: the issue's columns first, in order" \
 		"$(head -1 "$TMP/header.csv" | cut -d, -f1-18)" \
 		"workload,size,writers,readers,reps,mbps_median,mbps_min,mbps_max,writes,write_bytes,reads,read_bytes,pool_hit_pct,alloc_locked,copy_sections,eagain_read,eagain_write,tier"
+	expect "csv: the header as saved (tests/fixtures/csv)" "$(head -1 "$TMP/header.csv")" \
+		"$(cat tests/fixtures/csv/pipetrace-bench.csv)"
 	expect "csv: tier" "$(col "$TMP/header.csv" tier)" syscall
 	expect "csv: reps" "$(col "$TMP/header.csv" reps)" 3
 }

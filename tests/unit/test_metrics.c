@@ -19,8 +19,10 @@ static void rows_complete(void)
 	for (int i = 0; i < PT_NCOLS; i++) {
 		const struct pt_metric *m = &pt_metrics[i];
 
-		/* a table-only column has a heading and a name for -o */
-		CHECK(m->csv ? *m->csv != '\0' && !m->name : m->head && m->name);
+		/* a column not in the CSV is in pipestat's table (a heading
+		 * and a name for -o) or in pipetop */
+		CHECK(m->csv ? *m->csv != '\0' && !m->name :
+		      (m->head && m->name) || (m->top.head && !m->name));
 		CHECK(m->unit && *m->unit && m->what && *m->what);
 		CHECK((m->sum[0] != 0) + (m->knob != 0) + (m->value != NULL) == 1);
 		CHECK(!m->head || m->width > 0);

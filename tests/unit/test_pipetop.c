@@ -213,11 +213,18 @@ static void model_pipes(void)
 	CHECK(tm_col_quality(TM_SECRD, &env) == PT_NA);
 	it = find_pipe(&m, 100);
 	v = tm_value(&it->c, TM_SECRD, &env, 2);
-	tm_format(buf, sizeof(buf), &v, tm_cols[TM_SECRD].kind, 10);
+	tm_format(buf, sizeof(buf), &v, tm_col(TM_SECRD)->kind, 10);
 	CHECK_STR(buf, "-");
 	env.tier = PT_TIER_TRACEPOINT;
 	CHECK(tm_col_quality(TM_HIT, &env) == PT_EXACT);
 	CHECK(tm_col_quality(TM_ALLOCLK, &env) == PT_EXACT);
+	/* no splice seen: what went through is not known, a write's size is */
+	CHECK(tm_col_quality(TM_MBPS, &env) == PT_NA);
+	v = tm_value(&it->c, TM_MBPS, &env, 2);
+	tm_format(buf, sizeof(buf), &v, tm_col(TM_MBPS)->kind, 10);
+	CHECK_STR(buf, "-");
+	v = tm_value(&it->c, TM_AVGWR, &env, 2);
+	CHECK(v.q == PT_EXACT && v.d == 65536);
 	env.tier = PT_TIER_SYSCALL;
 	env.knob_prealloc_max = env.knob_read_batch = -1;
 
@@ -594,8 +601,27 @@ static void prompts(void)
 	CHECK(tp_key(&p, 27, err, sizeof(err)) == TP_CANCEL);
 }
 
+/* Each column of the screen is one row of the metrics table's, placed once. */
+static void columns_from_table(void)
+{
+	int shown = 0;
+
+	for (int c = 0; c < PT_NCOLS; c++)
+		shown += pt_metrics[c].top.head != NULL;
+	CHECK(shown == TM_NCOLS);
+	for (int i = 0; i < TM_NCOLS; i++) {
+		const struct tm_colinfo *ci = tm_col(i);
+
+		CHECK(ci->head && pt_metrics[ci->metric].top.at == (enum tm_col)i);
+	}
+	CHECK_STR(tm_col(TM_MBPS)->head, "MB/s");
+	CHECK(tm_col(TM_MBPS)->kind == TM_K_RATE && tm_col(TM_AVGWR)->kind == TM_K_BYTES);
+	CHECK(tm_col(TM_HIT)->kind == TM_K_PCT && tm_col(TM_SECRD)->kind == TM_K_RATIO);
+}
+
 int main(void)
 {
+	columns_from_table();
 	opts();
 	keys();
 	model_pipes();

@@ -511,12 +511,23 @@ static void textfile(void)
 	prom_free(&p);
 }
 
-/* PROM_NSERIES is the table's length: no entry left zero (a C array
- * longer than its initialisers would be, silently) */
+/* A column's Prometheus fields: a gauge for a knob, a counter (_total)
+ * otherwise; the family's help on its first column only, and a column's
+ * series only with a family. */
 static void table_full(void)
 {
-	for (size_t i = 0; i < PROM_NSERIES; i++)
-		CHECK(prom_series[i].name != NULL);
+	for (int c = 0; c < PT_NCOLS; c++) {
+		const struct pt_metric *m = &pt_metrics[c];
+		bool first = m->prom != NULL;
+		size_t len = m->prom ? strlen(m->prom) : 0;
+
+		for (int j = 0; j < c && first; j++)
+			first = !pt_metrics[j].prom || strcmp(pt_metrics[j].prom, m->prom);
+		CHECK(!m->prom || (len > 6 && !strcmp(m->prom + len - 6, "_total")) == !m->knob);
+		CHECK((m->help && *m->help) == first);
+		CHECK(!m->prom == !m->series[0].labels);
+		CHECK(!m->series[1].labels || (m->series[0].raw && m->series[1].raw));
+	}
 }
 
 int main(int argc, char **argv)
