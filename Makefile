@@ -200,7 +200,7 @@ FUZZ_CFLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=
 	       -DPIPETRACE_VERSION='"$(VERSION)"'
 FUZZ_SRC_output := $(wildcard src/core/*.c)
 FUZZ_SRC_opts_pipestat := src/pipestat/opts.c src/pipestat/listen.c $(FUZZ_SRC_output)
-FUZZ_SRC_opts_pipetop := $(filter-out src/pipetop/main.c src/pipetop/view.c,$(wildcard src/pipetop/*.c)) \
+FUZZ_SRC_opts_pipetop := $(filter-out src/pipetop/main.c src/pipetop/view.c src/pipetop/pipeline_view.c,$(wildcard src/pipetop/*.c)) \
 			 $(FUZZ_SRC_output)
 FUZZ_SRC_opts_pipetrace_bench := $(filter-out src/pipetrace-bench/main.c,$(wildcard src/pipetrace-bench/*.c)) \
 			   $(FUZZ_SRC_output)
