@@ -167,7 +167,7 @@ $(OUT)/testcol/%.o: src/%.c src/*/*.h include/pipetrace.h
 $(OUT)/test_column: $(TESTCOL_OBJS)
 $(OUT)/test_column: override CFLAGS += -DPT_TEST_COLUMN
 $(OUT)/test_column: UNIT_LIBS += -luring
-$(OUT)/test_%: tests/unit/test_%.c tests/unit/unit.h
+$(OUT)/test_%: tests/unit/test_%.c tests/unit/unit.h tests/unit/render_unit.h
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -Itests/unit $(filter %.c %.o,$^) $(UNIT_LIBS) -o $@
 

@@ -15,19 +15,8 @@
 #include "pipetop/model.h"
 #include "pipetrace-bench/pipetrace-bench.h"
 #include "json_unit.h"
+#include "render_unit.h"
 #include "unit.h"
-
-static char *report(int (*fn)(FILE *, const struct pt_report *),
-		    const struct pt_report *r)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	fn(f, r);
-	fclose(f);
-	return buf;
-}
 
 static char *header(const struct csv_layout *l)
 {
@@ -69,12 +58,12 @@ static void pipestat_outputs(void)
 	rows_init(&rows, PT_BY_PID);
 	rows_add(&rows, &k, &counts);
 	CHECK(strlen(h) > 16 && !strcmp(h + strlen(h) - 16, ",test_eof_reads\n"));
-	csv = report(out_csv_report, &r);
+	csv = render(out_csv_report, &r);
 	CHECK(strlen(csv) > 3 && !strcmp(csv + strlen(csv) - 3, ",6\n"));
-	json = report(out_json_report, &r);
+	json = render(out_json_report, &r);
 	CHECK_STR(json_get(json, "test_eof_reads"), "6");
 	CHECK(columns_parse(&cols, "reads,test_eof_reads", err, sizeof(err)));
-	table = report(out_table_report, &r);
+	table = render(out_table_report, &r);
 	CHECK(strstr(table, " TEST_EOF\n") != NULL);
 	CHECK(strstr(table, " 6\n") != NULL);
 	free(h);

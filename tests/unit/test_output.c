@@ -6,19 +6,8 @@
 #include "core/out.h"
 #include "core/record.h"
 #include "json_unit.h"
+#include "render_unit.h"
 #include "unit.h"
-
-static char *render(int (*fn)(FILE *, const struct pt_report *),
-		    const struct pt_report *r)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	fn(f, r);
-	fclose(f);
-	return buf;
-}
 
 static char *header(void)
 {
