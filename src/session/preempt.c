@@ -98,8 +98,8 @@ static int from_config(const char *release, char *model, size_t n)
 	return r;
 }
 
-/* The word of uname -v that starts with PREEMPT, or "" */
-static const char *build_word(const char *version, char *word, size_t n)
+/* The word of uname -v that starts with PREEMPT into word, or "" */
+static void build_word(const char *version, char *word, size_t n)
 {
 	const char *p = version;
 
@@ -111,7 +111,6 @@ static const char *build_word(const char *version, char *word, size_t n)
 		}
 		p++;
 	}
-	return word;
 }
 
 int preempt_kernel(char *model, size_t n)
