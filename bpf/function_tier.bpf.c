@@ -320,9 +320,7 @@ static __always_inline struct call_state *call_on(__u8 side, struct task_struct 
 }
 
 /* read_owner (pipe_page.bpf.h): a prefill path without its event */
-SEC("tp_btf/mm_page_alloc")
-int BPF_PROG(fn_page_alloc, struct page *page, unsigned int order,
-	     gfp_t gfp_flags, int migratetype)
+static __always_inline int on_page_alloc(unsigned int order, gfp_t gfp_flags)
 {
 	struct task_struct *task;
 	struct call_state *st;
@@ -390,8 +388,7 @@ int BPF_PROG(fn_switch, bool preempt, struct task_struct *prev,
 }
 
 /* Runs only when an acquisition has to wait: this call's pipe? */
-SEC("tp_btf/contention_begin")
-int BPF_PROG(fn_lock_begin, void *lock, unsigned int flags)
+static __always_inline int on_lock_begin(void *lock, unsigned int flags)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct call_state *st = call_in_progress(task);
@@ -401,8 +398,7 @@ int BPF_PROG(fn_lock_begin, void *lock, unsigned int flags)
 	return 0;
 }
 
-SEC("tp_btf/contention_end")
-int BPF_PROG(fn_lock_end, void *lock, int ret)
+static __always_inline int on_lock_end(void *lock)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct call_state *st = call_in_progress(task);
@@ -468,4 +464,42 @@ int BPF_KRETPROBE(fn_write_krp, long ret)
 {
 	call_exit(false, NULL, ret);
 	return 0;
+}
+
+/* tp_btf programs, where the kernel runs them with preemption off */
+SEC("tp_btf/mm_page_alloc")
+int BPF_PROG(fn_page_alloc, struct page *page, unsigned int order, gfp_t gfp_flags)
+{
+	return on_page_alloc(order, gfp_flags);
+}
+
+SEC("tp_btf/contention_begin")
+int BPF_PROG(fn_lock_begin, void *lock, unsigned int flags)
+{
+	return on_lock_begin(lock, flags);
+}
+
+SEC("tp_btf/contention_end")
+int BPF_PROG(fn_lock_end, void *lock)
+{
+	return on_lock_end(lock);
+}
+
+/* perf ones where it can preempt them (bpf/syscall_tier.bpf.c says why) */
+SEC("tracepoint/kmem/mm_page_alloc")
+int fn_page_alloc_perf(struct trace_event_raw_mm_page_alloc *ctx)
+{
+	return on_page_alloc(ctx->order, ctx->gfp_flags);
+}
+
+SEC("tracepoint/lock/contention_begin")
+int fn_lock_begin_perf(struct trace_event_raw_contention_begin *ctx)
+{
+	return on_lock_begin(ctx->lock_addr, ctx->flags);
+}
+
+SEC("tracepoint/lock/contention_end")
+int fn_lock_end_perf(struct trace_event_raw_contention_end *ctx)
+{
+	return on_lock_end(ctx->lock_addr);
 }

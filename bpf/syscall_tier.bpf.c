@@ -259,8 +259,7 @@ static __always_inline bool maybe_ours(long nr)
 	return op_of(nr) != PT_OP_NONE || native_nr(nr) != -1;
 }
 
-SEC("tp_btf/sys_enter")
-int BPF_PROG(sc_sys_enter, struct pt_regs *regs, long nr)
+static __always_inline int on_sys_enter(struct pt_regs *regs, long nr)
 {
 	struct file *in = NULL, *out = NULL;
 	struct task_struct *task;
@@ -523,8 +522,7 @@ static __always_inline void sleep_hist(const struct call_state *st,
 	waits_hist(&key, st->op, d);
 }
 
-SEC("tp_btf/sys_exit")
-int BPF_PROG(sc_sys_exit, struct pt_regs *regs, long ret)
+static __always_inline int on_sys_exit(struct pt_regs *regs, long ret)
 {
 	struct task_struct *task;
 	struct call_state *st;
@@ -549,9 +547,7 @@ int BPF_PROG(sc_sys_exit, struct pt_regs *regs, long ret)
 }
 
 /* read_owner (pipe_page.bpf.h): a prefill path, the mutex's owner read */
-SEC("tp_btf/mm_page_alloc")
-int BPF_PROG(sc_page_alloc, struct page *page, unsigned int order,
-	     gfp_t gfp_flags, int migratetype)
+static __always_inline int on_page_alloc(unsigned int order, gfp_t gfp_flags)
 {
 	struct task_struct *task;
 	struct call_state *st;
@@ -598,8 +594,7 @@ int BPF_PROG(sc_switch, bool preempt, struct task_struct *prev,
 }
 
 /* Runs only when an acquisition has to wait: one of this call's pipes? */
-SEC("tp_btf/contention_begin")
-int BPF_PROG(sc_lock_begin, void *lock, unsigned int flags)
+static __always_inline int on_lock_begin(void *lock, unsigned int flags)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct call_state *st = call_in_progress(task);
@@ -612,8 +607,7 @@ int BPF_PROG(sc_lock_begin, void *lock, unsigned int flags)
 	return 0;
 }
 
-SEC("tp_btf/contention_end")
-int BPF_PROG(sc_lock_end, void *lock, int ret)
+static __always_inline int on_lock_end(void *lock)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct call_state *st = call_in_progress(task);
@@ -671,8 +665,7 @@ static __always_inline bool uring_eof(struct io_kiocb *req)
 	return !pipe->writers;
 }
 
-SEC("tp_btf/io_uring_complete")
-int BPF_PROG(sc_uring_done, struct io_ring_ctx *ring, void *req_ptr)
+static __always_inline int on_uring_done(void *req_ptr)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct io_kiocb *req = kernel_obj(req_ptr, struct io_kiocb);
@@ -705,16 +698,112 @@ int BPF_PROG(sc_uring_done, struct io_ring_ctx *ring, void *req_ptr)
 	return 0;
 }
 
-SEC("tp_btf/io_uring_poll_arm")
-int BPF_PROG(sc_uring_poll, struct io_kiocb *req, int mask, int events)
+static __always_inline int on_uring_poll(void *req_ptr)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct pipe_end end = {};
 	struct pt_counts *c;
-	int op = uring_op(task, req, &end);
+	int op = uring_op(task, kernel_obj(req_ptr, struct io_kiocb), &end);
 
 	if (op == PT_OP_NONE || !(c = end_counts(&end, task)))
 		return 0;
 	count_eagain(c, op, true);
 	return 0;
+}
+
+/* Each event's program: a tp_btf one, where the kernel runs it. */
+SEC("tp_btf/sys_enter")
+int BPF_PROG(sc_sys_enter, struct pt_regs *regs, long nr)
+{
+	return on_sys_enter(regs, nr);
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(sc_sys_exit, struct pt_regs *regs, long ret)
+{
+	return on_sys_exit(regs, ret);
+}
+
+SEC("tp_btf/mm_page_alloc")
+int BPF_PROG(sc_page_alloc, struct page *page, unsigned int order, gfp_t gfp_flags)
+{
+	return on_page_alloc(order, gfp_flags);
+}
+
+SEC("tp_btf/contention_begin")
+int BPF_PROG(sc_lock_begin, void *lock, unsigned int flags)
+{
+	return on_lock_begin(lock, flags);
+}
+
+SEC("tp_btf/contention_end")
+int BPF_PROG(sc_lock_end, void *lock)
+{
+	return on_lock_end(lock);
+}
+
+SEC("tp_btf/io_uring_complete")
+int BPF_PROG(sc_uring_done, struct io_ring_ctx *ring, void *req)
+{
+	return on_uring_done(req);
+}
+
+SEC("tp_btf/io_uring_poll_arm")
+int BPF_PROG(sc_uring_poll, struct io_kiocb *req)
+{
+	return on_uring_poll(req);
+}
+
+/*
+ * And one by the perf path, where the kernel can preempt a tp_btf program
+ * (src/session/preempt.c): one preempted holds its per-CPU recursion
+ * guard and the kernel skips its next run on that CPU, an event lost;
+ * perf runs them with preemption off. The call's registers are the
+ * task's own, as tp_btf gives them.
+ */
+static __always_inline struct pt_regs *task_regs(void)
+{
+	return (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+}
+
+SEC("tracepoint/raw_syscalls/sys_enter")
+int sc_sys_enter_perf(struct trace_event_raw_sys_enter *ctx)
+{
+	return on_sys_enter(task_regs(), ctx->id);
+}
+
+SEC("tracepoint/raw_syscalls/sys_exit")
+int sc_sys_exit_perf(struct trace_event_raw_sys_exit *ctx)
+{
+	return on_sys_exit(task_regs(), ctx->ret);
+}
+
+SEC("tracepoint/kmem/mm_page_alloc")
+int sc_page_alloc_perf(struct trace_event_raw_mm_page_alloc *ctx)
+{
+	return on_page_alloc(ctx->order, ctx->gfp_flags);
+}
+
+SEC("tracepoint/lock/contention_begin")
+int sc_lock_begin_perf(struct trace_event_raw_contention_begin *ctx)
+{
+	return on_lock_begin(ctx->lock_addr, ctx->flags);
+}
+
+SEC("tracepoint/lock/contention_end")
+int sc_lock_end_perf(struct trace_event_raw_contention_end *ctx)
+{
+	return on_lock_end(ctx->lock_addr);
+}
+
+SEC("tracepoint/io_uring/io_uring_complete")
+int sc_uring_done_perf(struct trace_event_raw_io_uring_complete *ctx)
+{
+	return on_uring_done(ctx->req);
+}
+
+SEC("tracepoint/io_uring/io_uring_poll_arm")
+int sc_uring_poll_perf(struct trace_event_raw_io_uring_poll_arm *ctx)
+{
+	return on_uring_poll(ctx->req);
 }

@@ -19,6 +19,7 @@ struct bpf_object;
 /* What a tier's probe found on this kernel: how its open must go. */
 struct pt_plan {
 	bool kprobes;			/* function: kprobes, not fentry/fexit */
+	bool perf_tp;			/* tracepoint programs by perf (preempt.h) */
 	const char *read_fn;		/* function: attach targets */
 	const char *write_fn;
 	bool has_prefill_event;		/* pipe_prefill and the prefill path (0003) */

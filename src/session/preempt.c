@@ -7,6 +7,7 @@
  * Every file read here is the kernel's own or root's (/boot).
  */
 #include <stdio.h>
+#include <unistd.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <zlib.h>
@@ -136,4 +137,29 @@ int preempt_kernel(char *model, size_t n)
 	if (r < 0)
 		snprintf(model, n, "%s", word[0] ? "full" : "voluntary");
 	return word[0] != 0;
+}
+
+bool perf_tracepoint(int preempts, const char *event)
+{
+	/* libbpf 1.1 reads the ids under debugfs when that has tracing */
+	static const char *const roots[] = { "/sys/kernel/debug/tracing", "/sys/kernel/tracing" };
+	char path[128];
+
+	if (!preempts)
+		return false;
+	for (size_t i = 0; i < sizeof(roots) / sizeof(roots[0]); i++) {
+		if (access(roots[i], F_OK))
+			continue;
+		snprintf(path, sizeof(path), "%s/events/%s/id", roots[i], event);
+		return access(path, R_OK) == 0;
+	}
+	return false;
+}
+
+const char *tracepoint_path(bool perf, int preempts)
+{
+	if (perf)
+		return "tracepoints by perf";
+	return preempts ? "tp_btf tracepoints (no tracefs: runs can be skipped)" :
+			  "tp_btf tracepoints";
 }

@@ -98,9 +98,10 @@ static int probe(struct pt_plan *plan, char *why, size_t n)
 	plan->has_prefill_event = btf_has_tracepoint("pipe_prefill");
 	plan->read_owner = !plan->has_prefill_event && btf_prefill_path();
 	plan->lacks = btf_lacks_lock_events();
-	snprintf(plan->via, sizeof(plan->via), "%s on %s/%s (preempt=%s%s)",
+	plan->perf_tp = perf_tracepoint(pre, "kmem/mm_page_alloc");
+	snprintf(plan->via, sizeof(plan->via), "%s on %s/%s, %s (preempt=%s%s)",
 		 plan->kprobes ? "kprobes" : "fentry/fexit", plan->read_fn,
-		 plan->write_fn, model,
+		 plan->write_fn, tracepoint_path(plan->perf_tp, pre), model,
 		 pre && !plan->kprobes ? ", no kprobes: calls can be missed" : "");
 	return 0;
 }
@@ -153,11 +154,15 @@ static int open_obj(struct pt_obj *o, const struct pt_plan *plan)
 	skel->rodata->pipe_page_gfp = plan->pipe_page_gfp;
 	skel->rodata->read_owner = plan->read_owner;
 	/* the other hooks the columns asked for need */
-	bpf_program__set_autoload(skel->progs.fn_page_alloc, plan->hooks & PT_HOOK_PAGES);
+	tp_autoload(plan, plan->hooks & PT_HOOK_PAGES, skel->progs.fn_page_alloc,
+		    skel->progs.fn_page_alloc_perf);
+	/* the patched kernels (6.12) run their tp_btf programs unpreempted */
 	bpf_program__set_autoload(skel->progs.fn_prefill,
 				  plan->has_prefill_event && (plan->hooks & PT_HOOK_PAGES));
-	bpf_program__set_autoload(skel->progs.fn_lock_begin, plan->hooks & PT_HOOK_LOCKS);
-	bpf_program__set_autoload(skel->progs.fn_lock_end, plan->hooks & PT_HOOK_LOCKS);
+	tp_autoload(plan, plan->hooks & PT_HOOK_LOCKS, skel->progs.fn_lock_begin,
+		    skel->progs.fn_lock_begin_perf);
+	tp_autoload(plan, plan->hooks & PT_HOOK_LOCKS, skel->progs.fn_lock_end,
+		    skel->progs.fn_lock_end_perf);
 	bpf_program__set_autoload(skel->progs.fn_switch, plan->hooks & PT_HOOK_WAITS);
 	if (plan->kprobes)
 		return 0;

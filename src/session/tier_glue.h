@@ -9,7 +9,17 @@
 #define TIER_GLUE_H
 
 #include <errno.h>
+#include <bpf/libbpf.h>
 #include "loader.h"
+
+/* A tracepoint hook's two programs: the tp_btf one or the perf one, as
+ * the plan says (preempt.h); neither if the hook is not wanted. */
+static inline void tp_autoload(const struct pt_plan *plan, bool want,
+			       struct bpf_program *btf, struct bpf_program *perf)
+{
+	bpf_program__set_autoload(btf, want && !plan->perf_tp);
+	bpf_program__set_autoload(perf, want && plan->perf_tp);
+}
 
 /* Opens skeleton NAME into o; evaluates to the skeleton or NULL (errno). */
 #define PT_SKEL_OPEN(name, o) ({					\

@@ -5,6 +5,7 @@
 #include <sys/utsname.h>
 #include <bpf/libbpf.h>
 #include "btf_probe.h"
+#include "preempt.h"
 #include "core/metrics.h"
 #include "tier_glue.h"
 #include "syscall_tier.skel.h"
@@ -12,6 +13,8 @@
 static int probe(struct pt_plan *plan, char *why, size_t n)
 {
 	struct utsname u;
+	char model[16];
+	int pre;
 
 	if (uname(&u) || strcmp(u.machine, "x86_64")) {
 		snprintf(why, n, "needs x86_64 syscall numbers");
@@ -31,8 +34,13 @@ static int probe(struct pt_plan *plan, char *why, size_t n)
 	 * mutex's owner read at each page */
 	plan->read_owner = btf_prefill_path();
 	plan->lacks = btf_lacks_lock_events();
+	pre = preempt_kernel(model, sizeof(model));
+	plan->perf_tp = perf_tracepoint(pre, "raw_syscalls/sys_exit");
+	snprintf(plan->via, sizeof(plan->via), "%s (preempt=%s)",
+		 tracepoint_path(plan->perf_tp, pre), model);
 	return 0;
 }
+
 
 static int open_obj(struct pt_obj *o, const struct pt_plan *plan)
 {
@@ -43,9 +51,17 @@ static int open_obj(struct pt_obj *o, const struct pt_plan *plan)
 	skel->rodata->pipe_page_gfp = plan->pipe_page_gfp;
 	skel->rodata->read_owner = plan->read_owner;
 	/* the hooks the columns asked for need (the ring claim: rodata) */
-	bpf_program__set_autoload(skel->progs.sc_page_alloc, plan->hooks & PT_HOOK_PAGES);
-	bpf_program__set_autoload(skel->progs.sc_lock_begin, plan->hooks & PT_HOOK_LOCKS);
-	bpf_program__set_autoload(skel->progs.sc_lock_end, plan->hooks & PT_HOOK_LOCKS);
+	tp_autoload(plan, true, skel->progs.sc_sys_enter, skel->progs.sc_sys_enter_perf);
+	tp_autoload(plan, true, skel->progs.sc_sys_exit, skel->progs.sc_sys_exit_perf);
+	tp_autoload(plan, true, skel->progs.sc_uring_done, skel->progs.sc_uring_done_perf);
+	tp_autoload(plan, true, skel->progs.sc_uring_poll, skel->progs.sc_uring_poll_perf);
+	tp_autoload(plan, plan->hooks & PT_HOOK_PAGES, skel->progs.sc_page_alloc,
+		 skel->progs.sc_page_alloc_perf);
+	tp_autoload(plan, plan->hooks & PT_HOOK_LOCKS, skel->progs.sc_lock_begin,
+		 skel->progs.sc_lock_begin_perf);
+	tp_autoload(plan, plan->hooks & PT_HOOK_LOCKS, skel->progs.sc_lock_end,
+		 skel->progs.sc_lock_end_perf);
+	/* the scheduler switches with preemption off: tp_btf everywhere */
 	bpf_program__set_autoload(skel->progs.sc_switch, plan->hooks & PT_HOOK_WAITS);
 	return 0;
 }
