@@ -107,7 +107,10 @@ col() { csv_rows "$TMP/out" "$1" "$2=$3" | paste -sd' '; }
 
 # --- tier choice ---------------------------------------------------------
 t_choice() {
-	local out pid
+	local out pid tps="tp_btf tracepoints"
+	# kprobes where the kernel preempts in the kernel: the tracepoint
+	# programs too run by perf there, unpreempted
+	[ "$VIA" = kprobes ] && tps="tracepoints by perf"
 	start_pipestat -v -k pid --csv -n pipework || { not_ok "auto: attach"; return; }
 	out=$(work eagain-read 10); pid=$(pid_of "$out")
 	stop_pipestat
@@ -120,6 +123,8 @@ t_choice() {
 			"$(grep -c '^tracepoint tier not used: kernel has no pipe:\* tracepoints' "$TMP/err")" 1
 		expect "auto: function tier uses $VIA" \
 			"$(grep -c "^pipestat: function tier via $VIA on $FNS" "$TMP/err")" 1
+		expect "auto: function tier's tracepoints: $tps" \
+			"$(grep -c "^pipestat: function tier via $VIA on $FNS, $tps (preempt=" "$TMP/err")" 1
 		# the session layer says which front end speaks
 		./pipetrace-bench -v --tier function -N 10 -R 1 pingpong >/dev/null 2>"$TMP/bench.err"
 		expect "pipetrace-bench -v: its own name on the tier line" \
@@ -139,10 +144,13 @@ t_choice() {
 	for t in tracepoint function syscall; do
 		[ $BEST = function ] && [ $t = tracepoint ] && continue
 		[ $SYSCALL = 0 ] && [ $t = syscall ] && continue
-		start_pipestat --tier $t --csv -n pipework || { not_ok "--tier $t: attach"; continue; }
+		start_pipestat -v --tier $t --csv -n pipework || { not_ok "--tier $t: attach"; continue; }
 		work eagain-read 3 >/dev/null
 		stop_pipestat
 		expect "--tier $t: attaches, tier column" "$(col tier key_type total)" $t
+		[ $t = syscall ] || continue
+		expect "--tier syscall: its tracepoints: $tps" \
+			"$(grep -c "^pipestat: syscall tier via $tps (preempt=" "$TMP/err")" 1
 	done
 }
 
@@ -204,14 +212,6 @@ fi
 t_choice
 for t in $BEST syscall; do
 	[ $SYSCALL = 1 ] || [ $t != syscall ] || continue
-	# SYSCALL_EXACT=0 (PREEMPT_RT): its tp_btf programs run preemptible,
-	# and a preempted one's per-CPU recursion guard skips the next run on
-	# that CPU, a call lost (7.2 rt: a jobserver read, 599 of 600 tokens);
-	# auto takes the function tier's kprobes there
-	if [ $t = syscall ] && [ "${SYSCALL_EXACT:-1}" = 0 ]; then
-		echo "# known answers, syscall tier: not exact on this kernel (SYSCALL_EXACT=0), not run"
-		continue
-	fi
 	if [ "$SUITES" = core ]; then
 		known $t 0 1 0 KA_ONLY="$CORE"
 		continue
