@@ -408,9 +408,9 @@ static void say_tier(const struct pt_session *s, bool lists)
 
 /*
  * The report's descriptor: --output's FILE, made or emptied (never through
- * a symbolic link: root writing where others can plant one), stderr under
- * -- COMMAND (its stdout is the command's), else stdout. -1 after one line
- * on stderr.
+ * a symbolic link: root writing where others can plant one; never waiting
+ * for a FIFO's reader), stderr under -- COMMAND (its stdout is the
+ * command's), else stdout. -1 after one line on stderr.
  */
 static int report_fd(const struct pipestat_opts *o)
 {
@@ -418,10 +418,12 @@ static int report_fd(const struct pipestat_opts *o)
 
 	if (!o->output)
 		return o->command ? STDERR_FILENO : STDOUT_FILENO;
-	fd = open(o->output, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
+	fd = open(o->output, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK |
+		  O_CLOEXEC, 0644);
 	if (fd < 0)
 		fprintf(stderr, "pipestat: --output %s: %s\n", o->output,
-			errno == ELOOP ? "a symbolic link: refused" : strerror(errno));
+			errno == ELOOP ? "a symbolic link: refused" :
+			errno == ENXIO ? "a FIFO nobody reads" : strerror(errno));
 	return fd;
 }
 

@@ -466,9 +466,10 @@ static const struct opt options[] = {
 		"\\fB\\-\\-hist\\fR's histograms) to \\fIFILE\\fR instead of standard output\n"
 		"(standard error with \\fB\\-\\-\\fR \\fICOMMAND\\fR); pipestat's own lines\n"
 		"(the tier line, errors) stay on standard error. \\fIFILE\\fR is opened\n"
-		"before tracing starts, as safely as root in a directory others can\n"
-		"write: created with mode 0644 (less the umask) or emptied, never through a\n"
-		"symbolic link in its last part (\\fBO_CREAT|O_TRUNC|O_NOFOLLOW\\fR); one\n"
+		"before tracing starts: created with mode 0644 (less the umask) or\n"
+		"emptied, never through a symbolic link in its last part (one planted\n"
+		"there is refused, not followed: \\fBO_NOFOLLOW\\fR), and a FIFO only\n"
+		"while something reads it (\\fBO_NONBLOCK\\fR: no waiting for one). One\n"
 		"that cannot be opened is refused in one line saying why (exit 2)." },
 	{ .name = "hist", .arg = "NAME[,NAME]", .set = set_hist, .at = AT(load.hists),
 	  .help =

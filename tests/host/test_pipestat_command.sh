@@ -205,6 +205,10 @@ t_output() {
 	expect "--output onto a symlink: one line" "$(cat "$TMP/err")" \
 		"pipestat: --output $TMP/link: a symbolic link: refused"
 	expect "--output onto a symlink: its target untouched" "$(cat "$TMP/target")" keep
+	mkfifo "$TMP/fifo"
+	timeout 10 "$PIPESTAT" --output "$TMP/fifo" -- true 2>"$TMP/err"
+	expect "--output onto a FIFO nobody reads: exit 2 at once, says why" "$?/$(cat "$TMP/err")" \
+		"2/pipestat: --output $TMP/fifo: a FIFO nobody reads"
 	"$PIPESTAT" --output "$TMP/no/such/dir/f" -- true 2>"$TMP/err"
 	expect "--output in no directory: exit 2, says why" "$?/$(cat "$TMP/err")" \
 		"2/pipestat: --output $TMP/no/such/dir/f: No such file or directory"
