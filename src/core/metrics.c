@@ -770,22 +770,32 @@ void pt_print_tiers(FILE *f)
 	      "the output shows needs it; its columns are '-' and empty otherwise.\n", f);
 }
 
-/*
- * "left out (no column shown needs H, ...): col, ...": the hooks not
- * loaded that columns this tier knows need, and those columns.
- */
-static void left_out_part(char *buf, size_t n, int *len, const char *part,
-			  const struct pt_env *env)
+/* The tier line's lists, in its order: a CSV column is on one at most. */
+enum line_list { LINE_DERIVED, LINE_NOT_KNOWN, LINE_LEFT_OUT, LINE_LISTS };
+
+/* Which list col is on (derived as shown; not known by the tier; known but
+ * its hooks not loaded), or LINE_LISTS: none, exact. */
+static enum line_list line_list(enum pt_col col, const struct pt_env *env)
 {
-	const char *sep = "left out (no column shown needs ";
+	if (!pt_metrics[col].csv)
+		return LINE_LISTS;
+	if (tier_quality(col, env) == PT_NA)
+		return LINE_NOT_KNOWN;
+	if (left_out(col, env))
+		return LINE_LEFT_OUT;
+	return tier_quality(col, env) == PT_DERIVED ? LINE_DERIVED : LINE_LISTS;
+}
+
+/* "(no column shown needs H, ...)": the hooks not loaded that the columns
+ * left out need */
+static void left_out_hooks(char *buf, size_t n, int *len, const struct pt_env *env)
+{
+	const char *sep = " (no column shown needs ";
 	__u32 hooks = 0;
 
 	for (int i = 0; i < PT_NCOLS; i++)
-		if (pt_metrics[i].csv && left_out(i, env))
+		if (line_list(i, env) == LINE_LEFT_OUT)
 			hooks |= pt_col_hooks(i, env->tier) & env->hooks_off;
-	if (!hooks)
-		return;
-	append(buf, n, len, part);
 	for (__u32 h = 1; h & PT_HOOKS_ALL; h <<= 1) {
 		if (!(hooks & h))
 			continue;
@@ -793,48 +803,55 @@ static void left_out_part(char *buf, size_t n, int *len, const char *part,
 		append(buf, n, len, pt_hook_name(h, env->tier));
 		sep = ", ";
 	}
-	sep = "): ";
-	for (int i = 0; i < PT_NCOLS; i++) {
-		if (!pt_metrics[i].csv || !left_out(i, env))
-			continue;
-		append(buf, n, len, sep);
-		append(buf, n, len, pt_metrics[i].csv);
-		sep = ", ";
-	}
+	append(buf, n, len, ")");
 }
 
-int pt_tier_line(char *buf, size_t n, const struct pt_env *env)
+int pt_tier_line(char *buf, size_t n, const struct pt_env *env, bool lists)
 {
-	static const enum pt_quality shown[] = { PT_DERIVED, PT_NA };
+	static const char *const names[] = {
+		[LINE_DERIVED] = "derived", [LINE_NOT_KNOWN] = "not known",
+		[LINE_LEFT_OUT] = "left out",
+	};
 	const char *part = "";
-	int len = 0;
+	int len = 0, count[LINE_LISTS] = {};
+	char num[16];
 
 	if (n)
 		buf[0] = '\0';
-	for (size_t j = 0; j < sizeof(shown) / sizeof(shown[0]); j++) {
-		const char *sep = ": ";
-		int before = len;
+	for (int i = 0; i < PT_NCOLS; i++) {
+		enum line_list l = line_list(i, env);
 
+		if (l != LINE_LISTS)
+			count[l]++;
+	}
+	for (enum line_list l = 0; l < LINE_LISTS; l++) {
+		const char *sep = ": ";
+
+		if (!count[l])
+			continue;
+		append(buf, n, &len, part);
+		part = lists ? "; " : ", ";
+		if (!lists) {
+			snprintf(num, sizeof(num), "%d ", count[l]);
+			append(buf, n, &len, num);
+		}
+		append(buf, n, &len, names[l]);
+		if (!lists)
+			continue;
+		if (l == LINE_LEFT_OUT)
+			left_out_hooks(buf, n, &len, env);
 		for (int i = 0; i < PT_NCOLS; i++) {
-			/* derived: as shown; not known: by the tier, not asked */
-			if (!pt_metrics[i].csv ||
-			    (shown[j] == PT_NA ? tier_quality(i, env) :
-			     pt_col_quality(i, env)) != shown[j])
+			if (line_list(i, env) != l)
 				continue;
-			if (len == before) {
-				append(buf, n, &len, part);
-				append(buf, n, &len, quality_names[shown[j]]);
-			}
 			append(buf, n, &len, sep);
 			append(buf, n, &len, pt_metrics[i].csv);
 			sep = ", ";
 		}
-		if (len != before)
-			part = "; ";
 	}
-	left_out_part(buf, n, &len, part, env);
 	if (!len)
 		append(buf, n, &len, "every column exact");
+	else if (!lists)
+		append(buf, n, &len, "; -v lists them");
 	return len;
 }
 

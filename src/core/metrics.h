@@ -235,10 +235,13 @@ int pt_tier_summary(char *buf, size_t n, enum pt_tier t, const char *indent);
 /* --help's tier section: each tier's line and summary. */
 void pt_print_tiers(FILE *f);
 /*
- * The columns env's tier derives or cannot know in env's knob state
- * ("derived: a, b; not known: c"), for the tier line on stderr.
+ * For the tier line on stderr, the columns env's tier derives, cannot know
+ * in env's knob state, or knows but were left out (env->hooks_off): with
+ * lists, each list ("derived: a, b; not known: c; left out (no column
+ * shown needs H): d"); else how many each ("2 derived, 1 not known, 1 left
+ * out; -v lists them"). Returns the length it needed (like snprintf).
  */
-int pt_tier_line(char *buf, size_t n, const struct pt_env *env);
+int pt_tier_line(char *buf, size_t n, const struct pt_env *env, bool lists);
 
 /* Bytes through a pipe: written or spliced in, read or spliced out,
  * whichever side moved more (a pipe's writers may be traced without its

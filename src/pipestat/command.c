@@ -198,25 +198,72 @@ bool command_prepare(struct command *c, char *err, size_t n)
 	return false;
 }
 
-pid_t command_start(struct command *c, char **argv)
+/* What the child says through its status pipe when it cannot go on. */
+struct start_failure {
+	int moving;	/* into the cgroup (pipestat's failure), else the exec */
+	int err;	/* errno */
+};
+
+/* The child: into the cgroup, then argv; a failure goes up the pipe. */
+static void __attribute__((noreturn)) child(struct command *c, char **argv, int status)
 {
+	struct start_failure f = { .moving = 1 };
 	sigset_t none;
 
-	c->pid = fork();
-	if (c->pid)
-		return c->pid;
 	/* the command gets the signal state a shell would give it */
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	signal(SIGPIPE, SIG_DFL);
-	if (write(c->procs_fd, "0", 1) != 1) {
-		fprintf(stderr, "pipestat: moving the command into %s: %s\n",
-			c->cgroup, strerror(errno));
-		_exit(126);
+	if (write(c->procs_fd, "0", 1) == 1) {
+		f.moving = 0;
+		execvp(argv[0], argv);
 	}
-	execvp(argv[0], argv);
-	fprintf(stderr, "pipestat: %s: %s\n", argv[0], strerror(errno));
-	_exit(errno == ENOENT ? 127 : 126);
+	f.err = errno;
+	/* the status is the parent's to give; a write that fails leaves it
+	 * an incomplete message, which it says */
+	_exit(write(status, &f, sizeof(f)) == sizeof(f) ? 127 : 1);
+}
+
+int command_start(struct command *c, char **argv, char *err, size_t n)
+{
+	struct start_failure f;
+	int status[2];
+	ssize_t got;
+
+	/* closed by a successful exec: EOF; else the child's failure */
+	if (pipe2(status, O_CLOEXEC)) {
+		snprintf(err, n, "starting %s: %m", argv[0]);
+		return 1;
+	}
+	c->pid = fork();
+	if (!c->pid)
+		child(c, argv, status[1]);
+	close(status[1]);
+	if (c->pid < 0) {
+		snprintf(err, n, "starting %s: %m", argv[0]);
+		close(status[0]);
+		return 1;
+	}
+	do
+		got = read(status[0], &f, sizeof(f));
+	while (got < 0 && errno == EINTR);
+	close(status[0]);
+	if (!got)
+		return 0;
+	waitpid(c->pid, NULL, 0);
+	c->pid = -1;
+	if (got != sizeof(f)) {
+		snprintf(err, n, "starting %s: %s", argv[0],
+			 got < 0 ? strerror(errno) : "it failed without saying why");
+		return 1;
+	}
+	if (f.moving) {
+		snprintf(err, n, "moving the command into %s: %s", c->cgroup,
+			 strerror(f.err));
+		return 1;
+	}
+	snprintf(err, n, "%s: %s", argv[0], strerror(f.err));
+	return f.err == ENOENT ? 127 : 126;
 }
 
 int command_status(int ws)

@@ -33,11 +33,13 @@ struct command {
  */
 bool command_prepare(struct command *c, char *err, size_t n);
 /*
- * Forks, moves the child into the cgroup and runs argv there (a command
- * that cannot run exits 127 when not found, else 126, as a shell does).
- * Returns the pid, or -1 with errno.
+ * Forks, moves the child into the cgroup and runs argv there; returns once
+ * it runs (0, its pid in c->pid). When it cannot start, the child is reaped
+ * and err has one line ("CMD: No such file or directory"); the return is
+ * pipestat's exit status: 127 when the command was not found, 126 when it
+ * could not run, as a shell's, or 1 when pipestat failed (fork, the cgroup).
  */
-pid_t command_start(struct command *c, char **argv);
+int command_start(struct command *c, char **argv, char *err, size_t n);
 /* The exit status a shell would give for wait status ws: N or 128+signal. */
 int command_status(int ws);
 /*

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* pipestat: one-shot or interval reports of pipe activity. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <signal.h>
 #include <stdio.h>
@@ -37,7 +38,9 @@ struct run {
 	bool child_done;
 	int end_sig;		/* the termination signal taken, 0 */
 	struct command cmd;
-	FILE *out;		/* stdout, given up on a signal (core/sigout.h) */
+	FILE *out;		/* the report's (report_fd), given up on a signal
+				 * (core/sigout.h) */
+	int out_fd;		/* its descriptor */
 	struct sigout so;
 	sigset_t end_sigs;	/* the signals that end the run */
 	bool failed;		/* said why: exit 1 */
@@ -390,16 +393,38 @@ static int command_end(struct run *r, int rc)
 	return rc ? rc : command_status(r->child_ws);
 }
 
-/* Which tier, and what it derives or cannot know here (knobs as now). */
-static void say_tier(const struct pt_session *s)
+/* Which tier, and how many columns it derives, cannot know here (knobs as
+ * now) or left out; with -v which. */
+static void say_tier(const struct pt_session *s, bool lists)
 {
 	struct pt_env env;
 	char what[1024];
 
 	pt_session_env(s, &env);
-	pt_tier_line(what, sizeof(what), &env);
+	pt_tier_line(what, sizeof(what), &env, lists);
 	fprintf(stderr, "pipestat: %s tier (%s). Ctrl-C to end.\n",
 		tier_name(s->tier), what);
+}
+
+/*
+ * The report's descriptor: --output's FILE, made or emptied (never through
+ * a symbolic link: root writing where others can plant one; never waiting
+ * for a FIFO's reader), stderr under -- COMMAND (its stdout is the
+ * command's), else stdout. -1 after one line on stderr.
+ */
+static int report_fd(const struct pipestat_opts *o)
+{
+	int fd;
+
+	if (!o->output)
+		return o->command ? STDERR_FILENO : STDOUT_FILENO;
+	fd = open(o->output, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK |
+		  O_CLOEXEC, 0644);
+	if (fd < 0)
+		fprintf(stderr, "pipestat: --output %s: %s\n", o->output,
+			errno == ELOOP ? "a symbolic link: refused" :
+			errno == ENXIO ? "a FIFO nobody reads" : strerror(errno));
+	return fd;
 }
 
 int main(int argc, char **argv)
@@ -414,9 +439,10 @@ int main(int argc, char **argv)
 	rc = pipestat_parse(argc, argv, &o, stdout, err, sizeof(err));
 	if (rc != CLI_RUN)
 		return cli_exit_code(rc, "pipestat", err);
-	/* with --listen, --textfile or --resize alone nothing goes to stdout */
-	if (!cli_std_fds("pipestat", o.csv || o.json ||
-			 !(o.listen || o.textfile || o.resize)))
+	/* with --listen, --textfile or --resize alone nothing goes to stdout,
+	 * nor the report with --output or -- COMMAND */
+	if (!cli_std_fds("pipestat", !o.output && !o.command && (o.csv || o.json ||
+			 !(o.listen || o.textfile || o.resize))))
 		return 1;
 	if (o.resize)
 		return resize(&o);
@@ -441,6 +467,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pipestat: --graph: %s\n", err);
 		return 1;
 	}
+	r.out_fd = report_fd(&o);
+	if (r.out_fd < 0)
+		return 2;
 	/* the web-config too, and read while a SIGTERM still ends pipestat */
 	if (o.listen && !(r.server = serve_prepare(o.web_config, err, sizeof(err)))) {
 		fprintf(stderr, "pipestat: %s\n", err);
@@ -452,16 +481,14 @@ int main(int argc, char **argv)
 	cli_end_signals(&r.end_sigs);
 	/* only to see a termination signal while output is blocked */
 	sigfd = signalfd(-1, &r.end_sigs, SFD_CLOEXEC | SFD_NONBLOCK);
-	r.out = sigout_open(&r.so, STDOUT_FILENO, sigfd);
+	r.out = sigout_open(&r.so, r.out_fd, sigfd);
 	if (!r.out) {
-		fprintf(stderr, "pipestat: standard output: %s\n", strerror(errno));
+		fprintf(stderr, "pipestat: the report's output: %s\n", strerror(errno));
 		return 1;
 	}
 
 	if (o.demo) {
 		strcpy(o.load.comm, DEMO_COMM);
-		if (o.by == PT_BY_TOTAL)
-			o.by = PT_BY_PID;
 		r.child = demo_spawn();
 		if (r.child < 0) {
 			fprintf(stderr, "pipestat: starting the demo: %s\n", strerror(errno));
@@ -507,10 +534,21 @@ int main(int argc, char **argv)
 		}
 		fprintf(stderr, "pipestat: serving %s\n", serve_url(r.server));
 	}
-	say_tier(&r.s);
+	/* started before the tier line: one that cannot start gets a line
+	 * of its own, and nothing else */
+	if (o.command) {
+		r.start = pt_now(CLOCK_MONOTONIC);
+		rc = command_start(&r.cmd, o.command, err, sizeof(err));
+		if (rc) {
+			fprintf(stderr, "pipestat: %s\n", err);
+			goto out;
+		}
+		r.child = r.cmd.pid;
+	}
+	say_tier(&r.s, o.load.verbose);
 
-	rc = 0;
-	if (o.csv && out_csv_header(r.out)) {
+	/* a command runs to its end all the same: its status is pipestat's */
+	if (o.csv && out_csv_header(r.out) && !o.command) {
 		rc = run_status(&r, -1);
 		goto out;
 	}
@@ -521,18 +559,6 @@ int main(int argc, char **argv)
 			rc = 1;
 			goto out;
 		}
-	}
-	if (o.command) {
-		/* what pipestat printed so far comes before what the command does */
-		fflush(r.out);
-		r.start = pt_now(CLOCK_MONOTONIC);
-		if (command_start(&r.cmd, o.command) < 0) {
-			fprintf(stderr, "pipestat: starting %s: %s\n", o.command[0],
-				strerror(errno));
-			rc = 1;
-			goto out;
-		}
-		r.child = r.cmd.pid;
 	}
 	rc = run_status(&r, run_loop(&r, &set));
 	if (o.command)
@@ -545,6 +571,8 @@ out:
 	if (r.prom)
 		prom_free(r.prom);
 	sigout_close(&r.so, r.out);
+	if (o.output)
+		close(r.out_fd);
 	textfile_close(&r.textfile);
 	textfile_close(&r.graph_file);
 	seen_free(&r.seen);

@@ -100,6 +100,11 @@ static bool set_textfile(void *file, const char *arg, char *err, size_t n)
 	return set_file(file, arg, "--textfile", err, n);
 }
 
+static bool set_output(void *file, const char *arg, char *err, size_t n)
+{
+	return set_file(file, arg, "--output", err, n);
+}
+
 static bool set_graph(void *file, const char *arg, char *err, size_t n)
 {
 	if (pl_format_of(arg) != PL_FMT_NONE) {
@@ -235,10 +240,13 @@ static const struct opt options[] = {
 	{ .flag = 'k', .name = "by", .arg = "KEY", .set = set_by, .at = AT(by),
 	  .values = "total pid comm pipe cgroup",
 	  .help =
-		"one row per: total (default), pid, comm, pipe,\n"
-		"cgroup (the cgroup v2 path, CSV column 'cgroup')",
+		"one row per: total (default; pid with -- COMMAND),\n"
+		"pid, comm, pipe, cgroup (the cgroup v2 path, CSV\n"
+		"column 'cgroup')",
 	  .man =
-		"One row per \\fBtotal\\fR (default), \\fBpid\\fR, \\fBcomm\\fR, \\fBpipe\\fR\n"
+		"One row per \\fBtotal\\fR (the default; \\fBpid\\fR with \\fB\\-\\-\\fR\n"
+		"\\fICOMMAND\\fR or \\fB\\-\\-demo\\fR, \\fBcomm\\fR with \\fB\\-\\-listen\\fR or\n"
+		"\\fB\\-\\-textfile\\fR), \\fBpid\\fR, \\fBcomm\\fR, \\fBpipe\\fR\n"
 		"(the pipe's inode number: \\fBpipe:[\\fIino\\fB]\\fR in /proc/PID/fd, or the\n"
 		"FIFO's inode) or \\fBcgroup\\fR (the task's cgroup v2 path below the\n"
 		"cgroup2 mount, \\fBid:\\fIN\\fR once removed; the CSV column\n"
@@ -447,6 +455,22 @@ static const struct opt options[] = {
 		"escaped as \\fB\\\\u00\\fIXX\\fR (one per byte), so every line is valid JSON.\n"
 		"With \\fB\\-\\-hist\\fR, each object ends with \\fBhist_\\fINAME\\fR objects\n"
 		"keyed by each non-empty slot's lower bound (\\fB{\"0\":2,\"4096\":5}\\fR)." },
+	{ .name = "output", .arg = "FILE", .set = set_output, .at = AT(output),
+	  .values = OPT_FILES,
+	  .help =
+		"the report (table, CSV, JSON, remarks, histograms)\n"
+		"into FILE, not stdout (stderr with -- COMMAND);\n"
+		"made or emptied, never through a symbolic link",
+	  .man =
+		"Write the report (the table, CSV, JSON, \\fB\\-\\-advise\\fR's remarks,\n"
+		"\\fB\\-\\-hist\\fR's histograms) to \\fIFILE\\fR instead of standard output\n"
+		"(standard error with \\fB\\-\\-\\fR \\fICOMMAND\\fR); pipestat's own lines\n"
+		"(the tier line, errors) stay on standard error. \\fIFILE\\fR is opened\n"
+		"before tracing starts: created with mode 0644 (less the umask) or\n"
+		"emptied, never through a symbolic link in its last part (one planted\n"
+		"there is refused, not followed: \\fBO_NOFOLLOW\\fR), and a FIFO only\n"
+		"while something reads it (\\fBO_NONBLOCK\\fR: no waiting for one). One\n"
+		"that cannot be opened is refused in one line saying why (exit 2)." },
 	{ .name = "hist", .arg = "NAME[,NAME]", .set = set_hist, .at = AT(load.hists),
 	  .help =
 		"log2 histograms per key after each report:\n"
@@ -665,8 +689,15 @@ static const struct opt options[] = {
 		"is gone; a descriptor that is not a pipe or FIFO, or an O_PATH one; a\n"
 		"holder it cannot reach, with the call that failed (\\fBpidfd_open\\fR or\n"
 		"\\fBpidfd_getfd\\fR) and its error." },
-	CLI_OPT_VERBOSE(struct pipestat_opts,
-		"Say why better tiers were not used; libbpf warnings; time to attach."),
+	{ .flag = 'v', .name = "verbose", .at = AT(load.verbose),
+	  .help =
+		"say why tiers were not used; libbpf warnings; the\n"
+		"columns the tier line only counts",
+	  .man =
+		"Say why better tiers were not used; libbpf warnings; time to attach;\n"
+		"and in the tier line the columns it otherwise only counts: those the\n"
+		"tier derives, those it cannot know here and those left out with the\n"
+		"hooks no column shown needs (see WHEN COUNTING STARTS)." },
 	CLI_OPT_HELP(
 		"Usage, tiers and examples."),
 	CLI_OPT_VERSION,
@@ -679,7 +710,8 @@ const struct opt_tool pipestat_tool = {
 	.head =
 "Usage: pipestat [-i SEC [-c N]] [-d SEC] [-p PID]... [-n COMM] [-k KEY]\n"
 "                [-r N] [-s COLUMN] [-o LIST] [--rate] [interval [count]]\n"
-"                [--csv|--json] [--listen ADDR:PORT [--web-config FILE]]\n"
+"                [--csv|--json] [--output FILE]\n"
+"                [--listen ADDR:PORT [--web-config FILE]]\n"
 "                [--textfile PATH] [--max-series N] [--expire SEC]\n"
 "                [--graph FILE]\n"
 "                [--hist NAME[,NAME]] [--waits|--no-waits]\n"
@@ -691,7 +723,8 @@ const struct opt_tool pipestat_tool = {
 "pipe page allocations, pool hits, user-copy sections), per interval.\n"
 "With -- COMMAND: attach, run COMMAND, count it and every process it starts\n"
 "(in a cgroup made for it in pipestat's own, whose limits still apply),\n"
-"report when it exits and exit with its status (128+N after signal N).\n"
+"report per process on stderr (or --output's FILE) when it exits, and\n"
+"exit with its status (128+N after signal N; 127, 126: could not start).\n"
 "\n",
 	.foot = "\n",
 	.tiers = true,
@@ -798,8 +831,12 @@ static bool validate(struct pipestat_opts *o, unsigned long long seen, char *err
 		o->by = PT_BY_PIPE;	/* judged per pipe */
 	if ((o->listen || o->textfile) && !o->interval)
 		o->interval = 1;	/* the counters' freshness */
+	/* per command name for series; per process, as perf stat, for a
+	 * command or the demo's workload */
 	if ((o->listen || o->textfile) && !by_given)
 		o->by = PT_BY_COMM;
+	else if ((o->command || o->demo) && !by_given)
+		o->by = PT_BY_PID;
 	o->load.key_cgroup = o->by == PT_BY_CGROUP;
 	if (o->count && !o->interval)
 		USAGE_ERR("-c needs -i");

@@ -30,6 +30,7 @@ struct pipestat_opts {
 	const char *web_config;	/* --web-config FILE: TLS, basic auth */
 	const char *textfile;	/* --textfile PATH */
 	const char *graph;	/* --graph FILE: the pipeline's picture */
+	const char *output;	/* --output FILE: the report; NULL: stdout */
 	long max_series;	/* label sets in /metrics */
 	long expire;		/* -k pid: seconds a gone process's series stays */
 	long rows;		/* -r: top rows per interval; 0: all */

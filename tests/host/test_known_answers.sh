@@ -68,13 +68,14 @@ prealloc_pages() {
 size() { if [ -n "${PIPETRACE_IN_VM:-}" ]; then echo "$2"; else echo "$1"; fi; }
 
 # attach ARGS...: start_pipestat on $TIER; RUN_TIER and NOT_KNOWN (", "
-# separated) from its tier line: "pipestat: T tier (...; not known: a, b)"
+# separated) from its tier line, whose lists -v gives: "pipestat: T tier
+# (...; not known: a, b; left out ...)"
 attach() {
-	start_pipestat ${TIER:+--tier "$TIER"} "$@" || return 1
+	start_pipestat -v ${TIER:+--tier "$TIER"} "$@" || return 1
 	local line
 	line=$(grep 'Ctrl-C to end' "$TMP/err")
 	RUN_TIER=$(sed -n 's/^pipestat: \([a-z]*\) tier.*/\1/p' <<<"$line")
-	NOT_KNOWN=", $(sed -n 's/.*not known: \([^)]*\)).*/\1/p' <<<"$line"), "
+	NOT_KNOWN=", $(sed -n 's/.*not known: \([^);]*\)[);].*/\1/p' <<<"$line"), "
 	[ -z "${TIER:-}" ] || [ "$RUN_TIER" = "$TIER" ] ||
 		{ not_ok "asked for the $TIER tier, the tier line says '$RUN_TIER'"; return 1; }
 }

@@ -145,6 +145,33 @@ t_counting_starts() {
 	done
 }
 
+# counts LINE: what a -v tier line lists, counted as the short one says it
+# ("6 derived, 5 not known, 17 left out")
+counts() {
+	sed 's/^pipestat: [a-z]* tier (\(.*\))\. Ctrl-C to end\.$/\1/' <<<"$1" |
+		awk -v RS='; ' '{ sub(/\n$/, ""); name = $0; sub(/[:(].*/, "", name)
+			sub(/ $/, "", name); n = split(substr($0, index($0, ": ") + 2), c, ", ")
+			out = out (out ? ", " : "") n " " name } END { print out }'
+}
+
+# issue 41.5: a short tier line (the same prefix, for parsers); -v lists
+# what it counts
+t_tier_line() {
+	local brief full
+	timeout 30 "$PIPESTAT" -k pid -d 0.2 >/dev/null 2>"$TMP/err"
+	brief=$(grep 'Ctrl-C to end' "$TMP/err")
+	expect "tier line: under 120 characters" "$(( ${#brief} < 120 ))" 1
+	expect "tier line: the tier, as parsers take it" \
+		"$(sed -n 's/^pipestat: \([a-z]*\) tier (.*/\1/p' <<<"$brief")" \
+		"$(timeout 30 "$PIPESTAT" --csv -k pid -d 0.2 2>/dev/null | cut -d, -f3 | sed -n 2p)"
+	timeout 30 "$PIPESTAT" -v -k pid -d 0.2 >/dev/null 2>"$TMP/err"
+	full=$(grep 'Ctrl-C to end' "$TMP/err")
+	expect "tier line -v: the table's page columns left out, and why" \
+		"$(grep -c 'left out (no column shown needs [^)]*): .*pool_misses' <<<"$full")" 1
+	expect "tier line: counts what -v lists" "$brief" \
+		"$(sed 's/ (.*//' <<<"$full") ($(counts "$full"); -v lists them). Ctrl-C to end."
+}
+
 t_intervals() {
 	start_pipestat --csv -i 0.2 -c 3 || { not_ok "intervals: attach"; return; }
 	wait "$PS_PID"; PS_RC=$?; PS_PID=
@@ -551,6 +578,7 @@ t_pid_filter
 t_sigterm_last_interval
 t_map_full
 t_counting_starts
+t_tier_line
 t_intervals
 t_no_leftovers
 t_closed_stdout

@@ -20,9 +20,10 @@ N=100
 PIPELINE="PIPEWORK_COMM=pt-put $PIPEWORK put 65536 $N 2>$TMP/a |
 	PIPEWORK_COMM=pt-get $PIPEWORK get 65536 2>$TMP/b"
 
-# pipestat ARGS...: runs it to the end, output in $TMP/out and $TMP/err
+# pipestat ARGS...: runs it to the end, the report in $TMP/out (--output),
+# stdout in $TMP/stdout, stderr in $TMP/err
 pipestat() {
-	"$PIPESTAT" "$@" >"$TMP/out" 2>"$TMP/err"
+	"$PIPESTAT" --output "$TMP/out" "$@" >"$TMP/stdout" 2>"$TMP/err"
 	PS_RC=$?
 }
 
@@ -81,7 +82,8 @@ t_pipeline_json_comm() {
 # a process outside the command is not counted, even while it runs
 t_only_the_command() {
 	local out pid
-	"$PIPESTAT" -k pid --csv -- sh -c "sleep 0.6; $PIPELINE" >"$TMP/out" 2>"$TMP/err" &
+	"$PIPESTAT" -k pid --csv --output "$TMP/out" -- sh -c "sleep 0.6; $PIPELINE" \
+		>/dev/null 2>"$TMP/err" &
 	PS_PID=$!
 	sleep 0.2
 	out=$(work eagain-read 300); pid=$(pid_of "$out")
@@ -93,7 +95,7 @@ t_only_the_command() {
 
 # -i: reports while it runs and one when it exits
 t_intervals() {
-	pipestat -i 0.4 --csv -- sh -c "sleep 1; $PIPELINE"
+	pipestat -i 0.4 -k total --csv -- sh -c "sleep 1; $PIPELINE"
 	expect "-i: exit status" "$PS_RC" 0
 	expect "-i: two reports while it ran, one at its end" "$(($(wc -l <"$TMP/out") - 1))" 3
 	expect "-i: the writes over the intervals" "$(csv_get "$TMP/out" writes key_type total)" $N
@@ -121,14 +123,102 @@ t_status() {
 	expect "killed by SIGUSR1: 128+10" "$PS_RC" 138
 	pipestat -- /nonexistent/command
 	expect "not found: 127" "$PS_RC" 127
-	expect "not found: one line" "$(grep -c '^pipestat: /nonexistent/command: No such file' \
-		"$TMP/err")" 1
+	expect "not found: one line" "$(cat "$TMP/err")" \
+		"pipestat: /nonexistent/command: No such file or directory"
+	expect "not found: no report in --output's file" "$(wc -c <"$TMP/out")" 0
+}
+
+# a command that cannot start: one line as a shell's, its status, and no
+# report at all (its child's own failed calls made no row before: issue 41)
+t_cannot_start() {
+	local args
+	printf 'echo not run\n' >"$TMP/noexec"
+	chmod 644 "$TMP/noexec"
+	for args in "--csv" "-k pid" "--json -k pipe"; do
+		# shellcheck disable=SC2086
+		"$PIPESTAT" $args -- nosuchcmd-$$ a b >"$TMP/stdout" 2>"$TMP/err"
+		expect "nosuchcmd ($args): 127" "$?" 127
+		expect "nosuchcmd ($args): one line, no tier line or report" "$(cat "$TMP/err")" \
+			"pipestat: nosuchcmd-$$: No such file or directory"
+		expect "nosuchcmd ($args): nothing on stdout" "$(wc -c <"$TMP/stdout")" 0
+	done
+	"$PIPESTAT" -- "$TMP/noexec" >"$TMP/stdout" 2>"$TMP/err"
+	expect "not executable: 126" "$?" 126
+	expect "not executable: one line" "$(cat "$TMP/err")" \
+		"pipestat: $TMP/noexec: Permission denied"
+	expect "not executable: nothing on stdout" "$(wc -c <"$TMP/stdout")" 0
+	"$PIPESTAT" -- "$TMP" >/dev/null 2>"$TMP/err"
+	expect "a directory: 126, one line" "$?/$(cat "$TMP/err")" "126/pipestat: $TMP: Permission denied"
+}
+
+# the CSV rows of a report mixed with pipestat's own lines on stderr
+csv_of() { grep -v '^pipestat: ' "$1"; }
+
+# issue 41: as perf stat, per process by default, the report on stderr:
+# the command's stdout is its own, byte for byte
+t_stdout_clean() {
+	local seq cat
+	"$PIPESTAT" --csv -- sh -c "sh -c 'echo \$\$ >$TMP/seq; exec seq 3' |
+		sh -c 'echo \$\$ >$TMP/cat; exec cat'" >"$TMP/stdout" 2>"$TMP/err"
+	expect "stdout clean: exit status" "$?" 0
+	seq=$(cat "$TMP/seq"); cat=$(cat "$TMP/cat")
+	expect "stdout clean: stdout is the command's alone" "$(od -An -c "$TMP/stdout" | tr -s ' ')" \
+		" 1 \n 2 \n 3 \n"
+	csv_of "$TMP/err" >"$TMP/report"
+	expect "stdout clean: the CSV header on stderr" "$(head -1 "$TMP/report" | cut -d, -f1-5)" \
+		"time,interval_s,tier,key_type,pid"
+	expect "stdout clean: per process by default, a row for each" \
+		"$(csv_rows "$TMP/report" pid key_type=pid | sort -n | paste -sd' ')" \
+		"$(printf '%s\n' "$seq" "$cat" | sort -n | paste -sd' ')"
+	expect "stdout clean: seq's writes, bytes, comm" \
+		"$(csv_rows "$TMP/report" writes pid="$seq")/$(csv_rows "$TMP/report" write_bytes \
+		pid="$seq")/$(csv_rows "$TMP/report" comm pid="$seq")" "1/6/seq"
+	expect "stdout clean: cat's read_bytes, eof_reads, writes, comm" \
+		"$(csv_rows "$TMP/report" read_bytes pid="$cat")/$(csv_rows "$TMP/report" eof_reads \
+		pid="$cat")/$(csv_rows "$TMP/report" writes pid="$cat")/$(csv_rows "$TMP/report" comm \
+		pid="$cat")" "6/1/0/cat"
+	expect "stdout clean: then its status" "$(tail -1 "$TMP/err" | sed 's/ after .*//')" \
+		"pipestat: sh exited with status 0"
+}
+
+# --output FILE: the report there, nowhere else; never through a symlink
+t_output() {
+	(umask 022; exec "$PIPESTAT" --csv --output "$TMP/r.csv" -- sh -c 'seq 3 | cat') \
+		>"$TMP/stdout" 2>"$TMP/err"
+	expect "--output: exit status" "$?" 0
+	expect "--output: stdout is the command's" "$(paste -sd' ' "$TMP/stdout")" "1 2 3"
+	expect "--output: stderr has pipestat's lines only" "$(csv_of "$TMP/err")" ""
+	expect "--output: the file's rows: seq's write_bytes, cat's read_bytes" \
+		"$(csv_rows "$TMP/r.csv" write_bytes comm=seq)/$(csv_rows "$TMP/r.csv" read_bytes comm=cat)" \
+		"6/6"
+	expect "--output: mode 0644" "$(stat -c %a "$TMP/r.csv")" 644
+	# without a command: not on stdout either, and emptied first
+	"$PIPESTAT" --csv -d 0.2 -n pt-none --output "$TMP/r.csv" >"$TMP/stdout" 2>/dev/null
+	expect "--output, no command: exit status, stdout empty" "$?/$(wc -c <"$TMP/stdout")" 0/0
+	expect "--output, no command: the file emptied, then a header and a row" \
+		"$(cut -d, -f1 "$TMP/r.csv" | sed 1d | grep -c .)/$(head -1 "$TMP/r.csv" | cut -d, -f1-3)" \
+		"1/time,interval_s,tier"
+	echo keep >"$TMP/target"
+	ln -s "$TMP/target" "$TMP/link"
+	"$PIPESTAT" --csv --output "$TMP/link" -- true >"$TMP/stdout" 2>"$TMP/err"
+	expect "--output onto a symlink: exit 2" "$?" 2
+	expect "--output onto a symlink: one line" "$(cat "$TMP/err")" \
+		"pipestat: --output $TMP/link: a symbolic link: refused"
+	expect "--output onto a symlink: its target untouched" "$(cat "$TMP/target")" keep
+	mkfifo "$TMP/fifo"
+	timeout 10 "$PIPESTAT" --output "$TMP/fifo" -- true 2>"$TMP/err"
+	expect "--output onto a FIFO nobody reads: exit 2 at once, says why" "$?/$(cat "$TMP/err")" \
+		"2/pipestat: --output $TMP/fifo: a FIFO nobody reads"
+	"$PIPESTAT" --output "$TMP/no/such/dir/f" -- true 2>"$TMP/err"
+	expect "--output in no directory: exit 2, says why" "$?/$(cat "$TMP/err")" \
+		"2/pipestat: --output $TMP/no/such/dir/f: No such file or directory"
 }
 
 # SIGTERM to pipestat alone goes on to the command; its status, a report
 t_sigterm() {
 	rm -f "$TMP/b"
-	"$PIPESTAT" -k comm --csv -- sh -c "$PIPELINE; exec sleep 30" >"$TMP/out" 2>"$TMP/err" &
+	"$PIPESTAT" -k comm --csv --output "$TMP/out" -- sh -c "$PIPELINE; exec sleep 30" \
+		>/dev/null 2>"$TMP/err" &
 	PS_PID=$!
 	wait_written "$TMP/b"
 	stop_pipestat TERM
@@ -254,10 +344,10 @@ t_names() {
 }
 
 # 30,000 processes (a big make's worth), each one write to a pipe: counted
-# exactly in the default -k total view, in one report
+# exactly in the -k total view, in one report
 t_many_processes() {
 	local n=15000
-	pipestat --csv -o writes,write_bytes,read_bytes -- sh -c "loop() { i=0
+	pipestat -k total --csv -o writes,write_bytes,read_bytes -- sh -c "loop() { i=0
 		while [ \$i -lt $n ]; do (echo x); i=\$((i + 1)); done; }
 		{ loop & loop; wait; } | cat >/dev/null"
 	expect "30,000 processes: exit status" "$PS_RC" 0
@@ -283,6 +373,9 @@ t_intervals
 t_waits
 t_hist
 t_status
+t_cannot_start
+t_stdout_clean
+t_output
 t_sigterm
 t_caller_cgroup
 t_threaded

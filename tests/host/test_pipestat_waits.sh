@@ -256,9 +256,9 @@ t_split_blocked_read() {
 	local pct total i want
 	cp /bin/cat "$TMP/pt-cat"
 	command_cgroup
-	"$PIPESTAT" --waits ${TIER:+--tier "$TIER"} -i 1 -k comm -n pt-cat --csv -- \
-		sh -c "(sleep 3.5; echo x) | $TMP/pt-cat >/dev/null; sleep 0.5" \
-		>"$TMP/out" 2>"$TMP/err"
+	"$PIPESTAT" --waits ${TIER:+--tier "$TIER"} -i 1 -k comm -n pt-cat --csv \
+		--output "$TMP/out" -- sh -c "(sleep 3.5; echo x) | $TMP/pt-cat >/dev/null; sleep 0.5" \
+		2>"$TMP/err"
 	expect "blocked read: exit status" $? 0
 	pct=$(pct_per_interval "$TMP/out" pt-cat)
 	echo "# WAIT_R% per interval: $pct"
@@ -291,8 +291,8 @@ t_split_blocked_read() {
 t_split_lock() {
 	local per
 	command_cgroup
-	"$PIPESTAT" --waits ${TIER:+--tier "$TIER"} -i 1 -k comm -n pt-lockwait --csv -- \
-		sh -c "$PIPEWORK lock-hold 1 3500 >$TMP/work" >"$TMP/out" 2>"$TMP/err"
+	"$PIPESTAT" --waits ${TIER:+--tier "$TIER"} -i 1 -k comm -n pt-lockwait --csv \
+		--output "$TMP/out" -- sh -c "$PIPEWORK lock-hold 1 3500 >$TMP/work" 2>"$TMP/err"
 	expect "lock held: exit status" $? 0
 	# per interval: lock_wait_ns, the part of the writes inside it, its ns
 	per=$(cols "$TMP/out" time interval_s lock_wait_ns comm |
@@ -342,10 +342,10 @@ t_never_over_interval() {
 
 # --no-waits: no program for the sleeps (sched_switch; the tracepoint
 # tier's pipe_wait_* events) even for the CSV's columns: they are unknown
-# (empty), never 0, and the tier line says why
+# (empty), never 0, and the tier line says why (with -v)
 t_no_waits() {
 	local out pid
-	start_pipestat --no-waits -k pid --csv ${TIER:+--tier "$TIER"} ||
+	start_pipestat -v --no-waits -k pid --csv ${TIER:+--tier "$TIER"} ||
 		{ not_ok "--no-waits: attach"; return; }
 	out=$(work slow-reader 1 50); pid=$(field pid "$(grep '^writer ' <<<"$out")")
 	stop_pipestat

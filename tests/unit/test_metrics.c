@@ -167,18 +167,59 @@ static void help_is_table(void)
 	CHECK(strlen(buf) == 7);	/* truncated, terminated */
 }
 
+/* The names on list name ("derived", ...) of a -v tier line; 0 if none. */
+static int listed(const char *line, const char *name)
+{
+	const char *p = strstr(line, name);
+	int n = 1;
+
+	if (!p)
+		return 0;
+	p = strstr(p, ": ");
+	for (; *p && *p != ';'; p++)
+		n += *p == ',';
+	return n;
+}
+
+/* The brief tier line: what the -v one lists, counted. */
+static void brief_counts(const struct pt_env *e)
+{
+	static const char *const lists[] = { "derived", "not known", "left out" };
+	char full[2048], brief[128], want[128] = "";
+	size_t len = 0;
+
+	pt_tier_line(full, sizeof(full), e, true);
+	pt_tier_line(brief, sizeof(brief), e, false);
+	for (int i = 0; i < 3; i++)
+		if (listed(full, lists[i]))
+			len += snprintf(want + len, sizeof(want) - len, "%s%d %s",
+					len ? ", " : "", listed(full, lists[i]), lists[i]);
+	snprintf(want + len, sizeof(want) - len, "; -v lists them");
+	CHECK(strstr(full, "left out") || !(e->hooks_off & PT_HOOK_PAGES));
+	CHECK_STR(brief, want);
+}
+
 static void tier_line(void)
 {
 	struct pt_env e = env_of(PT_TIER_SYSCALL, 8, 0);
 	char buf[1024];
 
-	pt_tier_line(buf, sizeof(buf), &e);
+	pt_tier_line(buf, sizeof(buf), &e, true);
 	CHECK(strstr(buf, "derived: pool_hits, pool_hit_pct, copy_sections") == buf);
 	CHECK(strstr(buf, "not known: prefill_dropped, eagain_empty") != NULL);
+	/* brief: only the lists there are, counted */
+	pt_tier_line(buf, sizeof(buf), &e, false);
+	CHECK_STR(buf, "6 derived, 5 not known; -v lists them");
+	e.hooks_off = PT_HOOK_PAGES;
+	brief_counts(&e);
 	e = env_of(PT_TIER_TRACEPOINT, 8, 0);
-	pt_tier_line(buf, sizeof(buf), &e);
+	pt_tier_line(buf, sizeof(buf), &e, true);
 	CHECK(strstr(buf, "derived: sections_per_read, ring_quota_shrunk; not known: "
 		  "eagain_lock, eagain_nopage, splice_in") == buf);
+	e.hooks_off = PT_HOOK_WAITS | PT_HOOK_LOCKS;
+	brief_counts(&e);
+	e = env_of(PT_TIER_FUNCTION, 8, 0);
+	brief_counts(&e);
 }
 
 /* The raw counters a column reads: its sum's, and what its value uses. */
@@ -285,7 +326,7 @@ static void left_out(void)
 	CHECK(pt_get(PT_COL_POOL_HITS, &c, &e).q == PT_NA);
 	CHECK(pt_get(PT_COL_WRITES, &c, &e).u == 2);
 	CHECK(pt_get(PT_COL_COPY_BUFFERS, &c, &e).q == PT_DERIVED);
-	pt_tier_line(buf, sizeof(buf), &e);
+	pt_tier_line(buf, sizeof(buf), &e, true);
 	CHECK(strstr(buf, "; left out (no column shown needs kmem:mm_page_alloc, "
 		     "lock:contention_begin/end): pool_hits, pool_misses, pool_hit_pct, "
 		     "alloc_locked, alloc_unlocked, lock_contended, lock_wait_ns, "
@@ -299,7 +340,7 @@ static void left_out(void)
 	e = env_of(PT_TIER_TRACEPOINT, -1, -1);
 	e.hooks_off = PT_HOOK_WAITS;
 	e.lacks = PT_NA_NO_WAITS;
-	pt_tier_line(buf, sizeof(buf), &e);
+	pt_tier_line(buf, sizeof(buf), &e, true);
 	CHECK(strstr(buf, "waits_read") && !strstr(buf, "left out"));
 	pt_tier_summary(buf, sizeof(buf), PT_TIER_SYSCALL, "");
 	CHECK(strstr(buf, "\nkmem:mm_page_alloc only when asked for: pool_hits, "

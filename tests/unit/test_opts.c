@@ -302,6 +302,24 @@ static void command(void)
 	CHECK_STR(err, "-- COMMAND counts the command: no --demo, -p or --cgroup");
 	CHECK(parse("-n -- true", &o, err) == CLI_USAGE);
 	CHECK_STR(err, "option '-n' needs a value");
+	/* per process, as perf stat, unless -k says; --listen's per command */
+	CHECK(parse("-- true", &o, err) == CLI_RUN && o.by == PT_BY_PID && !o.output);
+	CHECK(parse("-k total -- true", &o, err) == CLI_RUN && o.by == PT_BY_TOTAL);
+	CHECK(parse("--listen 127.0.0.1:0 -- true", &o, err) == CLI_RUN && o.by == PT_BY_COMM);
+	CHECK(parse("--demo", &o, err) == CLI_RUN && o.by == PT_BY_PID);
+	CHECK(parse("--demo -k total", &o, err) == CLI_RUN && o.by == PT_BY_TOTAL);
+	/* the report elsewhere: a file's name, not empty */
+	CHECK(parse("--csv --output r.csv -- true", &o, err) == CLI_RUN);
+	CHECK_STR(o.output, "r.csv");
+	CHECK(parse("--output r.csv", &o, err) == CLI_RUN && o.by == PT_BY_TOTAL);
+	CHECK(parse("--output", &o, err) == CLI_USAGE);
+	CHECK_STR(err, "option '--output' needs a value");
+	{
+		char *argv[] = { "pipestat", "--output", "", NULL };
+
+		CHECK(pipestat_parse(3, argv, &o, stderr, err, sizeof(err)) == CLI_USAGE);
+		CHECK_STR(err, "invalid --output '': want a file name");
+	}
 }
 
 int main(void)
