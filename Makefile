@@ -9,9 +9,31 @@ VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
 ARCH       := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
 VERSION    := 0.1.0
 
-CFLAGS     ?= -O2 -g
-override CFLAGS += -std=gnu11 -Wall -Wextra -Werror -Iinclude -I$(OUT) -Isrc \
+# Debian's build flags with all its hardening (dpkg-buildflags,
+# hardening=+all: stack protector, _FORTIFY_SOURCE, PIE, relro, bindnow)
+# for every build, as the .deb's lintian checks want them; -O2 -g alone
+# without dpkg-dev. Preprocessor flags ride in CFLAGS, which every
+# compile gets; each link gets LDFLAGS.
+buildflags = $(shell DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --get $(1) 2>/dev/null)
+ifeq ($(origin CFLAGS),undefined)
+CFLAGS     := $(or $(call buildflags,CFLAGS),-O2 -g)
+endif
+ifeq ($(origin CPPFLAGS),undefined)
+CPPFLAGS   := $(call buildflags,CPPFLAGS)
+endif
+ifeq ($(origin LDFLAGS),undefined)
+LDFLAGS    := $(call buildflags,LDFLAGS)
+endif
+override CFLAGS += $(CPPFLAGS) -std=gnu11 -Wall -Wextra -Werror -Iinclude -I$(OUT) -Isrc \
 	      -DPIPETRACE_VERSION='"$(VERSION)"'
+# $(OUT)/flags holds the flags the objects were built with: other flags
+# (a dpkg-dev update, CC=clang) rebuild them, so no package gets objects
+# of older flags
+BUILD_FLAGS := $(CC) $(CFLAGS) $(LDFLAGS)
+ifneq ($(file <$(OUT)/flags),$(BUILD_FLAGS))
+$(shell mkdir -p $(OUT))
+$(file >$(OUT)/flags,$(BUILD_FLAGS))
+endif
 LDLIBS     ?= -lbpf -lelf -lz
 # CO-RE: the vendored vmlinux.h of this architecture (libbpf-tools style), so
 # building never needs the build machine's BTF; without one, it is made
@@ -53,15 +75,15 @@ GVC_LIBS   ?= $(shell pkg-config --libs libgvc 2>/dev/null || echo -lgvc -lcgrap
 
 pipestat: $(PIPESTAT_OBJS) $(SESSION_OBJS) $(CORE_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $^ $(MHD_LIBS) $(YAML_LIBS) $(GNUTLS_LIBS) $(GVC_LIBS) -lcrypt -lpthread $(LDLIBS) -o $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(MHD_LIBS) $(YAML_LIBS) $(GNUTLS_LIBS) $(GVC_LIBS) -lcrypt -lpthread $(LDLIBS) -o $@
 
 pipetop: $(PIPETOP_OBJS) $(SESSION_OBJS) $(CORE_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $^ $(CURSES_LIBS) $(LDLIBS) -lm -o $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(CURSES_LIBS) $(LDLIBS) -lm -o $@
 
 pipetrace-bench: $(PIPETRACE_BENCH_OBJS) $(SESSION_OBJS) $(CORE_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $^ $(LDLIBS) -luring -lm -o $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -luring -lm -o $@
 
 # docgen (src/docgen): the man pages' OPTIONS entries and the bash
 # completion, made from the front ends' option tables; make all writes
@@ -71,7 +93,7 @@ DOCGEN_OBJS := $(OUT)/docgen/main.o $(OUT)/pipestat/opts.o $(OUT)/pipestat/liste
 	       $(filter-out $(OUT)/pipetrace-bench/main.o,$(PIPETRACE_BENCH_OBJS)) $(CORE_OBJS)
 $(OUT)/docgen/docgen: $(DOCGEN_OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(CFLAGS) $^ -luring -lm -o $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ -luring -lm -o $@
 
 MAN_PAGES  := man/pipestat.8 man/pipetop.8 man/pipetrace-bench.1
 COMPLETION := scripts/pipetrace.bash-completion
@@ -116,7 +138,7 @@ $(OUT)/%.skel.h: $(OUT)/%.bpf.o
 
 # only the session layer includes skeletons
 $(SESSION_OBJS): $(SKELS)
-$(OUT)/%.o: src/%.c src/*/*.h include/pipetrace.h
+$(OUT)/%.o: src/%.c src/*/*.h include/pipetrace.h $(OUT)/flags
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
@@ -124,14 +146,14 @@ $(OUT)/%.o: src/%.c src/*/*.h include/pipetrace.h
 # the tests' workloads: tests/lib on the tools' own (src/core/workload.c)
 TEST_WL_SRCS := tests/lib/workload.c src/core/workload.c
 TEST_WL_HDRS := tests/lib/workload.h src/core/workload.h src/core/clock.h
-tests/host/pipework: tests/host/pipework.c $(TEST_WL_SRCS) $(TEST_WL_HDRS)
+tests/host/pipework: tests/host/pipework.c $(TEST_WL_SRCS) $(TEST_WL_HDRS) $(OUT)/flags
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -Itests $(filter %.c,$^) -luring -o $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -Itests $(filter %.c,$^) -luring -o $@
 
 # test_resize.sh's hostile descriptor holders and its open counter
-tests/host/resizework: tests/host/resizework.c
+tests/host/resizework: tests/host/resizework.c $(OUT)/flags
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $< -o $@
 
 # 32-bit callers (gcc-multilib): static, so no 32-bit libraries at run time
 tests/host/pipework32: tests/host/pipework32.c
@@ -160,16 +182,16 @@ $(OUT)/test_csv_layout: UNIT_LIBS += -luring
 # again, with a throwaway column appended to the metrics table
 TESTCOL_OBJS := $(patsubst $(OUT)/%,$(OUT)/testcol/%,$(CORE_OBJS) $(OUT)/pipetop/model.o \
 	$(filter-out $(OUT)/pipetrace-bench/main.o,$(PIPETRACE_BENCH_OBJS)))
-$(OUT)/testcol/%.o: src/%.c src/*/*.h include/pipetrace.h
+$(OUT)/testcol/%.o: src/%.c src/*/*.h include/pipetrace.h $(OUT)/flags
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -DPT_TEST_COLUMN -c $< -o $@
 $(OUT)/test_column: $(TESTCOL_OBJS)
 $(OUT)/test_column: override CFLAGS += -DPT_TEST_COLUMN
 $(OUT)/test_column: UNIT_LIBS += -luring
-$(OUT)/test_%: tests/unit/test_%.c tests/unit/unit.h tests/unit/render_unit.h
+$(OUT)/test_%: tests/unit/test_%.c tests/unit/unit.h tests/unit/render_unit.h $(OUT)/flags
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -Itests/unit $(filter %.c %.o,$^) $(UNIT_LIBS) -o $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -Itests/unit $(filter %.c %.o,$^) $(UNIT_LIBS) -o $@
 
 unit: $(UNIT_TESTS)
 	$(Q)set -e; for t in $(UNIT_TESTS); do $$t; done
@@ -249,12 +271,12 @@ vmtest: all
 
 $(OUT)/benchwork: tests/bench/benchwork.c $(OUT)/core/workload.o
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $^ -o $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@
 
 # make bench: tests/bench/pipetop_cost.sh keeps 10,000 pipes live with this
 $(OUT)/pipetop_pipes: tests/bench/pipetop_pipes.c | $(OUT)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $< -o $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $< -o $@
 
 # make bench: the syscall tier's floor (empty programs) and their loader
 $(OUT)/floor.bpf.o: tests/bench/floor.bpf.c $(OUT)/vmlinux.h | $(OUT)
@@ -286,7 +308,7 @@ $(OUT)/fladder%.bpf.o: tests/bench/fladder.bpf.c tests/bench/ladder_count.bpf.h 
 
 $(OUT)/bpfattach: tests/bench/bpfattach.c | $(OUT)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) $< $(LDLIBS) -o $@
+	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $< $(LDLIBS) -o $@
 
 # make vmbench: the tracepoint tier's floor (step 0: empty programs on its
 # events) and the steps up to its work (c: waits timed by the clock alone,
@@ -356,7 +378,8 @@ uninstall:
 	$(Q)rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 
 # make deb: a binary package of a staged install under /usr, as Debian's
-# policy wants it (lintian: no errors): binaries stripped, man pages and
+# policy wants it (lintian: no errors, no hardening-* tag): binaries of
+# the hardened build (CFLAGS above) stripped, man pages and
 # changelog gzipped, the machine-readable copyright; Depends from the
 # shared libraries the tools link (dpkg-shlibdeps)
 DEB_ARCH    = $(shell dpkg --print-architecture)

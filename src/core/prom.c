@@ -1,17 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
-#include <errno.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cgroup.h"
 #include "fmt.h"
 #include "prom.h"
-
-/* kill(0) finds it, or it is someone else's */
-static bool process_alive(__u32 tgid)
-{
-	return !kill(tgid, 0) || errno == EPERM;
-}
 
 void prom_init(struct prom_store *p, enum pt_by by, size_t cap, unsigned int hists)
 {
@@ -20,7 +12,6 @@ void prom_init(struct prom_store *p, enum pt_by by, size_t cap, unsigned int his
 	rows_init(&p->overflow_hists, PT_BY_TOTAL);
 	p->cap = cap;
 	p->hists = hists;
-	p->alive = process_alive;
 	p->env.tier = PT_TIER_COUNT;
 }
 
@@ -32,14 +23,20 @@ void prom_free(struct prom_store *p)
 	p->sets = NULL;
 }
 
-/* The label set of k: its own, or past the cap the overflow one; NULL on OOM. */
-static struct prom_set *set_of(struct prom_store *p, const struct pt_key *k)
+/*
+ * The label set of k, with events at now: its own, or past the cap the
+ * overflow one; NULL on OOM.
+ */
+static struct prom_set *set_of(struct prom_store *p, const struct pt_key *k, double now)
 {
 	static const struct pt_counts none;
 	long i = rows_find(&p->keys, k);
+	struct prom_set *set;
 
-	if (i >= 0)
+	if (i >= 0) {
+		p->sets[i].last = now;
 		return &p->sets[i];
+	}
 	if (p->keys.n >= p->cap) {
 		p->overflowed = true;
 		return &p->overflow;
@@ -47,8 +44,10 @@ static struct prom_set *set_of(struct prom_store *p, const struct pt_key *k)
 	if (pt_grow((void **)&p->sets, &p->sets_cap, p->keys.n + 1, sizeof(*p->sets), 64) ||
 	    rows_add(&p->keys, k, &none))
 		return NULL;
-	memset(&p->sets[p->keys.n - 1], 0, sizeof(*p->sets));
-	return &p->sets[p->keys.n - 1];
+	set = &p->sets[p->keys.n - 1];
+	memset(set, 0, sizeof(*set));
+	set->last = now;
+	return set;
 }
 
 /* Series k of column col in one interval's counts c; false if not known. */
@@ -68,33 +67,24 @@ static bool series_value(enum pt_col col, int k, const struct pt_counts *c,
 }
 
 /*
- * -k pid: the label sets of processes gone for p->expire seconds are
- * dropped, freeing their room under the cap; a set with events this
- * interval is not gone.
+ * The label sets of keys without events for p->ttl seconds are dropped,
+ * freeing their room under the cap (the overflow series stays: it is no
+ * key's; so does -k total's one set, the host's).
  */
-static int expire(struct prom_store *p, const struct pt_rows *rows, double now)
+static int expire(struct prom_store *p, double now)
 {
 	size_t n = 0;
 	bool *keep;
 
-	if (!p->expire || !by_has_pid(p->keys.by) || !p->keys.n)
+	if (!p->ttl || p->keys.by == PT_BY_TOTAL || !p->keys.n)
 		return 0;
 	keep = calloc(p->keys.n, sizeof(*keep));
 	if (!keep)
 		return -1;
 	for (size_t i = 0; i < p->keys.n; i++) {
-		struct prom_set *set = &p->sets[i];
-		const struct pt_key *k = &p->keys.v[i].key;
-
-		if (rows_find(rows, k) >= 0 || p->alive(k->tgid))
-			set->gone = false;
-		else if (!set->gone) {
-			set->gone = true;
-			set->gone_at = now;
-		}
-		keep[i] = !set->gone || now - set->gone_at < p->expire;
+		keep[i] = now - p->sets[i].last < p->ttl;
 		if (keep[i])
-			p->sets[n++] = *set;
+			p->sets[n++] = p->sets[i];
 	}
 	rows_keep(&p->keys, keep);
 	free(keep);
@@ -107,7 +97,7 @@ int prom_add(struct prom_store *p, const struct pt_rows *rows,
 	p->env = *env;
 	p->untracked += env->untracked;
 	for (size_t i = 0; i < rows->n; i++) {
-		struct prom_set *set = set_of(p, &rows->v[i].key);
+		struct prom_set *set = set_of(p, &rows->v[i].key, now);
 		__u64 u;
 
 		if (!set || rows_add_hists(set == &p->overflow ? &p->overflow_hists :
@@ -120,7 +110,7 @@ int prom_add(struct prom_store *p, const struct pt_rows *rows,
 				    series_value(c, k, &rows->v[i].c, env, &u))
 					set->v[c][k] += u;
 	}
-	return expire(p, rows, now);
+	return expire(p, now);
 }
 
 /* The length of a valid UTF-8 sequence at s (at most n bytes), 0 if none. */

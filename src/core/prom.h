@@ -9,7 +9,9 @@
  * where it is derived. Labels: tier, and those of the key type (comm by
  * default; pid and comm; pipe_dev and pipe_ino; cgroup). At most cap
  * label sets: the counts of keys past the cap go into one series labelled
- * overflow="true".
+ * overflow="true". A key with no events for ttl seconds loses its label
+ * set (its series leave the exposition); back later, it starts again
+ * from 0, which Prometheus reads as a counter reset.
  */
 #ifndef PROM_H
 #define PROM_H
@@ -48,8 +50,8 @@ void prom_doc(FILE *f);
  * histograms are its row's in prom_store.keys). */
 struct prom_set {
 	__u64 v[PT_NCOLS][PT_PROM_SERIES];
-	bool gone;		/* -k pid: its process has exited ... */
-	double gone_at;		/* ... when first seen so (monotonic s) */
+	double last;		/* the end of its last interval with events
+				 * (monotonic s) */
 };
 
 struct prom_store {
@@ -60,9 +62,8 @@ struct prom_store {
 	struct pt_rows overflow_hists;	/* one row: the overflow's histograms */
 	bool overflowed;
 	unsigned int hists;	/* 1 << enum pt_hist: the --hist ones */
-	double expire;		/* -k pid: drop a label set this long after its
-				 * process is gone (0: never) */
-	bool (*alive)(__u32 tgid);	/* whether a process exists */
+	double ttl;		/* drop a key's label set this long after its
+				 * last events (0: never; -k total: never) */
 	size_t cap;
 	__u64 untracked;
 	struct pt_env env;	/* the last interval's (tier, knobs) */
@@ -72,7 +73,8 @@ void prom_init(struct prom_store *p, enum pt_by by, size_t cap, unsigned int his
 void prom_free(struct prom_store *p);
 /*
  * Adds one interval's rows, ending at now (monotonic seconds), and drops
- * the label sets of processes gone for p->expire; -1 on out of memory.
+ * the label sets of keys without events since p->ttl or more before now;
+ * -1 on out of memory.
  */
 int prom_add(struct prom_store *p, const struct pt_rows *rows,
 	     const struct pt_env *env, double now);

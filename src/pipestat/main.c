@@ -521,7 +521,7 @@ int main(int argc, char **argv)
 	pl_init(&r.graph);
 	if (o.listen || o.textfile) {
 		prom_init(&prom, o.by, o.max_series, o.load.hists);
-		prom.expire = o.expire;
+		prom.ttl = o.series_ttl;
 		pt_session_env(&r.s, &prom.env);
 		r.prom = &prom;
 	}

@@ -122,10 +122,10 @@ static bool set_max_series(void *max_series, const char *arg, char *err, size_t 
 			 "invalid --max-series '%s': want 1 to 1048576", err, n);
 }
 
-static bool set_expire(void *expire, const char *arg, char *err, size_t n)
+static bool set_series_ttl(void *ttl, const char *arg, char *err, size_t n)
 {
-	return cli_whole(expire, arg, 0, 1L << 30,
-			 "invalid --expire '%s': want whole seconds, 0 for never", err, n);
+	return cli_whole(ttl, arg, 0, 1L << 30,
+			 "invalid --series-ttl '%s': want whole seconds, 0 for never", err, n);
 }
 
 static bool set_hist(void *hists, const char *arg, char *err, size_t n)
@@ -310,7 +310,9 @@ static const struct opt options[] = {
 		"\\fBcgroup\\fR with \\fB\\-k cgroup\\fR, none with \\fB\\-k total\\fR. A\n"
 		"\\fBcomm\\fR or \\fBcgroup\\fR value has a backslash written \\fB\\e\\e\\fR and\n"
 		"each control byte, DEL or byte that is not valid UTF-8 written as the\n"
-		"text \\fB\\exHH\\fR, so two names never share a label set. Nothing is\n"
+		"text \\fB\\exHH\\fR, so two names never share a label set. A key's\n"
+		"series leave \\fB/metrics\\fR after \\fB\\-\\-series\\-ttl\\fR seconds (default\n"
+		"300) without events; back later, they start again from 0. Nothing is\n"
 		"printed on stdout unless \\fB\\-\\-csv\\fR or \\fB\\-\\-json\\fR asks." },
 	{ .name = "web-config", .arg = "FILE", .set = set_web_config, .at = AT(web_config),
 	  .values = OPT_FILES,
@@ -424,20 +426,28 @@ static const struct opt options[] = {
 		"(with \\fBtier\\fR and no key labels), so every series stays monotonic\n"
 		"and the cardinality bounded; a rising overflow series says the cap is\n"
 		"too low for the key." },
-	{ .name = "expire", .arg = "SEC", .set = set_expire, .at = AT(expire),
+	{ .name = "series-ttl", .arg = "SEC", .set = set_series_ttl, .at = AT(series_ttl),
 	  .help =
-		"-k pid: drop a process's series SEC seconds after it\n"
-		"exited (default 300; 0: never)",
+		"drop a key's series SEC seconds after its last\n"
+		"events (default 300; 0: never)",
 	  .man =
-		"With \\fB\\-k pid\\fR, drop the series of a process \\fISEC\\fR seconds after\n"
-		"it exited (default 300; 0: never), so exited processes do not fill\n"
-		"\\fB\\-\\-max\\-series\\fR. Its last values stay on \\fB/metrics\\fR that long,\n"
-		"so a scrape interval shorter than \\fISEC\\fR sees them; then Prometheus\n"
-		"marks the series stale: \\fBrate\\fR() and \\fBincrease\\fR() over a window\n"
-		"that holds its samples still count them, and it is gone from instant\n"
-		"queries. A new process that gets the same pid and command name later\n"
-		"starts the series again from 0, which \\fBrate\\fR() reads as a counter\n"
-		"reset." },
+		"With \\fB\\-\\-listen\\fR or \\fB\\-\\-textfile\\fR, drop the series of a key\n"
+		"(a command, process, pipe or cgroup; not \\fB\\-k total\\fR's one label\n"
+		"set, nor the overflow series) that has had no events for \\fISEC\\fR\n"
+		"seconds (default 300; 0: never), so keys that came and went, such as\n"
+		"exited processes, neither pile up on \\fB/metrics\\fR nor fill\n"
+		"\\fB\\-\\-max\\-series\\fR. A read or write blocked on a pipe counts as\n"
+		"events in each interval it lasts (unless \\fB\\-\\-no\\-waits\\fR). The\n"
+		"series go at the end of the first interval \\fISEC\\fR or more after the\n"
+		"key's last events; until then its last values stay, so a scrape\n"
+		"interval shorter than \\fISEC\\fR sees them.\n"
+		"While a series exists its counters only grow. Once it is gone,\n"
+		"Prometheus marks it stale: \\fBrate\\fR() and \\fBincrease\\fR() over a\n"
+		"window that holds its samples still count them, and instant queries\n"
+		"no longer return it. The same key back later starts its series again\n"
+		"from 0, which \\fBrate\\fR() reads as a counter reset (the counts of its\n"
+		"first interval back are in the first sample, which \\fBrate\\fR() does\n"
+		"not see). Less than the interval (\\fB\\-i\\fR) is refused." },
 	{ .name = "csv", .at = AT(csv),
 	  .help =
 		"CSV: one header, one row per key per interval",
@@ -712,7 +722,7 @@ const struct opt_tool pipestat_tool = {
 "                [-r N] [-s COLUMN] [-o LIST] [--rate] [interval [count]]\n"
 "                [--csv|--json] [--output FILE]\n"
 "                [--listen ADDR:PORT [--web-config FILE]]\n"
-"                [--textfile PATH] [--max-series N] [--expire SEC]\n"
+"                [--textfile PATH] [--max-series N] [--series-ttl SEC]\n"
 "                [--graph FILE]\n"
 "                [--hist NAME[,NAME]] [--waits|--no-waits]\n"
 "                [--cgroup PATH] [--tier TIER] [--demo] [--max-keys N] [-v]\n"
@@ -746,7 +756,8 @@ const struct opt_tool pipestat_tool = {
 "\n"
 "With --listen or --textfile: an interval of 1 s unless -i says, one\n"
 "label set per command unless -k says (-k pid, -k pipe: capped by\n"
-"--max-series), and no table on stdout (--csv or --json still print).\n",
+"--max-series), a key's series dropped after --series-ttl seconds\n"
+"without events, and no table on stdout (--csv or --json still print).\n",
 };
 
 #define USAGE_ERR(...) do { snprintf(err, n, __VA_ARGS__); return false; } while (0)
@@ -817,6 +828,8 @@ static bool validate(struct pipestat_opts *o, unsigned long long seen, char *err
 		USAGE_ERR("--resize resizes a pipe and exits: only -v with it");
 	if (o->web_config && !o->listen)
 		USAGE_ERR("--web-config is for --listen: give both");
+	if (seen & opt_bit(t, "series-ttl") && !o->listen && !o->textfile)
+		USAGE_ERR("--series-ttl is for --listen or --textfile: give one");
 	if (o->csv && o->json)
 		USAGE_ERR("--csv and --json: give one");
 	if (o->advise && (o->csv || o->json || o->listen || o->textfile ||
@@ -837,6 +850,10 @@ static bool validate(struct pipestat_opts *o, unsigned long long seen, char *err
 		o->by = PT_BY_COMM;
 	else if ((o->command || o->demo) && !by_given)
 		o->by = PT_BY_PID;
+	if (seen & opt_bit(t, "series-ttl") && o->series_ttl && o->series_ttl < o->interval)
+		USAGE_ERR("--series-ttl %ld is shorter than the interval (%g s): a key "
+			  "would lose its series in its first quiet interval",
+			  o->series_ttl, o->interval);
 	o->load.key_cgroup = o->by == PT_BY_CGROUP;
 	if (o->count && !o->interval)
 		USAGE_ERR("-c needs -i");
@@ -875,7 +892,7 @@ int pipestat_parse(int argc, char **argv, struct pipestat_opts *o, FILE *out,
 			break;
 		}
 	o->max_series = 1000;
-	o->expire = 300;
+	o->series_ttl = 300;
 	o->sort_col = -1;
 	columns_default(&o->cols);
 	o->load.tier = PT_TIER_AUTO;

@@ -32,7 +32,7 @@ struct pipestat_opts {
 	const char *graph;	/* --graph FILE: the pipeline's picture */
 	const char *output;	/* --output FILE: the report; NULL: stdout */
 	long max_series;	/* label sets in /metrics */
-	long expire;		/* -k pid: seconds a gone process's series stays */
+	long series_ttl;	/* seconds an idle key's series stays; 0: ever */
 	long rows;		/* -r: top rows per interval; 0: all */
 	int sort_col;		/* -s: enum pt_col to sort by; -1: bytes moved */
 	bool rate;		/* --rate: per second */

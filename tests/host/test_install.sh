@@ -92,17 +92,34 @@ t_deb() {
 	expect "deb: nothing left in usr" "$(find "$r/usr" -type f 2>/dev/null | wc -l)" 0
 }
 
+# hardened BIN: what Debian's hardening=+all made of it (readelf): a
+# position-independent executable, relocations read-only and bound at
+# start, the stack protector and fortified calls linked; one word each
+hardened() {
+	readelf -h "$1" | grep -q 'Type: *DYN (Position-Independent Executable' && echo pie
+	readelf -lW "$1" | grep -q '^ *GNU_RELRO ' && echo relro
+	readelf -dW "$1" | grep -qE '\(FLAGS\) .*BIND_NOW' && echo bindnow
+	readelf --dyn-syms -W "$1" | grep -q ' __stack_chk_fail\b' && echo stack-protector
+	readelf --dyn-syms -W "$1" | grep -qE ' __[a-z_]+_chk\b' && echo fortify
+}
+
 # what Debian asks of a package, checked by its own tools: lintian (no
-# errors), the copyright file, and the exporter's unit (systemd-analyze)
+# errors, no hardening-* tag at any level), the binaries' hardening, the
+# copyright file, and the exporter's unit (systemd-analyze)
 t_policy() {
-	local deb=$1 r=$2 doc=$2/usr/share/doc/pipetrace unit=$TMP/pipestat.service
+	local deb=$1 r=$2 doc=$2/usr/share/doc/pipetrace unit=$TMP/pipestat.service bin
 	if command -v lintian >/dev/null; then
-		lintian "$deb" >"$TMP/lintian.log" 2>&1
+		lintian --display-info "$deb" >"$TMP/lintian.log" 2>&1
 		expect "deb: lintian, no errors" "$(grep -c '^E:' "$TMP/lintian.log")" 0
-		grep '^E:' "$TMP/lintian.log" | sed 's/^/# /'
+		expect "deb: lintian, no hardening tag" "$(grep -c ': hardening-' "$TMP/lintian.log")" 0
+		grep -E '^E:|: hardening-' "$TMP/lintian.log" | sed 's/^/# /'
 	else
 		not_ok "deb: lintian is installed"
 	fi
+	for bin in usr/sbin/pipestat usr/sbin/pipetop usr/bin/pipetrace-bench; do
+		expect "deb: $bin hardened" "$(hardened "$r/$bin" | paste -sd' ')" \
+			"pie relro bindnow stack-protector fortify"
+	done
 	expect "deb: machine-readable copyright" "$(head -1 "$doc/copyright" 2>/dev/null)" \
 		"Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/"
 	expect "deb: licence of every file named" "$(grep -c '^License: GPL-2$' "$doc/copyright")" 3

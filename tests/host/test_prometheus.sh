@@ -280,29 +280,95 @@ t_pipes() {
 	umount "$a" "$b"
 }
 
-# -k pid --expire 1: an exited process's series shown, then dropped
-t_expire() {
-	local f=$TMP/expire.prom out pid seen=0 gone=0
-	start_pipestat --textfile "$f" -k pid --expire 1 -n pipework -i 0.2 ||
-		{ not_ok "expire: attach"; return; }
-	out=$(work eagain-read 9); pid=$(pid_of "$out")
-	for _ in $(seq 50); do
-		grep -q "pid=\"$pid\",comm=\"pipework\",side=\"read\",cause=\"nonblock\"} 9\$" \
-			"$f" 2>/dev/null && { seen=1; break; }
-		sleep 0.1
-	done
-	for _ in $(seq 50); do
-		grep -q "pid=\"$pid\"" "$f" || { gone=1; break; }
-		sleep 0.1
-	done
-	stop_pipestat
-	expect "expire: the exited process's counts exported" "$seen" 1
-	expect "expire: its series dropped after --expire 1" "$gone" 1
+# metric PID FAMILY LABELS: its value in $TMP/ttl.prom (a /metrics
+# fetched), "" if it has no such series
+metric() {
+	sed -n "s/^pipetrace_$2{tier=\"syscall\",pid=\"$1\",comm=\"pipework\",$3} //p" \
+		"$TMP/ttl.prom"
 }
 
+# --series-ttl 2, scraped by Prometheus: a process that ran and exited
+# has its series on /metrics, gone 2 s after its last events (Prometheus
+# marks them stale), while a process reading a block every 0.5 s keeps
+# its series, its bytes growing to exactly what was written
+t_series_ttl() {
+	local fifo=$TMP/fifo-live live once out t0= t1= v last=0 seen=0 missing=0 down=0 w=1
+	local rd='side="read"'
+	start_pipestat --listen 127.0.0.1:0 -k pid -n pipework --series-ttl 2 -i 0.2 ||
+		{ not_ok "series-ttl: attach"; return; }
+	PS_PORT=$(listen_port)
+	start_scraped || { not_ok "series-ttl: the server starts"; stop_pipestat; return; }
+	expect "series-ttl: target up" "$(until_value 'up{job="pipetrace"}' 1)" 1
+	mkfifo "$fifo"
+	"$PIPEWORK" get 4096 <"$fifo" 2>"$TMP/live" &
+	live=$!
+	exec 8>"$fifo"
+	head -c 4096 /dev/zero >&8
+	for _ in $(seq 50); do
+		curl -sf -o "$TMP/ttl.prom" "http://127.0.0.1:$PS_PORT/metrics"
+		[ -n "$(metric "$live" bytes_total "$rd")" ] && break
+		sleep 0.1
+	done
+	out=$(work eagain-read 9); once=$(pid_of "$out")
+	# every 0.1 s a /metrics, every 0.5 s a block for the reader, 8 s in all
+	for i in $(seq 80); do
+		curl -sf -o "$TMP/ttl.prom" "http://127.0.0.1:$PS_PORT/metrics" || : >"$TMP/ttl.prom"
+		if [ -n "$(metric "$once" eagain_total "$rd,cause=\"nonblock\"")" ]; then
+			[ -n "$t0" ] || t0=$(date +%s.%N)
+			[ -z "$t1" ] || t1=back
+		elif [ -n "$t0" ] && [ -z "$t1" ]; then
+			t1=$(date +%s.%N)
+		fi
+		v=$(metric "$live" bytes_total "$rd")
+		if [ -z "$v" ]; then
+			missing=$((missing + 1))
+		else
+			[ "$v" -lt "$last" ] && down=$((down + 1))
+			[ "$v" -gt "$last" ] && seen=$((seen + 1))
+			last=$v
+		fi
+		if [ $((i % 5)) = 0 ]; then
+			head -c 4096 /dev/zero >&8
+			w=$((w + 1))
+		fi
+		sleep 0.1
+	done
+	expect "series-ttl: the exited process's series shown" "${t0:+yes}" yes
+	expect "series-ttl: then gone for good" "$([[ $t1 =~ ^[0-9.]+$ ]] && echo yes)" yes
+	expect "series-ttl: gone 1 to 5 s after first shown (--series-ttl 2)" \
+		"$(awk -v a="$t0" -v b="$t1" 'BEGIN { d = b - a; print (d >= 1 && d < 5) ? "yes" : d }')" yes
+	expect "series-ttl: the active reader's series on every /metrics" "$missing" 0
+	expect "series-ttl: its bytes never went down" "$down" 0
+	expect "series-ttl: its bytes grew, scrape after scrape" "$([ "$seen" -ge $((w / 2)) ] && echo yes)" yes
+	for _ in $(seq 50); do
+		curl -sf -o "$TMP/ttl.prom" "http://127.0.0.1:$PS_PORT/metrics"
+		[ "$(metric "$live" bytes_total "$rd")" = $((w * 4096)) ] && break
+		sleep 0.1
+	done
+	expect "series-ttl: the reader's bytes, all $w blocks" "$(metric "$live" bytes_total "$rd")" $((w * 4096))
+	# what Prometheus made of it
+	local lsel="pid=\"$live\",$rd" osel="pid=\"$once\",$rd,cause=\"nonblock\""
+	expect "series-ttl: prometheus has the reader's bytes" \
+		"$(until_value "pipetrace_bytes_total{$lsel}" $((w * 4096)))" $((w * 4096))
+	expect "series-ttl: prometheus saw no counter reset" \
+		"$(query "resets(pipetrace_bytes_total{$lsel}[5m])")" 0
+	expect "series-ttl: prometheus scraped the exited process's count" \
+		"$(query "max_over_time(pipetrace_eagain_total{$osel}[5m])")" 9
+	expect "series-ttl: prometheus marked it stale" "$(query "pipetrace_eagain_total{$osel}")" ""
+	expect "series-ttl: target still up" "$(query 'up{job="pipetrace"}')" 1
+	expect "series-ttl: the scrapes have no error" \
+		"$(curl -sf "http://127.0.0.1:$PROM_PORT/api/v1/targets" |
+			jq -r '.data.activeTargets[0] | .health + " [" + .lastError + "]"')" "up []"
+	exec 8>&-
+	wait "$live"
+	expect "series-ttl: the reader read what was written" "$(cat "$TMP/live")" \
+		"pid=$live get=$((w * 4096))"
+	stop_prometheus
+	stop_pipestat
+}
 
 t_scraped
-t_expire
+t_series_ttl
 t_lint
 t_pipes
 t_textfile

@@ -157,6 +157,22 @@ static void prometheus(void)
 	};
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
 		CHECK(parse(bad[i], &o, err) == CLI_USAGE);
+	/* --series-ttl: whole seconds, 0 never, not below the interval */
+	CHECK(o.series_ttl == 300);
+	CHECK(parse("--listen 127.0.0.1:0 --series-ttl 0", &o, err) == CLI_RUN && !o.series_ttl);
+	CHECK(parse("--textfile /x.prom -i 2 --series-ttl 2", &o, err) == CLI_RUN &&
+	      o.series_ttl == 2);
+	/* not given: 300 whatever the interval */
+	CHECK(parse("--listen 127.0.0.1:0 -i 600", &o, err) == CLI_RUN && o.series_ttl == 300);
+	CHECK(parse("--listen 127.0.0.1:0 --series-ttl 1.5", &o, err) == CLI_USAGE);
+	CHECK_STR(err, "invalid --series-ttl '1.5': want whole seconds, 0 for never");
+	CHECK(parse("--listen 127.0.0.1:0 --series-ttl -1", &o, err) == CLI_USAGE);
+	CHECK_STR(err, "invalid --series-ttl '-1': want whole seconds, 0 for never");
+	CHECK(parse("--listen 127.0.0.1:0 -i 5 --series-ttl 4", &o, err) == CLI_USAGE);
+	CHECK_STR(err, "--series-ttl 4 is shorter than the interval (5 s): a key would "
+		  "lose its series in its first quiet interval");
+	CHECK(parse("--series-ttl 60", &o, err) == CLI_USAGE);
+	CHECK_STR(err, "--series-ttl is for --listen or --textfile: give one");
 	CHECK(parse("--listen 9432", &o, err) == CLI_USAGE);
 	CHECK(!strncmp(err, "invalid --listen '9432': want ADDR:PORT", 39));
 	/* every interface only when asked for by name */

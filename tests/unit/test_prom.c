@@ -368,15 +368,11 @@ static void histograms(void)
 	prom_free(&p);
 }
 
-static __u32 alive_pid;	/* the one process that exists */
+#define PID_CALLS(pid) "pipetrace_calls_total{tier=\"syscall\",pid=\"" #pid "\""
 
-static bool fake_alive(__u32 tgid)
-{
-	return tgid == alive_pid;
-}
-
-/* -k pid: the series of a process gone for --expire seconds are dropped */
-static void expiry(void)
+/* -k pid: a process's series go --series-ttl seconds after its last
+ * events, wherever the process is; its room goes to a new key */
+static void ttl_pid(void)
 {
 	struct prom_store p;
 	struct pt_rows rows, none;
@@ -384,45 +380,88 @@ static void expiry(void)
 	char *t;
 
 	prom_init(&p, PT_BY_PID, 2, 0);
-	p.expire = 10;
-	p.alive = fake_alive;
-	alive_pid = 10;
+	p.ttl = 10;
 	rows_init(&rows, PT_BY_PID);
 	rows_init(&none, PT_BY_PID);
 	add(&rows, "a", 10, 1);
-	add(&rows, "b", 11, 2);		/* its last counts: drained after it exited */
+	add(&rows, "b", 11, 2);
 	CHECK(prom_add(&p, &rows, &env, 100) == 0);
-	CHECK(prom_add(&p, &none, &env, 101) == 0);	/* 11 gone since 101 */
-	CHECK(prom_add(&p, &none, &env, 110.9) == 0);
+	rows_clear(&rows);
+	add(&rows, "a", 10, 3);
+	CHECK(prom_add(&p, &rows, &env, 105) == 0);
+	CHECK(prom_add(&p, &none, &env, 109.9) == 0);
 	t = render(&p, PROM_TEXT);
-	CHECK_STR(line(t, "pipetrace_calls_total{tier=\"syscall\",pid=\"11\""),
-		  "pipetrace_calls_total{tier=\"syscall\",pid=\"11\",comm=\"b\",side=\"read\"} 2");
+	CHECK_STR(line(t, PID_CALLS(11)), PID_CALLS(11) ",comm=\"b\",side=\"read\"} 2");
 	free(t);
-	CHECK(prom_add(&p, &none, &env, 111) == 0);
+	CHECK(prom_add(&p, &none, &env, 110) == 0);
 	t = render(&p, PROM_TEXT);
-	CHECK_STR(line(t, "pipetrace_calls_total{tier=\"syscall\",pid=\"11\""), "");
-	/* idle, but alive: kept */
-	CHECK_STR(line(t, "pipetrace_calls_total{tier=\"syscall\",pid=\"10\""),
-		  "pipetrace_calls_total{tier=\"syscall\",pid=\"10\",comm=\"a\",side=\"read\"} 1");
+	CHECK_STR(line(t, PID_CALLS(11)), "");
+	/* a's events at 105 keep it, its counter the sum of both intervals */
+	CHECK_STR(line(t, PID_CALLS(10)), PID_CALLS(10) ",comm=\"a\",side=\"read\"} 4");
 	free(t);
-	/* its room under the cap goes to a new process, not the overflow */
 	rows_clear(&rows);
 	add(&rows, "c", 12, 4);
 	CHECK(prom_add(&p, &rows, &env, 112) == 0);
+	CHECK(prom_add(&p, &none, &env, 115) == 0);
 	t = render(&p, PROM_TEXT);
-	CHECK_STR(line(t, "pipetrace_calls_total{tier=\"syscall\",pid=\"12\""),
-		  "pipetrace_calls_total{tier=\"syscall\",pid=\"12\",comm=\"c\",side=\"read\"} 4");
+	CHECK_STR(line(t, PID_CALLS(10)), "");
+	CHECK_STR(line(t, PID_CALLS(12)), PID_CALLS(12) ",comm=\"c\",side=\"read\"} 4");
+	CHECK(!strstr(t, "overflow"));
+	free(t);
+	/* back: from 0 again (a counter reset), with the histograms' room */
+	rows_clear(&rows);
+	add(&rows, "b", 11, 5);
+	CHECK(prom_add(&p, &rows, &env, 116) == 0);
+	t = render(&p, PROM_TEXT);
+	CHECK_STR(line(t, PID_CALLS(11)), PID_CALLS(11) ",comm=\"b\",side=\"read\"} 5");
 	CHECK(!strstr(t, "overflow"));
 	free(t);
 	/* 0: never */
-	p.expire = 0;
+	p.ttl = 0;
 	CHECK(prom_add(&p, &none, &env, 1000) == 0);
 	t = render(&p, PROM_TEXT);
-	CHECK(*line(t, "pipetrace_calls_total{tier=\"syscall\",pid=\"12\""));
+	CHECK(*line(t, PID_CALLS(12)) && *line(t, PID_CALLS(11)));
 	free(t);
 	rows_free(&rows);
 	rows_free(&none);
 	prom_free(&p);
+}
+
+/* every key type but -k total's one set; never the overflow series */
+static void ttl_keys(void)
+{
+	struct prom_store p, total;
+	struct pt_rows rows, none, all;
+	struct pt_env env = syscall_env(0);
+	char *t;
+
+	prom_init(&p, PT_BY_COMM, 1, 0);
+	prom_init(&total, PT_BY_TOTAL, 1, 0);
+	p.ttl = total.ttl = 2;
+	rows_init(&rows, PT_BY_COMM);
+	rows_init(&none, PT_BY_COMM);
+	rows_init(&all, PT_BY_TOTAL);
+	add(&rows, "a", 0, 1);
+	add(&rows, "b", 0, 2);		/* past the cap: the overflow's */
+	add(&all, "", 0, 3);
+	CHECK(prom_add(&p, &rows, &env, 10) == 0);
+	CHECK(prom_add(&total, &all, &env, 10) == 0);
+	CHECK(prom_add(&p, &none, &env, 12) == 0);
+	CHECK(prom_add(&total, &none, &env, 12) == 0);
+	t = render(&p, PROM_TEXT);
+	CHECK_STR(line(t, "pipetrace_calls_total{tier=\"syscall\",comm="), "");
+	CHECK_STR(line(t, "pipetrace_calls_total{tier=\"syscall\",overflow"),
+		  "pipetrace_calls_total{tier=\"syscall\",overflow=\"true\",side=\"read\"} 2");
+	free(t);
+	t = render(&total, PROM_TEXT);
+	CHECK_STR(line(t, "pipetrace_calls_total{"),
+		  "pipetrace_calls_total{tier=\"syscall\",side=\"read\"} 3");
+	free(t);
+	rows_free(&rows);
+	rows_free(&none);
+	rows_free(&all);
+	prom_free(&p);
+	prom_free(&total);
 }
 
 /* every CSV count column has its Prometheus name; the doc is current */
@@ -545,7 +584,8 @@ int main(int argc, char **argv)
 	monotonic();
 	pipes();
 	histograms();
-	expiry();
+	ttl_pid();
+	ttl_keys();
 	doc();
 	textfile();
 	return unit_summary("test_prom");
