@@ -568,14 +568,6 @@ static unsigned int na_state(const struct pt_env *e)
 	       (e->knob_prealloc_max < 0 ? PT_NA_NO_POOL : 0);
 }
 
-int metric_parse(const char *csv)
-{
-	for (int i = 0; i < PT_NCOLS; i++)
-		if (pt_metrics[i].csv && !strcmp(csv, pt_metrics[i].csv))
-			return i;
-	return -1;
-}
-
 /* The raw counters a column's value reads. */
 static __u64 col_raws(const struct pt_metric *m)
 {

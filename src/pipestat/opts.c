@@ -40,10 +40,9 @@ static bool set_rows(void *rows, const char *arg, char *err, size_t n)
 
 static bool set_sort(void *sort_col, const char *arg, char *err, size_t n)
 {
-	if ((*(int *)sort_col = metric_parse(arg)) >= 0)
+	if ((*(int *)sort_col = column_of(arg, strlen(arg))) >= 0)
 		return true;
-	snprintf(err, n, "invalid sort column '%s': want a CSV metric column, "
-		 "e.g. write_bytes or eagain_read", arg);
+	snprintf(err, n, "invalid sort column '%s': want one of -o's " COLUMN_NAMES, arg);
 	return false;
 }
 
@@ -190,14 +189,17 @@ static const struct opt options[] = {
 	  .man =
 		"Only the first \\fIN\\fR rows of each interval." },
 	{ .flag = 's', .name = "sort", .arg = "COLUMN", .set = set_sort, .at = AT(sort_col),
+	  .values = OPT_COLUMN,
 	  .help =
-		"rows by this CSV column, largest first (default:\n"
-		"bytes moved), e.g. -s eagain_read",
+		"rows by this column, any -o names (not a set),\n"
+		"largest first (default: bytes moved), e.g. -s eagain",
 	  .man =
-		"Rows by this CSV column, largest first (default: bytes moved); rows\n"
-		"whose value the tier cannot know come last." },
+		"Rows by this column, largest first (default: bytes moved): any column\n"
+		"\\fB\\-o\\fR names (a CSV column, \\fBeagain\\fR, \\fBwait_read_pct\\fR,\n"
+		"\\fBwait_write_pct\\fR), by its value (a share by the share, not the\n"
+		"nanoseconds); rows whose value the tier cannot know come last." },
 	{ .flag = 'o', .name = "columns", .arg = "LIST", .set = set_columns, .at = AT(cols),
-	  .values = "default kernel all eagain wait_read_pct wait_write_pct",
+	  .values = OPT_COLUMN_LIST,
 	  .help =
 		"the table's columns, comma-separated CSV names (and\n"
 		"eagain, wait_read_pct, wait_write_pct) or sets:\n"
@@ -448,6 +450,7 @@ static const struct opt options[] = {
 		"With \\fB\\-\\-hist\\fR, each object ends with \\fBhist_\\fINAME\\fR objects\n"
 		"keyed by each non-empty slot's lower bound (\\fB{\"0\":2,\"4096\":5}\\fR)." },
 	{ .name = "hist", .arg = "NAME[,NAME]", .set = set_hist, .at = AT(load.hists),
+	  .values = OPT_HISTS,
 	  .help =
 		"log2 histograms per key after each report:\n"
 		"write_size, read_size, occupancy (ring slots in\n"
