@@ -44,7 +44,7 @@ t_json() {
 
 # -s COLUMN -r N: the top row by that column only; --rate; positional form
 t_operator() {
-	local out pid n=1000
+	local out pid n=1000 r1 r2 w
 	start_pipestat -k pid --csv -n pipework -s eagain_read -r 1 || { not_ok "-s -r: attach"; return; }
 	work eagain-read 100 >/dev/null
 	out=$(work eagain-read 300); pid=$(pid_of "$out")
@@ -52,6 +52,23 @@ t_operator() {
 	stop_pipestat
 	expect "-s eagain_read -r 1: one row" "$(($(wc -l <"$TMP/out") - 1))" 1
 	expect "-s eagain_read -r 1: the 300" "$(csv_get "$TMP/out" eagain_read pid "$pid")" 300
+	# -s takes the table's own columns: EAGAIN both ways, by the count
+	start_pipestat -k pid --csv -n pipework -s eagain || { not_ok "-s eagain: attach"; return; }
+	r1=$(pid_of "$(work eagain-read 100)")
+	w=$(pid_of "$(work eagain-write 300)")
+	r2=$(pid_of "$(work eagain-read 200)")
+	stop_pipestat
+	expect "-s eagain: rows by EAGAINs read or written" "$(csv_rows "$TMP/out" pid | paste -sd' ')" \
+		"$w $r2 $r1"
+	# ... WAIT_W%, by the share: the writer blocked longer first, though
+	# it moved less (the default order: bytes)
+	start_pipestat -k pid --csv -n yes -s wait_write_pct || { not_ok "-s wait_write_pct: attach"; return; }
+	yes | (sleep 0.2; head -c 20M >/dev/null)
+	yes | (sleep 0.8; head -c 100K >/dev/null)
+	stop_pipestat
+	expect "-s wait_write_pct: the writer waiting 0.8 s first, then 0.2 s" \
+		"$(csv_rows "$TMP/out" wait_write_ns | awk 'NR == 1 { a = $1 } NR == 2 { b = $1 }
+			END { print NR, (a >= 7e8 && b >= 1.5e8 && b < 7e8) ? "ok" : a " " b }')" "2 ok"
 	start_pipestat -k pid --json -n pipework --rate || { not_ok "--rate: attach"; return; }
 	out=$(work eagain-read $n); pid=$(pid_of "$out")
 	sleep 2	# an interval of over 2 s: the rate is under n/2
