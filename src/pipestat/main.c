@@ -414,6 +414,8 @@ int main(int argc, char **argv)
 	rc = pipestat_parse(argc, argv, &o, stdout, err, sizeof(err));
 	if (rc != CLI_RUN)
 		return cli_exit_code(rc, "pipestat", err);
+	if (!cli_pids_exist("pipestat", &o.load))
+		return 2;
 	/* with --listen, --textfile or --resize alone nothing goes to stdout */
 	if (!cli_std_fds("pipestat", o.csv || o.json ||
 			 !(o.listen || o.textfile || o.resize)))
@@ -429,7 +431,6 @@ int main(int argc, char **argv)
 		env_read_knobs(&env);
 		o.load.cols |= advise_cols(&env);
 	}
-	cli_warn_pids("pipestat", &o.load);
 	/* refused before attaching: a path that is unsafe to replace as root */
 	r.textfile.dirfd = -1;
 	if (o.textfile && textfile_open(&r.textfile, o.textfile, err, sizeof(err))) {

@@ -180,7 +180,9 @@ static const struct opt options[] = {
 	  .man =
 		"Stop \\fISEC\\fR seconds after attaching." },
 	CLI_OPT_PID(struct pipestat_opts,
-		"Only this process (thread group); repeatable, up to 64 times."),
+		"Only this process (thread group); repeatable, up to 64 times. A\n"
+		"\\fIPID\\fR of no process is an error (exit 2); one that exits later\n"
+		"is counted until then."),
 	CLI_OPT_COMM(struct pipestat_opts,
 		"Only tasks whose command name is \\fINAME\\fR (at most 15 characters)."),
 	{ .flag = 'r', .name = "rows", .arg = "N", .set = set_rows, .at = AT(rows),

@@ -35,7 +35,8 @@ static const struct opt options[] = {
 		"Refresh every \\fISEC\\fR seconds, 0.1 to 3600 (default 1)." },
 	CLI_OPT_PID(struct pipetop_opts,
 		"Only this process (thread group); repeatable, up to 64 times. Given\n"
-		"both ends of a pipeline, the view shows exactly its pipes."),
+		"both ends of a pipeline, the view shows exactly its pipes. A \\fIPID\\fR\n"
+		"of no process is an error (exit 2)."),
 	CLI_OPT_COMM(struct pipetop_opts,
 		"Only tasks whose command name is \\fINAME\\fR (at most 15 characters),\n"
 		"filtered in the kernel. Key \\fBf\\fR filters the view instead."),

@@ -532,6 +532,11 @@ t_bad_input() {
 	expect "unknown TERM: one line" "$msg" "pipetop: cannot drive terminal type 'no-such-term'; for plain reports use 'pipestat -i 1'"
 	msg=$(timeout -s KILL 10 script -qec "TERM=dumb $PIPETOP" /dev/null </dev/null 2>&1 | tr -d '\r')
 	expect "TERM=dumb: refused, one line" "$msg" "pipetop: cannot drive terminal type 'dumb'; for plain reports use 'pipestat -i 1'"
+	# a PID of no process: said before the screen is taken (on a terminal)
+	msg=$(timeout -s KILL 10 script -qec "$PIPETOP -p $$ -p 4194000" /dev/null </dev/null 2>&1 | tr -d '\r')
+	expect "-p of no process: one line, before the screen" "$msg" "pipetop: no such process: 4194000"
+	"$PIPETOP" -p 4194000 >/dev/null 2>&1
+	expect "-p of no process: exit 2" "$?" 2
 }
 
 t_pipeline
