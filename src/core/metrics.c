@@ -547,7 +547,7 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 		.value = v_moved_bytes,
 		USES(PT_RAW(write_bytes) | PT_RAW(splice_in_bytes) | PT_RAW(read_bytes) |
 		     PT_RAW(splice_out_bytes)),
-		TOP(TM_MBPS, "MB/s", "MB/s", 8, true) },
+		TOP(TM_MBPS, "B/s", "B/s", 8, true) },
 	[PT_COL_AVG_WRITE] = { NULL, NULL, 0, "bytes",
 		"bytes per write call (write_bytes / writes)", PT_V_RATIO, ALL_EXACT,
 		.value = v_avg_write, USES(PT_RAW(writes) | PT_RAW(write_bytes)),

@@ -116,7 +116,7 @@ enum pt_col {
 enum tm_col {
 	TM_RPS,		/* reads/s */
 	TM_WPS,		/* writes/s */
-	TM_MBPS,	/* MB/s through the pipe (or the process) */
+	TM_MBPS,	/* bytes/s through the pipe (or the process), IEC */
 	TM_WAITR,	/* share of the interval readers slept waiting for data */
 	TM_WAITW,	/* ... writers for room: the blocked side */
 	TM_AVGWR,	/* average write size, bytes */
@@ -163,7 +163,7 @@ struct pt_top {
 	const char *name;	/* in "sort: NAME" */
 	int width;
 	enum tm_col at;
-	bool rate;		/* per second (bytes: MB/s, 10^6 bytes a second) */
+	bool rate;		/* per second */
 };
 
 struct pt_metric {

@@ -208,7 +208,8 @@ static const struct opt options[] = {
 		"default (reads, writes, bytes, EAGAINs, waits),\n"
 		"kernel (pool, allocations, copy sections), all;\n"
 		"+LIST adds to the columns so far (the default).\n"
-		"Bytes in Ki/Mi/Gi (1024). CSV and JSON: every column;\n"
+		"Bytes in Ki/Mi/Gi (1024), wide counts in K/M/G\n"
+		"(1000). CSV and JSON: every column;\n"
 		"with -o those it names, the others empty (null).\n"
 		"Only the hooks shown columns need are loaded\n"
 		"(Tiers, below)",
@@ -226,7 +227,9 @@ static const struct opt options[] = {
 		"starting with \\fB+\\fR adds to the columns so far (the default):\n"
 		"\\fB\\-o +eof_reads\\fR. A column without a heading of its own is headed\n"
 		"by its CSV name in capitals. Byte columns are shown in \\fBKi\\fR,\n"
-		"\\fBMi\\fR, \\fBGi\\fR (1024) past 1023." },
+		"\\fBMi\\fR, \\fBGi\\fR (1024) past 1023, and counts too wide for their\n"
+		"column in \\fBK\\fR, \\fBM\\fR, \\fBG\\fR (1000), as the table's last line\n"
+		"and pipetop say." },
 	{ .name = "rate", .at = AT(rate),
 	  .help =
 		"counts per second of the interval, not totals (the\n"

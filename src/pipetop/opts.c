@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <string.h>
 #include "core/cli.h"
+#include "core/fmt.h"
 #include "core/metrics.h"
 #include "keys.h"
 #include "opts.h"
@@ -81,11 +82,11 @@ const struct opt_tool pipetop_tool = {
 	.foot =
 "\n"
 "Standard output must be a terminal: for reports to a file or pipe use\n"
-"'pipestat -i 1'.\n"
+"'pipestat -i 1'. Units: " FMT_UNITS ".\n"
 "\n",
 	.more = print_keys,
-	.tiers = true,
 	.tail =
+"What each tier knows, and each column: pipestat(8), TIERS; pipetop(8).\n"
 "\n"
 "Examples:\n"
 "  pipetop                        every pipe, refreshed every second\n"

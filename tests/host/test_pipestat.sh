@@ -560,6 +560,20 @@ t_table() {
 	msg=$("$PIPESTAT" -o reads,nope 2>&1); rc=$?
 	expect "-o bad name: exit 2, one line" "$rc/$(wc -l <<<"$msg")" 2/1
 	expect "-o bad name: says which" "$(grep -c "invalid column 'nope' in -o 'reads,nope'" <<<"$msg")" 1
+	t_table_units
+}
+
+# units: bytes in Ki/Mi (1024), counts too wide for their column in K
+# (1000), as the last line says (and pipetop)
+t_table_units() {
+	local many few
+	start_pipestat -k pid -n pipework -o eagain,write_bytes || { not_ok "units: attach"; return; }
+	many=$(pid_of "$(work eagain-read 1234567)")
+	few=$(pid_of "$(work stream 65536 24)")
+	stop_pipestat
+	expect "units: 1234567 EAGAINs in 6 columns" "$(awk -v p="$many" '$1 == p { print $3 }' "$TMP/out")" 1235K
+	expect "units: 24 x 64 KiB written" "$(awk -v p="$few" '$1 == p { print $4 }' "$TMP/out")" 1.5Mi
+	expect "units: the last line says so" "$(grep -c '; Ki = 1024 bytes, K = 1000$' "$TMP/out")" 1
 }
 
 t_csv_header

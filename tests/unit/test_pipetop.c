@@ -185,7 +185,10 @@ static void model_pipes(void)
 	v = tm_value(&it->c, TM_WPS, &env, 2);
 	CHECK(v.d == 5);
 	v = tm_value(&it->c, TM_MBPS, &env, 2);
-	CHECK(v.d == 10 * 65536 / 2 / 1e6);
+	CHECK(v.d == 10 * 65536 / 2);
+	/* bytes in IEC units, as pipestat's table: 327680 B/s */
+	tm_format(buf, sizeof(buf), &v, tm_col(TM_MBPS)->kind, 8);
+	CHECK_STR(buf, "320Ki");
 	v = tm_value(&it->c, TM_AVGWR, &env, 2);
 	CHECK(v.q == PT_EXACT && v.d == 65536);
 	/* syscall tier: 160 new buffers, 40 allocated: 75% hits, derived */
@@ -228,7 +231,7 @@ static void model_pipes(void)
 	env.tier = PT_TIER_SYSCALL;
 	env.knob_prealloc_max = env.knob_read_batch = -1;
 
-	/* sort: by MB/s, then reads/s; unknown values last */
+	/* sort: by B/s, then reads/s; unknown values last */
 	tm_sort(&m, TM_MBPS, &env, 1);
 	CHECK(m.items[0].key.ino == 100 && m.items[1].key.ino == 300 &&
 	      m.items[2].key.ino == 200);
@@ -384,9 +387,22 @@ static void format(void)
 	CHECK_STR(buf, "12.3");
 	tm_format(buf, sizeof(buf), &v, TM_K_RATIO, 6);
 	CHECK_STR(buf, "12.35");
+	/* bytes as pipestat's table shows them (fmt_iec), whatever the width */
 	v.d = 65536;
 	tm_format(buf, sizeof(buf), &v, TM_K_BYTES, 7);
-	CHECK_STR(buf, "65536");
+	CHECK_STR(buf, "64Ki");
+	v.d = 1.5 * 1024 * 1024;
+	tm_format(buf, sizeof(buf), &v, TM_K_BYTES, 7);
+	CHECK_STR(buf, "1.5Mi");
+	v.d = 1023.4;
+	tm_format(buf, sizeof(buf), &v, TM_K_BYTES, 3);
+	CHECK_STR(buf, "1023");
+	/* a count: K = 1000 once it does not fit */
+	v.d = 123456;
+	tm_format(buf, sizeof(buf), &v, TM_K_COUNT, 6);
+	CHECK_STR(buf, "123456");
+	tm_format(buf, sizeof(buf), &v, TM_K_COUNT, 5);
+	CHECK_STR(buf, "123K");
 	v.q = PT_NA;
 	tm_format(buf, sizeof(buf), &v, TM_K_RATE, 8);
 	CHECK_STR(buf, "-");
@@ -614,8 +630,10 @@ static void columns_from_table(void)
 
 		CHECK(ci->head && pt_metrics[ci->metric].top.at == (enum tm_col)i);
 	}
-	CHECK_STR(tm_col(TM_MBPS)->head, "MB/s");
-	CHECK(tm_col(TM_MBPS)->kind == TM_K_RATE && tm_col(TM_AVGWR)->kind == TM_K_BYTES);
+	CHECK_STR(tm_col(TM_MBPS)->head, "B/s");
+	CHECK(tm_col(TM_MBPS)->per_second && tm_col(TM_MBPS)->kind == TM_K_BYTES &&
+	      !tm_col(TM_AVGWR)->per_second && tm_col(TM_AVGWR)->kind == TM_K_BYTES);
+	CHECK(tm_col(TM_RPS)->kind == TM_K_RATE);
 	CHECK(tm_col(TM_HIT)->kind == TM_K_PCT && tm_col(TM_SECRD)->kind == TM_K_RATIO);
 }
 
