@@ -540,6 +540,14 @@ t_bad_input() {
 		expect "bad input '$args': says why" "$(head -1 <<<"$msg" | grep -c '^pipetop: ')" 1
 	done
 	expect "--help: usage" "$("$PIPETOP" --help | head -1 | cut -c1-15)" "Usage: pipetop "
+	# about pipetop: its options and keys; the tiers are pipestat's to tell
+	"$PIPETOP" --help >"$TMP/help"
+	expect "--help: under 50 lines" "$(($(wc -l <"$TMP/help") <= 50))" 1
+	expect "--help: every key of the key table" "$(sed -n '/^Keys:/,/^$/p' "$TMP/help" | grep -c '^  [^ ]')" \
+		"$(grep -c '^	{ "' src/pipetop/keys.c)"
+	expect "--help: no tier matrix, pipestat(8) has it" \
+		"$(grep -c 'exact:' "$TMP/help")/$(grep -c 'pipestat(8), TIERS' "$TMP/help")" 0/1
+	expect "--help: the units" "$(grep -c 'Units: Ki = 1024 bytes, K = 1000' "$TMP/help")" 1
 	expect "--version" "$("$PIPETOP" --version)" "pipetop $(sed -n 's/^VERSION *:= *//p' Makefile)"
 	msg=$(script -qec "setpriv --reuid=65534 --regid=65534 --clear-groups $PIPETOP" /dev/null </dev/null 2>&1 | tr -d '\r'); rc=$?
 	expect "not root: one line" "$msg" "pipetop: needs root, or CAP_BPF and CAP_PERFMON (run with sudo)"
