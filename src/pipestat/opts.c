@@ -196,10 +196,10 @@ static const struct opt options[] = {
 		"rows by this column, any -o names (not a set),\n"
 		"largest first (default: bytes moved), e.g. -s eagain",
 	  .man =
-		"Rows by this column, largest first (default: bytes moved): any column\n"
-		"\\fB\\-o\\fR names (a CSV column, \\fBeagain\\fR, \\fBwait_read_pct\\fR,\n"
-		"\\fBwait_write_pct\\fR), by its value (a share by the share, not the\n"
-		"nanoseconds); rows whose value the tier cannot know come last." },
+		"Rows by this column's value, largest first (default: bytes moved): any\n"
+		"column \\fB\\-o\\fR names (a CSV column, \\fBeagain\\fR,\n"
+		"\\fBwait_read_pct\\fR, \\fBwait_write_pct\\fR), not a set; rows whose\n"
+		"value the tier cannot know come last." },
 	{ .flag = 'o', .name = "columns", .arg = "LIST", .set = set_columns, .at = AT(cols),
 	  .values = OPT_COLUMN_LIST,
 	  .help =

@@ -359,50 +359,37 @@ static void hostile_ends(void)
 
 static void format(void)
 {
+	static const struct {
+		double d;
+		enum tm_kind kind;
+		int width;
+		const char *want;
+	} cases[] = {
+		{ 0.5, TM_K_RATE, 8, "0.50" },
+		{ 0.0375, TM_K_RATE, 8, "0.04" },
+		{ 2.5, TM_K_RATE, 8, "2.5" },
+		{ 0, TM_K_RATE, 8, "0" },
+		{ 31744, TM_K_RATE, 8, "31744" },
+		{ 123456789, TM_K_RATE, 8, "123457K" },
+		{ 123456789, TM_K_RATE, 4, "123M" },
+		{ 12.345, TM_K_PCT, 6, "12.3" },
+		{ 12.345, TM_K_RATIO, 6, "12.35" },
+		/* bytes as pipestat's table shows them (fmt_iec), whatever the width */
+		{ 65536, TM_K_BYTES, 7, "64Ki" },
+		{ 1.5 * 1024 * 1024, TM_K_BYTES, 7, "1.5Mi" },
+		{ 1023.4, TM_K_BYTES, 3, "1023" },
+		/* a count: K = 1000 once it does not fit */
+		{ 123456, TM_K_COUNT, 6, "123456" },
+		{ 123456, TM_K_COUNT, 5, "123K" },
+	};
 	struct pt_value v = { .q = PT_EXACT, .type = PT_V_RATIO };
 	char buf[32];
 
-	v.d = 0.5;
-	tm_format(buf, sizeof(buf), &v, TM_K_RATE, 8);
-	CHECK_STR(buf, "0.50");
-	v.d = 0.0375;
-	tm_format(buf, sizeof(buf), &v, TM_K_RATE, 8);
-	CHECK_STR(buf, "0.04");
-	v.d = 2.5;
-	tm_format(buf, sizeof(buf), &v, TM_K_RATE, 8);
-	CHECK_STR(buf, "2.5");
-	v.d = 0;
-	tm_format(buf, sizeof(buf), &v, TM_K_RATE, 8);
-	CHECK_STR(buf, "0");
-	v.d = 31744;
-	tm_format(buf, sizeof(buf), &v, TM_K_RATE, 8);
-	CHECK_STR(buf, "31744");
-	v.d = 123456789;
-	tm_format(buf, sizeof(buf), &v, TM_K_RATE, 8);
-	CHECK_STR(buf, "123457K");
-	tm_format(buf, sizeof(buf), &v, TM_K_RATE, 4);
-	CHECK_STR(buf, "123M");
-	v.d = 12.345;
-	tm_format(buf, sizeof(buf), &v, TM_K_PCT, 6);
-	CHECK_STR(buf, "12.3");
-	tm_format(buf, sizeof(buf), &v, TM_K_RATIO, 6);
-	CHECK_STR(buf, "12.35");
-	/* bytes as pipestat's table shows them (fmt_iec), whatever the width */
-	v.d = 65536;
-	tm_format(buf, sizeof(buf), &v, TM_K_BYTES, 7);
-	CHECK_STR(buf, "64Ki");
-	v.d = 1.5 * 1024 * 1024;
-	tm_format(buf, sizeof(buf), &v, TM_K_BYTES, 7);
-	CHECK_STR(buf, "1.5Mi");
-	v.d = 1023.4;
-	tm_format(buf, sizeof(buf), &v, TM_K_BYTES, 3);
-	CHECK_STR(buf, "1023");
-	/* a count: K = 1000 once it does not fit */
-	v.d = 123456;
-	tm_format(buf, sizeof(buf), &v, TM_K_COUNT, 6);
-	CHECK_STR(buf, "123456");
-	tm_format(buf, sizeof(buf), &v, TM_K_COUNT, 5);
-	CHECK_STR(buf, "123K");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		v.d = cases[i].d;
+		tm_format(buf, sizeof(buf), &v, cases[i].kind, cases[i].width);
+		CHECK_STR(buf, cases[i].want);
+	}
 	v.q = PT_NA;
 	tm_format(buf, sizeof(buf), &v, TM_K_RATE, 8);
 	CHECK_STR(buf, "-");
