@@ -159,13 +159,14 @@ bool cli_std_fds(const char *prog, bool prints)
 	return true;
 }
 
-void cli_warn_pids(const char *prog, const struct pt_load_opts *o)
+bool cli_pids_exist(const char *prog, const struct pt_load_opts *o)
 {
 	for (int i = 0; i < o->npids; i++)
-		if (kill((pid_t)o->pids[i], 0) && errno == ESRCH)
-			fprintf(stderr, "%s: warning: no process %u (yet): -p %u "
-				"counts nothing until it exists\n", prog,
-				o->pids[i], o->pids[i]);
+		if (kill((pid_t)o->pids[i], 0) && errno == ESRCH) {
+			fprintf(stderr, "%s: no such process: %u\n", prog, o->pids[i]);
+			return false;
+		}
+	return true;
 }
 
 int cli_exit_code(int parsed, const char *prog, const char *err)

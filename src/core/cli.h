@@ -80,8 +80,12 @@ int cli_exit_code(int parsed, const char *prog, const char *err);
  * end prints there. Call before anything opens a descriptor.
  */
 bool cli_std_fds(const char *prog, bool prints);
-/* A warning on stderr for each -p process that does not exist. */
-void cli_warn_pids(const char *prog, const struct pt_load_opts *o);
+/*
+ * Whether every -p process exists (another user's too); false after one
+ * line on stderr naming the first that does not: a mistyped PID, not a
+ * view that stays empty. One that exits later is counted until then.
+ */
+bool cli_pids_exist(const char *prog, const struct pt_load_opts *o);
 /*
  * The signals that end a run: SIGINT, SIGTERM and SIGHUP, SIGHUP left out
  * when it was ignored at start (nohup).

@@ -50,9 +50,19 @@ static bool is(const char *item, size_t len, const char *name)
 	return strlen(name) == len && !strncmp(item, name, len);
 }
 
+int column_of(const char *name, size_t len)
+{
+	for (int i = 0; i < PT_NCOLS; i++)
+		if (column_name(i) && is(name, len, column_name(i)))
+			return i;
+	return -1;
+}
+
 /* One name or set of -o into c; false if it is neither. */
 static bool add_item(struct pt_columns *c, const char *item, size_t len)
 {
+	int col;
+
 	if (is(item, len, "default"))
 		add_set(c, default_set, ARRAY_LEN(default_set));
 	else if (is(item, len, "kernel"))
@@ -62,15 +72,10 @@ static bool add_item(struct pt_columns *c, const char *item, size_t len)
 			if (column_name(i))
 				add(c, i);
 		}
+	else if ((col = column_of(item, len)) >= 0)
+		add(c, col);
 	else
-		for (int i = 0;; i++) {
-			if (i == PT_NCOLS)
-				return false;
-			if (column_name(i) && is(item, len, column_name(i))) {
-				add(c, i);
-				break;
-			}
-		}
+		return false;
 	return true;
 }
 
@@ -87,9 +92,8 @@ bool columns_parse(struct pt_columns *c, const char *list, char *err, size_t n)
 		size_t len = strcspn(p, ",");
 
 		if (!add_item(&out, p, len)) {
-			snprintf(err, n, "invalid column '%.*s' in -o '%s': want CSV column "
-				 "names, eagain, wait_read_pct, wait_write_pct, default, "
-				 "kernel or all", (int)len, p, list);
+			snprintf(err, n, "invalid column '%.*s' in -o '%s': want "
+				 COLUMN_NAMES ", default, kernel or all", (int)len, p, list);
 			return false;
 		}
 		if (!p[len])

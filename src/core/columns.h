@@ -25,6 +25,12 @@ void columns_default(struct pt_columns *c);
  * adds to c as it is. False with a one-line reason in err.
  */
 bool columns_parse(struct pt_columns *c, const char *list, char *err, size_t n);
+/* What -o and -s take, for their error messages */
+#define COLUMN_NAMES	"CSV column names (pipestat(8), CSV COLUMNS), eagain, " \
+			"wait_read_pct, wait_write_pct"
+/* The column of the first len bytes of name, one of -o's (and -s's)
+ * names (column_name); -1 if none. */
+int column_of(const char *name, size_t len);
 /* A column's -o name: its CSV name, or a table-only column's name; NULL
  * for one pipestat does not show (pipetop's own). */
 const char *column_name(enum pt_col col);

@@ -9,9 +9,12 @@
 
 /* CSV form: exact digits; "" for a metric the tier cannot know. */
 void fmt_csv_value(char *buf, size_t n, const struct pt_value *v);
+/* What the tables' suffixes mean (fmt_iec's for bytes, fmt_table_value's
+ * for counts), in each tool's legend */
+#define FMT_UNITS	"Ki = 1024 bytes, K = 1000"
 /* Bytes for the table: "812", "64Ki", "1.5Mi", ... (IEC: 1024). */
 void fmt_iec(char *buf, size_t n, unsigned long long u);
-/* Table form: fits width with K/M/G/T suffixes; "-" when unknown. */
+/* Table form: fits width with K/M/G/T suffixes (1000); "-" when unknown. */
 void fmt_table_value(char *buf, size_t n, const struct pt_value *v, int width);
 /*
  * A comm as a CSV field: quoted per RFC 4180 when it holds ',' or '"';

@@ -547,7 +547,7 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 		.value = v_moved_bytes,
 		USES(PT_RAW(write_bytes) | PT_RAW(splice_in_bytes) | PT_RAW(read_bytes) |
 		     PT_RAW(splice_out_bytes)),
-		TOP(TM_MBPS, "MB/s", "MB/s", 8, true) },
+		TOP(TM_MBPS, "B/s", "B/s", 8, true) },
 	[PT_COL_AVG_WRITE] = { NULL, NULL, 0, "bytes",
 		"bytes per write call (write_bytes / writes)", PT_V_RATIO, ALL_EXACT,
 		.value = v_avg_write, USES(PT_RAW(writes) | PT_RAW(write_bytes)),
@@ -566,14 +566,6 @@ static unsigned int na_state(const struct pt_env *e)
 {
 	return e->lacks | (e->knob_read_batch > 0 ? PT_NA_BATCH : 0) |
 	       (e->knob_prealloc_max < 0 ? PT_NA_NO_POOL : 0);
-}
-
-int metric_parse(const char *csv)
-{
-	for (int i = 0; i < PT_NCOLS; i++)
-		if (pt_metrics[i].csv && !strcmp(csv, pt_metrics[i].csv))
-			return i;
-	return -1;
 }
 
 /* The raw counters a column's value reads. */

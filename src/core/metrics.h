@@ -116,7 +116,7 @@ enum pt_col {
 enum tm_col {
 	TM_RPS,		/* reads/s */
 	TM_WPS,		/* writes/s */
-	TM_MBPS,	/* MB/s through the pipe (or the process) */
+	TM_MBPS,	/* bytes/s through the pipe (or the process), IEC */
 	TM_WAITR,	/* share of the interval readers slept waiting for data */
 	TM_WAITW,	/* ... writers for room: the blocked side */
 	TM_AVGWR,	/* average write size, bytes */
@@ -163,7 +163,7 @@ struct pt_top {
 	const char *name;	/* in "sort: NAME" */
 	int width;
 	enum tm_col at;
-	bool rate;		/* per second (bytes: MB/s, 10^6 bytes a second) */
+	bool rate;		/* per second */
 };
 
 struct pt_metric {
@@ -218,8 +218,6 @@ __u32 pt_col_hooks(enum pt_col col, enum pt_tier t);
 /* The hooks tier t needs for the columns cols and histograms hists. */
 __u32 pt_cols_hooks(__u64 cols, __u32 hists, enum pt_tier t);
 
-/* The column of a CSV name; -1 if no column has it. */
-int metric_parse(const char *csv);
 /* A column's quality on env's tier and knob state (same for every row). */
 enum pt_quality pt_col_quality(enum pt_col col, const struct pt_env *env);
 /* One column of one row; .q PT_NA when it cannot be known. */

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <ctype.h>
 #include <string.h>
+#include "columns.h"
 #include "opt_doc.h"
+#include "out.h"
 
 /* s with its hyphens as roff's minus (\-), as options are typed */
 static void roff_dashes(FILE *out, const char *s)
@@ -95,6 +97,60 @@ static const char *offer(const char *values)
 	return NULL;
 }
 
+static void column_words(FILE *out)
+{
+	const char *sep = "";
+
+	for (int i = 0; i < PT_NCOLS; i++)
+		if (column_name(i))
+			fprintf(out, "%s%s", sep, column_name(i)), sep = " ";
+}
+
+static void column_list_words(FILE *out)
+{
+	fputs("default kernel all ", out);
+	column_words(out);
+}
+
+static void hist_words(FILE *out)
+{
+	for (int h = 0; h < PT_NHIST; h++)
+		fprintf(out, "%s ", hist_name(h));
+	fputs("all", out);
+}
+
+/*
+ * The bash that offers o's words from a table (OPT_COLUMN...): false if
+ * its values are none of those. A list's words follow its last ',' (or
+ * -o's leading '+').
+ */
+static bool offer_words(FILE *out, const char *values)
+{
+	static const struct {
+		const char *what;
+		void (*words)(FILE *out);
+		bool list;
+	} tables[] = {
+		{ OPT_COLUMN, column_words, false },
+		{ OPT_COLUMN_LIST, column_list_words, true },
+		{ OPT_HISTS, hist_words, true },
+	};
+
+	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
+		if (strcmp(values, tables[i].what))
+			continue;
+		if (tables[i].list)
+			fputs(" local last=${cur##*[,+]}\n\t\tCOMPREPLY=($(compgen "
+			      "-P \"${cur%\"$last\"}\" -W '", out);
+		else
+			fputs(" COMPREPLY=($(compgen -W '", out);
+		tables[i].words(out);
+		fprintf(out, "' -- \"%s\")); return ;;\n", tables[i].list ? "$last" : "$cur");
+		return true;
+	}
+	return false;
+}
+
 void opt_doc_completion(FILE *out, const struct opt_tool *t)
 {
 	const struct opt *o;
@@ -114,11 +170,14 @@ void opt_doc_completion(FILE *out, const struct opt_tool *t)
 			continue;
 		fputc('\t', out);
 		case_names(out, o);
+		fputc(')', out);
 		if ((bash = offer(o->values)))
-			fprintf(out, ") %s; return ;;\n", bash);
-		else
-			fprintf(out, ") COMPREPLY=($(compgen -W '%s' -- \"$cur\")); return ;;\n",
-				o->values);
+			fprintf(out, " %s; return ;;\n", bash);
+		else if (!offer_words(out, o->values))
+			/* a word ending in '=' wants its value typed after */
+			fprintf(out, "%s COMPREPLY=($(compgen -W '%s' -- \"$cur\")); return ;;\n",
+				strstr(o->values, "= ") || o->values[strlen(o->values) - 1] == '=' ?
+				" compopt -o nospace 2>/dev/null;" : "", o->values);
 	}
 	/* a value with nothing to offer: no option names either */
 	fputc('\t', out);

@@ -19,6 +19,10 @@
 #define OPT_PIDS	"@pids"
 #define OPT_COMMS	"@comms"
 #define OPT_FIFOS	"@fifos"	/* the pipes open in visible tasks, DEV:INO= */
+/* words from the tables the parsers read (opt_doc.c) */
+#define OPT_COLUMN	"@column"	/* a column -o names (columns.c) */
+#define OPT_COLUMN_LIST	"@columns"	/* -o's list: columns and sets, '+' first */
+#define OPT_HISTS	"@hists"	/* --hist's list (out_hist.c) */
 
 enum opt_act { OPT_SET, OPT_HELP, OPT_VERSION };
 

@@ -152,7 +152,6 @@ int out_table_report(FILE *f, const struct pt_report *r)
 		fputs("(no pipe activity)\n", f);
 	if (*fmt_lost(lost, sizeof(lost), r->env))
 		fprintf(f, "warning: %s\n", lost);
-	fprintf(f, "* derived, not measured directly; - not known on this tier; "
-		"Ki = 1024 bytes\n\n");
+	fprintf(f, "* derived, not measured; - not known on this tier; " FMT_UNITS "\n\n");
 	return fflush(f) || ferror(f) ? -1 : 0;
 }

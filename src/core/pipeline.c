@@ -352,22 +352,20 @@ void pl_node_name(char *buf, size_t n, const struct pl_node *node)
 		 node->pid);
 }
 
-/* "12.5Mi" and the like: three significant figures, binary prefixes */
-static void rate_text(char *buf, size_t n, double d, bool binary)
+/* calls a second: "25.6k" and the like, three significant figures */
+static void calls_text(char *buf, size_t n, double d)
 {
 	static const char prefix[] = " kMGTPE";
-	double base = binary ? 1024 : 1000;
 	int i = 0;
 
-	while (d >= base && i < (int)sizeof(prefix) - 2) {
-		d /= base;
+	while (d >= 1000 && i < (int)sizeof(prefix) - 2) {
+		d /= 1000;
 		i++;
 	}
 	if (!i)
 		snprintf(buf, n, "%.0f", d);
 	else
-		snprintf(buf, n, "%.*f%c%s", d < 10 ? 2 : d < 100 ? 1 : 0, d,
-			 binary && i == 1 ? 'K' : prefix[i], binary ? "i" : "");
+		snprintf(buf, n, "%.*f%c", d < 10 ? 2 : d < 100 ? 1 : 0, d, prefix[i]);
 }
 
 void pl_edge_rates(char *bytes, char *calls, size_t n, const struct pl_graph *g,
@@ -380,9 +378,10 @@ void pl_edge_rates(char *bytes, char *calls, size_t n, const struct pl_graph *g,
 		calls[0] = '\0';
 		return;
 	}
-	rate_text(rate, sizeof(rate), pl_rate(g, e->bytes), true);
+	/* bytes as every table shows them */
+	fmt_iec(rate, sizeof(rate), (unsigned long long)(pl_rate(g, e->bytes) + 0.5));
 	snprintf(bytes, n, "%sB/s", rate);
-	rate_text(rate, sizeof(rate), pl_rate(g, e->calls), false);
+	calls_text(rate, sizeof(rate), pl_rate(g, e->calls));
 	snprintf(calls, n, "%s %s/s", rate, brief ? (e->by_reader ? "r" : "w") :
 		 e->by_reader ? "reads" : "writes");
 }

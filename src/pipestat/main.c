@@ -439,6 +439,8 @@ int main(int argc, char **argv)
 	rc = pipestat_parse(argc, argv, &o, stdout, err, sizeof(err));
 	if (rc != CLI_RUN)
 		return cli_exit_code(rc, "pipestat", err);
+	if (!cli_pids_exist("pipestat", &o.load))
+		return 2;
 	/* with --listen, --textfile or --resize alone nothing goes to stdout,
 	 * nor the report with --output or -- COMMAND */
 	if (!cli_std_fds("pipestat", !o.output && !o.command && (o.csv || o.json ||
@@ -455,7 +457,6 @@ int main(int argc, char **argv)
 		env_read_knobs(&env);
 		o.load.cols |= advise_cols(&env);
 	}
-	cli_warn_pids("pipestat", &o.load);
 	/* refused before attaching: a path that is unsafe to replace as root */
 	r.textfile.dirfd = -1;
 	if (o.textfile && textfile_open(&r.textfile, o.textfile, err, sizeof(err))) {

@@ -40,10 +40,9 @@ static bool set_rows(void *rows, const char *arg, char *err, size_t n)
 
 static bool set_sort(void *sort_col, const char *arg, char *err, size_t n)
 {
-	if ((*(int *)sort_col = metric_parse(arg)) >= 0)
+	if ((*(int *)sort_col = column_of(arg, strlen(arg))) >= 0)
 		return true;
-	snprintf(err, n, "invalid sort column '%s': want a CSV metric column, "
-		 "e.g. write_bytes or eagain_read", arg);
+	snprintf(err, n, "invalid sort column '%s': want one of -o's " COLUMN_NAMES, arg);
 	return false;
 }
 
@@ -186,7 +185,9 @@ static const struct opt options[] = {
 	  .man =
 		"Stop \\fISEC\\fR seconds after attaching." },
 	CLI_OPT_PID(struct pipestat_opts,
-		"Only this process (thread group); repeatable, up to 64 times."),
+		"Only this process (thread group); repeatable, up to 64 times. A\n"
+		"\\fIPID\\fR of no process is an error (exit 2); one that exits later\n"
+		"is counted until then."),
 	CLI_OPT_COMM(struct pipestat_opts,
 		"Only tasks whose command name is \\fINAME\\fR (at most 15 characters)."),
 	{ .flag = 'r', .name = "rows", .arg = "N", .set = set_rows, .at = AT(rows),
@@ -195,21 +196,25 @@ static const struct opt options[] = {
 	  .man =
 		"Only the first \\fIN\\fR rows of each interval." },
 	{ .flag = 's', .name = "sort", .arg = "COLUMN", .set = set_sort, .at = AT(sort_col),
+	  .values = OPT_COLUMN,
 	  .help =
-		"rows by this CSV column, largest first (default:\n"
-		"bytes moved), e.g. -s eagain_read",
+		"rows by this column, any -o names (not a set),\n"
+		"largest first (default: bytes moved), e.g. -s eagain",
 	  .man =
-		"Rows by this CSV column, largest first (default: bytes moved); rows\n"
-		"whose value the tier cannot know come last." },
+		"Rows by this column's value, largest first (default: bytes moved): any\n"
+		"column \\fB\\-o\\fR names (a CSV column, \\fBeagain\\fR,\n"
+		"\\fBwait_read_pct\\fR, \\fBwait_write_pct\\fR), not a set; rows whose\n"
+		"value the tier cannot know come last." },
 	{ .flag = 'o', .name = "columns", .arg = "LIST", .set = set_columns, .at = AT(cols),
-	  .values = "default kernel all eagain wait_read_pct wait_write_pct",
+	  .values = OPT_COLUMN_LIST,
 	  .help =
 		"the table's columns, comma-separated CSV names (and\n"
 		"eagain, wait_read_pct, wait_write_pct) or sets:\n"
 		"default (reads, writes, bytes, EAGAINs, waits),\n"
 		"kernel (pool, allocations, copy sections), all;\n"
 		"+LIST adds to the columns so far (the default).\n"
-		"Bytes in Ki/Mi/Gi (1024). CSV and JSON: every column;\n"
+		"Bytes in Ki/Mi/Gi (1024), wide counts in K/M/G\n"
+		"(1000). CSV and JSON: every column;\n"
 		"with -o those it names, the others empty (null).\n"
 		"Only the hooks shown columns need are loaded\n"
 		"(Tiers, below)",
@@ -227,7 +232,9 @@ static const struct opt options[] = {
 		"starting with \\fB+\\fR adds to the columns so far (the default):\n"
 		"\\fB\\-o +eof_reads\\fR. A column without a heading of its own is headed\n"
 		"by its CSV name in capitals. Byte columns are shown in \\fBKi\\fR,\n"
-		"\\fBMi\\fR, \\fBGi\\fR (1024) past 1023." },
+		"\\fBMi\\fR, \\fBGi\\fR (1024) past 1023, and counts too wide for their\n"
+		"column in \\fBK\\fR, \\fBM\\fR, \\fBG\\fR (1000), as the table's last line\n"
+		"and pipetop say." },
 	{ .name = "rate", .at = AT(rate),
 	  .help =
 		"counts per second of the interval, not totals (the\n"
@@ -482,6 +489,7 @@ static const struct opt options[] = {
 		"while something reads it (\\fBO_NONBLOCK\\fR: no waiting for one). One\n"
 		"that cannot be opened is refused in one line saying why (exit 2)." },
 	{ .name = "hist", .arg = "NAME[,NAME]", .set = set_hist, .at = AT(load.hists),
+	  .values = OPT_HISTS,
 	  .help =
 		"log2 histograms per key after each report:\n"
 		"write_size, read_size, occupancy (ring slots in\n"

@@ -195,6 +195,8 @@ int main(int argc, char **argv)
 	rc = pipetop_parse(argc, argv, &o, stdout, err, sizeof(err));
 	if (rc != CLI_RUN)
 		return cli_exit_code(rc, "pipetop", err);
+	if (!cli_pids_exist("pipetop", &o.load))
+		return 2;
 	if (!cli_std_fds("pipetop", true))
 		return 1;
 	if (!isatty(STDOUT_FILENO)) {
@@ -212,7 +214,6 @@ int main(int argc, char **argv)
 	}
 	if (!privs_can_trace("pipetop"))
 		return 1;
-	cli_warn_pids("pipetop", &o.load);
 
 	/* Ends of the run come as reads on a signalfd, never as handlers. */
 	cli_block_signals(&set, (const int[]){ SIGQUIT }, 1);

@@ -11,11 +11,13 @@
 /* How a column's cells read: a rate, a percentage, bytes or a ratio. */
 static enum tm_kind kind_of(const struct pt_metric *m)
 {
+	if (!strcmp(m->unit, "bytes"))
+		return TM_K_BYTES;
 	if (m->top.rate)
 		return TM_K_RATE;
 	if (m->type == PT_V_PCT)
 		return TM_K_PCT;
-	return strcmp(m->unit, "bytes") ? TM_K_RATIO : TM_K_BYTES;
+	return TM_K_RATIO;
 }
 
 const struct tm_colinfo *tm_col(int i)
@@ -55,19 +57,16 @@ static __u64 bytes_both(const struct pt_counts *c)
 	return c->write_bytes + c->splice_in_bytes + c->read_bytes + c->splice_out_bytes;
 }
 
-/* A column that shows a metric of the table, per second if it says so
- * (bytes: in MB, 10^6). */
+/* A column that shows a metric of the table, per second if it says so. */
 struct pt_value tm_value(const struct pt_counts *c, int col,
 			 const struct pt_env *env, double secs)
 {
 	const struct tm_colinfo *ci = tm_col(col);
 	struct pt_value v = pt_get(ci->metric, c, env);
-	double unit = ci->kind == TM_K_RATE && !strcmp(pt_metrics[ci->metric].unit, "bytes") ?
-		      1e6 : 1;
 
 	if (v.q == PT_NA || !ci->per_second)
 		return v;
-	v.d = secs > 0 ? v.u / secs / unit : 0;
+	v.d = secs > 0 ? v.u / secs : 0;
 	v.type = PT_V_RATIO;
 	return v;
 }
@@ -105,6 +104,10 @@ void tm_format(char *buf, size_t n, const struct pt_value *v, enum tm_kind kind,
 		}
 		break;
 	case TM_K_BYTES:
+		/* as pipestat's table: 1024s, Ki, Mi, ... */
+		fmt_iec(buf, n, (unsigned long long)llround(d));
+		return;
+	case TM_K_COUNT:
 		break;
 	}
 	u.u = (__u64)llround(d);
@@ -230,7 +233,7 @@ static __u64 ops(const struct pt_counts *c)
 	return c->reads + c->writes + c->splice_in + c->splice_out;
 }
 
-/* Ties (all those 0.00 MB/s) go busiest first by calls. */
+/* Ties (all those 0 B/s) go busiest first by calls. */
 static int item_cmp(const void *a, const void *b)
 {
 	const struct tm_item *x = a, *y = b;

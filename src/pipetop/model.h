@@ -16,7 +16,9 @@
 
 enum tm_mode { TM_PER_PIPE, TM_PER_PROC };
 
-enum tm_kind { TM_K_RATE, TM_K_BYTES, TM_K_PCT, TM_K_RATIO };
+/* a cell: a rate of calls, bytes (or bytes/s) in IEC units, a share, a
+ * ratio, a whole count (K = 1000) */
+enum tm_kind { TM_K_RATE, TM_K_BYTES, TM_K_PCT, TM_K_RATIO, TM_K_COUNT };
 
 /* A value column (enum tm_col, core/metrics.h): its row's .top, and how
  * its cells read. */
@@ -46,7 +48,7 @@ struct tm_model {
 	size_t nends, ends_cap;
 	struct pt_rows procs;	/* raw rows folded per process */
 	struct pt_counts total;	/* everything traced, unfiltered */
-	double moved;		/* bytes through pipes: sum of per-pipe MB */
+	double moved;		/* bytes through pipes: sum of per-pipe bytes */
 	size_t npipes, nprocs;
 };
 

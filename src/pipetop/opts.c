@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <string.h>
 #include "core/cli.h"
+#include "core/fmt.h"
 #include "core/metrics.h"
 #include "keys.h"
 #include "opts.h"
@@ -35,7 +36,8 @@ static const struct opt options[] = {
 		"Refresh every \\fISEC\\fR seconds, 0.1 to 3600 (default 1)." },
 	CLI_OPT_PID(struct pipetop_opts,
 		"Only this process (thread group); repeatable, up to 64 times. Given\n"
-		"both ends of a pipeline, the view shows exactly its pipes."),
+		"both ends of a pipeline, the view shows exactly its pipes. A \\fIPID\\fR\n"
+		"of no process is an error (exit 2)."),
 	CLI_OPT_COMM(struct pipetop_opts,
 		"Only tasks whose command name is \\fINAME\\fR (at most 15 characters),\n"
 		"filtered in the kernel. Key \\fBf\\fR filters the view instead."),
@@ -80,11 +82,11 @@ const struct opt_tool pipetop_tool = {
 	.foot =
 "\n"
 "Standard output must be a terminal: for reports to a file or pipe use\n"
-"'pipestat -i 1'.\n"
+"'pipestat -i 1'. Units: " FMT_UNITS ".\n"
 "\n",
 	.more = print_keys,
-	.tiers = true,
 	.tail =
+"What each tier knows, and each column: pipestat(8), TIERS; pipetop(8).\n"
 "\n"
 "Examples:\n"
 "  pipetop                        every pipe, refreshed every second\n"

@@ -84,7 +84,7 @@ static void total_cell(char *buf, size_t n, const struct tm_model *m, int col,
 
 	/* all: the sum of each pipe's, not the busier side of the sum */
 	if (col == TM_MBPS && v.q != PT_NA && st->secs > 0)
-		v.d = m->moved / st->secs / 1e6;
+		v.d = m->moved / st->secs;
 	tm_format(buf, n, &v, tm_col(col)->kind, 7);
 	l = strlen(buf);
 	if (v.q == PT_DERIVED && l + 1 < n)
@@ -131,7 +131,7 @@ static void header(const struct tv_state *st, const struct tm_model *m)
 			tm_format(f, sizeof(f), &r, TM_K_RATE, 7);
 		}
 		snprintf(line, sizeof(line),
-			 "all: ops/s %s  MB/s %s  hit%% %s  alloc_lk/s %s  "
+			 "all: ops/s %s  B/s %s  hit%% %s  alloc_lk/s %s  "
 			 "sec/rd %s  EAGAIN/s %s", a, b, c, d, e, f);
 		put(2, 0, line, 0);
 	}
@@ -323,11 +323,11 @@ static void detail(int y0, const struct tv_state *st, const struct tm_model *m,
 		snprintf(name, sizeof(name), "%s[%u]", fmt_comm(comm, it->key.comm),
 			 it->key.tgid);
 	v = pt_get(PT_COL_WAIT_READ_NS, &it->c, &st->env);
-	tm_format(a, sizeof(a), &v, TM_K_BYTES, 12);
+	tm_format(a, sizeof(a), &v, TM_K_COUNT, 12);
 	v = pt_get(PT_COL_WAIT_WRITE_NS, &it->c, &st->env);
-	tm_format(b, sizeof(b), &v, TM_K_BYTES, 12);
+	tm_format(b, sizeof(b), &v, TM_K_COUNT, 12);
 	v = pt_get(PT_COL_LOCK_WAIT_NS, &it->c, &st->env);
-	tm_format(c, sizeof(c), &v, TM_K_BYTES, 12);
+	tm_format(c, sizeof(c), &v, TM_K_COUNT, 12);
 	snprintf(line, sizeof(line), "%s  waited: readers %s ns, writers %s ns, "
 		 "for the lock %s ns  (Enter closes)", name, a, b, c);
 	put(y0 + 1, 0, line, A_BOLD);
@@ -414,6 +414,7 @@ static void help(void)
 		"",
 		"*  derived from other signals on this tier",
 		"-  not known on this tier (or nothing to divide)",
+		FMT_UNITS,
 	};
 	const int nlegend = sizeof(legend) / sizeof(legend[0]);
 	char text[32][96];

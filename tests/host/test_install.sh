@@ -62,6 +62,41 @@ t_completion() {
 	expect "completion: pipetop has no --listen" "$(sed -n 4p <<<"$got")" ""
 	expect "completion: -P takes a number, not a workload" "$(sed -n 5p <<<"$got")" ""
 	expect "completion: every workload" "$(sed -n 6p <<<"$got")" "bw bursty"
+	t_completion_values
+}
+
+# the values of -s, -o and --hist: names from the tables the parsers read
+# (a list's words after its last ','); --ab's KNOB= leaves no space
+t_completion_values() {
+	local got
+	got=$(bash -c '. scripts/pipetrace.bash-completion
+		compopt() { echo "compopt $*"; }
+		c() { COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMPREPLY=()
+			_${1//-/_} "$1"; echo "${COMPREPLY[*]}"; }
+		c pipestat -s eag; c pipestat -s wait_w; c pipestat --sort ""
+		c pipestat -o reads,wait_r; c pipestat -o +ker; c pipestat --columns ""
+		c pipestat --hist write_size,wa; c pipetrace-bench --ab pipe-r; c pipestat -k p')
+	expect "completion: -s, every EAGAIN column" "$(sed -n 1p <<<"$got")" \
+		"eagain_read eagain_write eagain_nonblock eagain_nowait eagain_empty eagain_full eagain_lock eagain_nopage eagain_splice eagain"
+	expect "completion: -s, the table's shares too" "$(sed -n 2p <<<"$got")" \
+		"wait_write_ns wait_write_pct"
+	# as many as the CSV has metric columns, and the table's three
+	expect "completion: --sort, every column" "$(sed -n 3p <<<"$got" | wc -w)" \
+		"$(($("$PIPESTAT" --csv -d 0.1 2>/dev/null | head -1 | tr ',' '\n' | grep -vcxE \
+		'time|interval_s|tier|key_type|pid|comm|pipe_dev|pipe_ino|cgroup|writers|readers|derived') + 3))"
+	# each one -s takes (-c without -i is the first error then)
+	expect "completion: --sort, names -s takes" "$(for w in $(sed -n 3p <<<"$got"); do
+		"$PIPESTAT" -s "$w" -c 3 2>&1 | grep -v 'pipestat: -c needs -i'; done)" ""
+	expect "completion: -o, after the list's last comma" "$(sed -n 4p <<<"$got")" \
+		"reads,wait_read_ns reads,wait_read_pct"
+	expect "completion: -o, after +" "$(sed -n 5p <<<"$got")" "+kernel"
+	expect "completion: --columns, the sets too" "$(sed -n 6p <<<"$got" | cut -d' ' -f1-4)" \
+		"default kernel all reads"
+	expect "completion: --hist, after the list's last comma" "$(sed -n 7p <<<"$got")" \
+		"write_size,wait_read write_size,wait_write"
+	expect "completion: --ab KNOB=, no space after" "$(sed -n 8,9p <<<"$got" | paste -sd'|')" \
+		"compopt -o nospace|pipe-read-batch="
+	expect "completion: -k, a space after" "$(sed -n 10p <<<"$got")" "pid pipe"
 }
 
 t_deb() {

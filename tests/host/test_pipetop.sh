@@ -142,6 +142,15 @@ expect_positive() {
 	if positive "$2"; then ok "$1 ($2)"; else not_ok "$1: got '$2', want > 0"; fi
 }
 
+# number VALUE: a cell as a plain number (K = 1000, Ki = 1024, ...)
+number() {
+	awk -v s="$1" 'BEGIN { b = 1000; m = 1
+		if (s ~ /i$/) { b = 1024; s = substr(s, 1, length(s) - 1) }
+		p = index("KMGTPE", substr(s, length(s)))
+		if (p) { s = substr(s, 1, length(s) - 1); m = b ^ p }
+		printf "%.0f\n", s * m }'
+}
+
 t_pipeline() {
 	local row knob want
 	start_pipeline
@@ -149,11 +158,15 @@ t_pipeline() {
 	expect "pipeline: holds BPF objects" "$([ "$(held "$TOP")" -gt 0 ] && echo yes)" yes
 	row="dd\\[$DD\\] -> cat\\[$CAT\\]"
 	if wait_screen "$row" 10; then ok "pipeline: dd[$DD] -> cat[$CAT] row"; else not_ok "pipeline: no dd -> cat row"; fi
-	# PIPE, writer, ->, reader, RD/s, WR/s, MB/s, AVG_WR, ...
+	# PIPE, writer, ->, reader, RD/s, WR/s, B/s, WAIT_R%, WAIT_W%, AVG_WR, ...
 	expect_positive "pipeline: reads/s" "$(field "$row" 5)"
 	expect_positive "pipeline: writes/s" "$(field "$row" 6)"
-	expect_positive "pipeline: MB/s" "$(field "$row" 7)"
-	expect "pipeline: average write (dd bs=64k)" "$(field "$row" 10)" 65536
+	# bytes in IEC units, as pipestat's: dd's 64 KiB writes a second,
+	# within 2% (10^6 bytes would be 4.9% off)
+	expect "pipeline: B/s, Ki/Mi/Gi, writes/s x 64 KiB ($(field "$row" 7), $(field "$row" 6) w/s)" \
+		"$(awk -v b="$(number "$(field "$row" 7)")" -v w="$(number "$(field "$row" 6)")" \
+			'BEGIN { r = b / (w * 65536); print (r > 0.98 && r < 1.02) }')" 1
+	expect "pipeline: average write (dd bs=64k)" "$(field "$row" 10)" 64Ki
 	expect "pipeline: pipe inode" "$(field "$row" 1)" \
 		"$(stat -L -c %i /proc/"$DD"/fd/1)"
 	expect "pipeline: pipes and processes" "$(grep -oE 'pipes: [0-9]+  processes: [0-9]+' "$TMP/screen")" \
@@ -167,10 +180,11 @@ t_pipeline() {
 	done
 	expect "pipeline: own cost shown" "$(grep -cE 'self: [0-9]+\.[0-9]% cpu' "$TMP/screen")" 1
 	expect_positive "pipeline: total ops/s" "$(grep -oE 'ops/s [^ ]+' "$TMP/screen" | cut -d' ' -f2)"
-	expect_positive "pipeline: total MB/s" "$(grep -E '^all: ' "$TMP/screen" | grep -oE 'MB/s [^ ]+' | cut -d' ' -f2)"
+	expect "pipeline: total B/s, in IEC units" \
+		"$(grep -E '^all: ' "$TMP/screen" | grep -oE ' B/s [^ ]+' | grep -cE ' B/s [0-9.]+[KMG]i$')" 1
 
 	# s, Right and Left move the sort column
-	expect "sort: starts at MB/s" "$(grep -oE 'sort: [^ ]+' "$TMP/screen")" "sort: MB/s"
+	expect "sort: starts at B/s" "$(grep -oE 'sort: [^ ]+' "$TMP/screen")" "sort: B/s"
 	cp "$TMP/screen" "$TMP/before"
 	TM send-keys -t pt s
 	if wait_screen 'sort: readers waiting %'; then ok "sort: s moves to readers waiting %"; else not_ok "sort: s"; fi
@@ -178,7 +192,7 @@ t_pipeline() {
 	TM send-keys -t pt Right
 	if wait_screen 'sort: writers waiting %'; then ok "sort: Right"; else not_ok "sort: Right"; fi
 	TM send-keys -t pt Left Left
-	if wait_screen 'sort: MB/s'; then ok "sort: Left twice"; else not_ok "sort: Left"; fi
+	if wait_screen 'sort: B/s'; then ok "sort: Left twice"; else not_ok "sort: Left"; fi
 
 	# p: one row per process
 	TM send-keys -t pt p
@@ -222,6 +236,7 @@ t_pipeline() {
 	# h: help overlay, any key closes it
 	TM send-keys -t pt h
 	if wait_screen 'pipetop keys'; then ok "help: h"; else not_ok "help: h"; fi
+	expect "help: the units, as pipestat's" "$(grep -cE ' Ki = 1024 bytes, K = 1000( |$)' "$TMP/screen")" 1
 	TM send-keys -t pt x
 	if wait_gone 'pipetop keys'; then ok "help: any key closes"; else not_ok "help: close"; fi
 
@@ -525,6 +540,14 @@ t_bad_input() {
 		expect "bad input '$args': says why" "$(head -1 <<<"$msg" | grep -c '^pipetop: ')" 1
 	done
 	expect "--help: usage" "$("$PIPETOP" --help | head -1 | cut -c1-15)" "Usage: pipetop "
+	# about pipetop: its options and keys; the tiers are pipestat's to tell
+	"$PIPETOP" --help >"$TMP/help"
+	expect "--help: under 50 lines" "$(($(wc -l <"$TMP/help") <= 50))" 1
+	expect "--help: every key of the key table" "$(sed -n '/^Keys:/,/^$/p' "$TMP/help" | grep -c '^  [^ ]')" \
+		"$(grep -c '^	{ "' src/pipetop/keys.c)"
+	expect "--help: no tier matrix, pipestat(8) has it" \
+		"$(grep -c 'exact:' "$TMP/help")/$(grep -c 'pipestat(8), TIERS' "$TMP/help")" 0/1
+	expect "--help: the units" "$(grep -c 'Units: Ki = 1024 bytes, K = 1000' "$TMP/help")" 1
 	expect "--version" "$("$PIPETOP" --version)" "pipetop $(sed -n 's/^VERSION *:= *//p' Makefile)"
 	msg=$(script -qec "setpriv --reuid=65534 --regid=65534 --clear-groups $PIPETOP" /dev/null </dev/null 2>&1 | tr -d '\r'); rc=$?
 	expect "not root: one line" "$msg" "pipetop: needs root, or CAP_BPF and CAP_PERFMON (run with sudo)"
@@ -532,6 +555,11 @@ t_bad_input() {
 	expect "unknown TERM: one line" "$msg" "pipetop: cannot drive terminal type 'no-such-term'; for plain reports use 'pipestat -i 1'"
 	msg=$(timeout -s KILL 10 script -qec "TERM=dumb $PIPETOP" /dev/null </dev/null 2>&1 | tr -d '\r')
 	expect "TERM=dumb: refused, one line" "$msg" "pipetop: cannot drive terminal type 'dumb'; for plain reports use 'pipestat -i 1'"
+	# a PID of no process: said before the screen is taken (on a terminal)
+	msg=$(timeout -s KILL 10 script -qec "$PIPETOP -p $$ -p 4194000" /dev/null </dev/null 2>&1 | tr -d '\r')
+	expect "-p of no process: one line, before the screen" "$msg" "pipetop: no such process: 4194000"
+	"$PIPETOP" -p 4194000 >/dev/null 2>&1
+	expect "-p of no process: exit 2" "$?" 2
 }
 
 t_pipeline

@@ -2,6 +2,7 @@
 /* pipestat's option parsing: values, limits and the errors users see. */
 #include <stdio.h>
 #include "core/advise.h"
+#include "core/columns.h"
 #include "core/metrics.h"
 #include "pipestat/listen.h"
 #include "pipestat/opts.h"
@@ -220,6 +221,19 @@ static void operator(void)
 	CHECK(o.rows == 3 && o.sort_col == PT_COL_WRITE_BYTES);
 	CHECK(parse("-s nope", &o, err) == CLI_USAGE);
 	CHECK(!strncmp(err, "invalid sort column 'nope'", 26));
+	CHECK(parse("-s default", &o, err) == CLI_USAGE);	/* a set is no column */
+	/* -s takes each name -o does, the table's own too */
+	CHECK(parse("-s eagain", &o, err) == CLI_RUN && o.sort_col == PT_COL_EAGAIN);
+	CHECK(parse("-s wait_write_pct", &o, err) == CLI_RUN &&
+	      o.sort_col == PT_COL_WAIT_WRITE_PCT);
+	for (int c = 0; c < PT_NCOLS; c++) {
+		char line[64];
+		int rc;
+
+		snprintf(line, sizeof(line), "-s %s", column_name(c) ? column_name(c) : "");
+		rc = parse(line, &o, err);
+		CHECK(column_name(c) ? rc == CLI_RUN && o.sort_col == c : rc == CLI_USAGE);
+	}
 	CHECK(parse("-r 0", &o, err) == CLI_USAGE);
 	/* -o: the table's columns; the default set without it */
 	CHECK(parse("", &o, err) == CLI_RUN && o.cols.n == 7);

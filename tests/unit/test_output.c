@@ -229,6 +229,8 @@ static void operator(void)
 	for (int i = 1; i <= 4; i++) {
 		k.tgid = i;
 		c.eagain_read_nonblock = 10 * (i % 3);	/* 10, 20, 0, 10 */
+		c.eagain_write_nowait = 15 * (i == 3);	/* 0, 0, 15, 0 */
+		c.wait_write_ns = 1000000000ULL * ((5 - i) % 3);	/* 1, 0, 2, 1 s */
 		c.write_bytes = 100 * i;
 		rows_add(&rows, &k, &c);
 	}
@@ -237,6 +239,14 @@ static void operator(void)
 	out_sort(&rows, PT_COL_EAGAIN_READ, &env);
 	CHECK(rows.v[0].key.tgid == 2 && rows.v[1].key.tgid == 1 &&
 	      rows.v[2].key.tgid == 4 && rows.v[3].key.tgid == 3);
+	/* the table's own columns: EAGAIN both ways, a share of the interval */
+	out_sort(&rows, PT_COL_EAGAIN, &env);
+	CHECK(rows.v[0].key.tgid == 2 && rows.v[1].key.tgid == 3 &&
+	      rows.v[2].key.tgid == 1 && rows.v[3].key.tgid == 4);
+	env.interval_s = 2.0;
+	out_sort(&rows, PT_COL_WAIT_WRITE_PCT, &env);
+	CHECK(rows.v[0].key.tgid == 3 && rows.v[1].key.tgid == 1 &&
+	      rows.v[2].key.tgid == 4 && rows.v[3].key.tgid == 2);
 	/* a column not known on the tier sorts nothing first */
 	out_sort(&rows, PT_COL_EAGAIN_EMPTY, &env);
 	CHECK(rows.v[0].key.tgid == 1);
@@ -377,8 +387,9 @@ static void table_columns(void)
 	CHECK(!column_name(PT_COL_MOVED_BYTES) && !column_name(PT_COL_AVG_WRITE));
 	CHECK(columns_parse(&cols, "all", err, sizeof(err)) && cols.n == named);
 	CHECK(!columns_parse(&cols, "reads,nope", err, sizeof(err)));
-	CHECK_STR(err, "invalid column 'nope' in -o 'reads,nope': want CSV column names, "
-		  "eagain, wait_read_pct, wait_write_pct, default, kernel or all");
+	CHECK_STR(err, "invalid column 'nope' in -o 'reads,nope': want CSV column names "
+		  "(pipestat(8), CSV COLUMNS), eagain, wait_read_pct, wait_write_pct, "
+		  "default, kernel or all");
 	CHECK(cols.n == named);	/* a refused -o changes nothing */
 	CHECK(!columns_parse(&cols, "", err, sizeof(err)));
 	CHECK(!columns_parse(&cols, "reads,", err, sizeof(err)));

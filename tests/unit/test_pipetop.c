@@ -185,7 +185,10 @@ static void model_pipes(void)
 	v = tm_value(&it->c, TM_WPS, &env, 2);
 	CHECK(v.d == 5);
 	v = tm_value(&it->c, TM_MBPS, &env, 2);
-	CHECK(v.d == 10 * 65536 / 2 / 1e6);
+	CHECK(v.d == 10 * 65536 / 2);
+	/* bytes in IEC units, as pipestat's table: 327680 B/s */
+	tm_format(buf, sizeof(buf), &v, tm_col(TM_MBPS)->kind, 8);
+	CHECK_STR(buf, "320Ki");
 	v = tm_value(&it->c, TM_AVGWR, &env, 2);
 	CHECK(v.q == PT_EXACT && v.d == 65536);
 	/* syscall tier: 160 new buffers, 40 allocated: 75% hits, derived */
@@ -228,7 +231,7 @@ static void model_pipes(void)
 	env.tier = PT_TIER_SYSCALL;
 	env.knob_prealloc_max = env.knob_read_batch = -1;
 
-	/* sort: by MB/s, then reads/s; unknown values last */
+	/* sort: by B/s, then reads/s; unknown values last */
 	tm_sort(&m, TM_MBPS, &env, 1);
 	CHECK(m.items[0].key.ino == 100 && m.items[1].key.ino == 300 &&
 	      m.items[2].key.ino == 200);
@@ -356,37 +359,37 @@ static void hostile_ends(void)
 
 static void format(void)
 {
+	static const struct {
+		double d;
+		enum tm_kind kind;
+		int width;
+		const char *want;
+	} cases[] = {
+		{ 0.5, TM_K_RATE, 8, "0.50" },
+		{ 0.0375, TM_K_RATE, 8, "0.04" },
+		{ 2.5, TM_K_RATE, 8, "2.5" },
+		{ 0, TM_K_RATE, 8, "0" },
+		{ 31744, TM_K_RATE, 8, "31744" },
+		{ 123456789, TM_K_RATE, 8, "123457K" },
+		{ 123456789, TM_K_RATE, 4, "123M" },
+		{ 12.345, TM_K_PCT, 6, "12.3" },
+		{ 12.345, TM_K_RATIO, 6, "12.35" },
+		/* bytes as pipestat's table shows them (fmt_iec), whatever the width */
+		{ 65536, TM_K_BYTES, 7, "64Ki" },
+		{ 1.5 * 1024 * 1024, TM_K_BYTES, 7, "1.5Mi" },
+		{ 1023.4, TM_K_BYTES, 3, "1023" },
+		/* a count: K = 1000 once it does not fit */
+		{ 123456, TM_K_COUNT, 6, "123456" },
+		{ 123456, TM_K_COUNT, 5, "123K" },
+	};
 	struct pt_value v = { .q = PT_EXACT, .type = PT_V_RATIO };
 	char buf[32];
 
-	v.d = 0.5;
-	tm_format(buf, sizeof(buf), &v, TM_K_RATE, 8);
-	CHECK_STR(buf, "0.50");
-	v.d = 0.0375;
-	tm_format(buf, sizeof(buf), &v, TM_K_RATE, 8);
-	CHECK_STR(buf, "0.04");
-	v.d = 2.5;
-	tm_format(buf, sizeof(buf), &v, TM_K_RATE, 8);
-	CHECK_STR(buf, "2.5");
-	v.d = 0;
-	tm_format(buf, sizeof(buf), &v, TM_K_RATE, 8);
-	CHECK_STR(buf, "0");
-	v.d = 31744;
-	tm_format(buf, sizeof(buf), &v, TM_K_RATE, 8);
-	CHECK_STR(buf, "31744");
-	v.d = 123456789;
-	tm_format(buf, sizeof(buf), &v, TM_K_RATE, 8);
-	CHECK_STR(buf, "123457K");
-	tm_format(buf, sizeof(buf), &v, TM_K_RATE, 4);
-	CHECK_STR(buf, "123M");
-	v.d = 12.345;
-	tm_format(buf, sizeof(buf), &v, TM_K_PCT, 6);
-	CHECK_STR(buf, "12.3");
-	tm_format(buf, sizeof(buf), &v, TM_K_RATIO, 6);
-	CHECK_STR(buf, "12.35");
-	v.d = 65536;
-	tm_format(buf, sizeof(buf), &v, TM_K_BYTES, 7);
-	CHECK_STR(buf, "65536");
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		v.d = cases[i].d;
+		tm_format(buf, sizeof(buf), &v, cases[i].kind, cases[i].width);
+		CHECK_STR(buf, cases[i].want);
+	}
 	v.q = PT_NA;
 	tm_format(buf, sizeof(buf), &v, TM_K_RATE, 8);
 	CHECK_STR(buf, "-");
@@ -614,8 +617,10 @@ static void columns_from_table(void)
 
 		CHECK(ci->head && pt_metrics[ci->metric].top.at == (enum tm_col)i);
 	}
-	CHECK_STR(tm_col(TM_MBPS)->head, "MB/s");
-	CHECK(tm_col(TM_MBPS)->kind == TM_K_RATE && tm_col(TM_AVGWR)->kind == TM_K_BYTES);
+	CHECK_STR(tm_col(TM_MBPS)->head, "B/s");
+	CHECK(tm_col(TM_MBPS)->per_second && tm_col(TM_MBPS)->kind == TM_K_BYTES &&
+	      !tm_col(TM_AVGWR)->per_second && tm_col(TM_AVGWR)->kind == TM_K_BYTES);
+	CHECK(tm_col(TM_RPS)->kind == TM_K_RATE);
 	CHECK(tm_col(TM_HIT)->kind == TM_K_PCT && tm_col(TM_SECRD)->kind == TM_K_RATIO);
 }
 

@@ -16,7 +16,7 @@
 #define REDRAW		TA_REDRAW
 #define REBUILD		(TA_REBUILD | TA_REDRAW)
 
-/* A view of three pipes, per pipe, sorted by MB/s, the top row selected. */
+/* A view of three pipes, per pipe, sorted by B/s, the top row selected. */
 struct screen {
 	struct pt_rows raw;
 	struct tm_model m;
