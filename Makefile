@@ -50,14 +50,17 @@ Q := @
 msg = @printf '  %-8s %s\n' "$(1)" "$(2)";
 endif
 
-# Layout (docs/ARCHITECTURE.md): src/core is plain C (no libbpf), src/session
-# loads and drains the BPF objects, one folder per front end.
+# Layout (docs/ARCHITECTURE.md): the SHARED_ROOMS are plain C (no libbpf),
+# src/session loads and drains the BPF objects, one folder per front end.
 .DEFAULT_GOAL := all
 TIERS      := tracepoint function syscall
 TOOLS      := pipestat pipetop pipetrace-bench
 SKELS      := $(patsubst %,$(OUT)/%_tier.skel.h,$(TIERS))
 objs        = $(patsubst src/%.c,$(OUT)/%.o,$(wildcard $(1)))
-CORE_OBJS  := $(call objs,src/core/*.c)
+# the plain-C rooms (no libbpf) every front end links, in include order
+# (a room includes only those before it: docs/ARCHITECTURE.md)
+SHARED_ROOMS := model os output cli tune pipeline workload
+SHARED_OBJS := $(call objs,$(SHARED_ROOMS:%=src/%/*.c))
 SESSION_OBJS := $(call objs,src/session/*.c)
 PIPESTAT_OBJS := $(call objs,src/pipestat/*.c)
 PIPETOP_OBJS := $(call objs,src/pipetop/*.c)
@@ -73,15 +76,15 @@ GNUTLS_LIBS ?= $(shell pkg-config --libs gnutls 2>/dev/null || echo -lgnutls)
 # Graphviz's layout and renderers: pipestat --graph, the exporter's /graph.svg
 GVC_LIBS   ?= $(shell pkg-config --libs libgvc 2>/dev/null || echo -lgvc -lcgraph -lcdt)
 
-pipestat: $(PIPESTAT_OBJS) $(SESSION_OBJS) $(CORE_OBJS)
+pipestat: $(PIPESTAT_OBJS) $(SESSION_OBJS) $(SHARED_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(MHD_LIBS) $(YAML_LIBS) $(GNUTLS_LIBS) $(GVC_LIBS) -lcrypt -lpthread $(LDLIBS) -o $@
 
-pipetop: $(PIPETOP_OBJS) $(SESSION_OBJS) $(CORE_OBJS)
+pipetop: $(PIPETOP_OBJS) $(SESSION_OBJS) $(SHARED_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(CURSES_LIBS) $(LDLIBS) -lm -o $@
 
-pipetrace-bench: $(PIPETRACE_BENCH_OBJS) $(SESSION_OBJS) $(CORE_OBJS)
+pipetrace-bench: $(PIPETRACE_BENCH_OBJS) $(SESSION_OBJS) $(SHARED_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -luring -lm -o $@
 
@@ -90,7 +93,7 @@ pipetrace-bench: $(PIPETRACE_BENCH_OBJS) $(SESSION_OBJS) $(CORE_OBJS)
 # them (committed) when they change, test_docs.sh checks they are current
 DOCGEN_OBJS := $(OUT)/docgen/main.o $(OUT)/pipestat/opts.o $(OUT)/pipestat/listen.o \
 	       $(PIPETOP_PLAIN_OBJS) \
-	       $(filter-out $(OUT)/pipetrace-bench/main.o,$(PIPETRACE_BENCH_OBJS)) $(CORE_OBJS)
+	       $(filter-out $(OUT)/pipetrace-bench/main.o,$(PIPETRACE_BENCH_OBJS)) $(SHARED_OBJS)
 $(OUT)/docgen/docgen: $(DOCGEN_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ -luring -lm -o $@
@@ -143,9 +146,9 @@ $(OUT)/%.o: src/%.c src/*/*.h include/pipetrace.h $(OUT)/flags
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) -c $< -o $@
 
-# the tests' workloads: tests/lib on the tools' own (src/core/workload.c)
-TEST_WL_SRCS := tests/lib/workload.c src/core/workload.c
-TEST_WL_HDRS := tests/lib/workload.h src/core/workload.h src/core/clock.h
+# the tests' workloads: tests/lib on the tools' own (src/workload/workload.c)
+TEST_WL_SRCS := tests/lib/workload.c src/workload/workload.c
+TEST_WL_HDRS := tests/lib/workload.h src/workload/workload.h src/os/clock.h
 tests/host/pipework: tests/host/pipework.c $(TEST_WL_SRCS) $(TEST_WL_HDRS) $(OUT)/flags
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -Itests $(filter %.c,$^) -luring -o $@
@@ -160,27 +163,27 @@ tests/host/pipework32: tests/host/pipework32.c
 	$(call msg,CC-32,$@)
 	$(Q)$(CC) -m32 -static -O2 -Wall -Wextra -Werror $< -o $@
 
-# unit tests link the core and a front end's plain-C parts: no libbpf, no
-# skeletons, no BTF needed
+# unit tests link the shared rooms and a front end's plain-C parts: no
+# libbpf, no skeletons, no BTF needed
 UNIT_LIBS  := -lm
-$(OUT)/test_rows $(OUT)/test_output $(OUT)/test_metrics $(OUT)/test_advise $(OUT)/test_pipeline: $(CORE_OBJS)
-$(OUT)/test_opts: $(OUT)/pipestat/opts.o $(OUT)/pipestat/listen.o $(CORE_OBJS)
-$(OUT)/test_prom $(OUT)/test_opt_table: $(CORE_OBJS)
+$(OUT)/test_rows $(OUT)/test_output $(OUT)/test_metrics $(OUT)/test_advise $(OUT)/test_pipeline: $(SHARED_OBJS)
+$(OUT)/test_opts: $(OUT)/pipestat/opts.o $(OUT)/pipestat/listen.o $(SHARED_OBJS)
+$(OUT)/test_prom $(OUT)/test_opt_table: $(SHARED_OBJS)
 $(OUT)/test_conn_guard: $(OUT)/pipestat/conn_guard.o
-$(OUT)/test_web_config: $(OUT)/pipestat/web_config.o $(CORE_OBJS)
+$(OUT)/test_web_config: $(OUT)/pipestat/web_config.o $(SHARED_OBJS)
 $(OUT)/test_web_config: UNIT_LIBS += $(YAML_LIBS) $(GNUTLS_LIBS)
 $(OUT)/test_auth_pool: $(OUT)/pipestat/auth_pool.o
 $(OUT)/test_auth_pool: UNIT_LIBS += -lcrypt -lpthread
-$(OUT)/test_pipetop $(OUT)/test_pipetop_actions: $(PIPETOP_PLAIN_OBJS) $(CORE_OBJS)
-$(OUT)/test_pipeline_view: $(OUT)/pipetop/pipeline_view.o $(PIPETOP_PLAIN_OBJS) $(CORE_OBJS)
+$(OUT)/test_pipetop $(OUT)/test_pipetop_actions: $(PIPETOP_PLAIN_OBJS) $(SHARED_OBJS)
+$(OUT)/test_pipeline_view: $(OUT)/pipetop/pipeline_view.o $(PIPETOP_PLAIN_OBJS) $(SHARED_OBJS)
 $(OUT)/test_pipeline_view: UNIT_LIBS += $(CURSES_LIBS)
-$(OUT)/test_pipetrace_bench: $(filter-out $(OUT)/pipetrace-bench/main.o,$(PIPETRACE_BENCH_OBJS)) $(CORE_OBJS)
+$(OUT)/test_pipetrace_bench: $(filter-out $(OUT)/pipetrace-bench/main.o,$(PIPETRACE_BENCH_OBJS)) $(SHARED_OBJS)
 $(OUT)/test_pipetrace_bench: UNIT_LIBS += -luring
-$(OUT)/test_csv_layout: $(filter-out $(OUT)/pipetrace-bench/main.o,$(PIPETRACE_BENCH_OBJS)) $(CORE_OBJS)
+$(OUT)/test_csv_layout: $(filter-out $(OUT)/pipetrace-bench/main.o,$(PIPETRACE_BENCH_OBJS)) $(SHARED_OBJS)
 $(OUT)/test_csv_layout: UNIT_LIBS += -luring
 # test_column: the core, pipetop's model and pipetrace-bench's output
 # again, with a throwaway column appended to the metrics table
-TESTCOL_OBJS := $(patsubst $(OUT)/%,$(OUT)/testcol/%,$(CORE_OBJS) $(OUT)/pipetop/model.o \
+TESTCOL_OBJS := $(patsubst $(OUT)/%,$(OUT)/testcol/%,$(SHARED_OBJS) $(OUT)/pipetop/model.o \
 	$(filter-out $(OUT)/pipetrace-bench/main.o,$(PIPETRACE_BENCH_OBJS)))
 $(OUT)/testcol/%.o: src/%.c src/*/*.h include/pipetrace.h $(OUT)/flags
 	$(call msg,CC,$@)
@@ -220,14 +223,14 @@ FUZZ_SECONDS ?= 60
 FUZZ_CFLAGS := -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	       -std=gnu11 -Wall -Wextra -Werror -Wno-missing-field-initializers -Iinclude -Isrc \
 	       -DPIPETRACE_VERSION='"$(VERSION)"'
-FUZZ_SRC_output := $(wildcard src/core/*.c)
+FUZZ_SRC_output := $(wildcard $(SHARED_ROOMS:%=src/%/*.c))
 FUZZ_SRC_opts_pipestat := src/pipestat/opts.c src/pipestat/listen.c $(FUZZ_SRC_output)
 FUZZ_SRC_opts_pipetop := $(filter-out src/pipetop/main.c src/pipetop/view.c src/pipetop/pipeline_view.c,$(wildcard src/pipetop/*.c)) \
 			 $(FUZZ_SRC_output)
 FUZZ_SRC_opts_pipetrace_bench := $(filter-out src/pipetrace-bench/main.c,$(wildcard src/pipetrace-bench/*.c)) \
 			   $(FUZZ_SRC_output)
 FUZZ_LIBS_opts_pipetrace_bench := -luring
-FUZZ_SRC_web_config := src/pipestat/web_config.c src/core/trusted_file.c
+FUZZ_SRC_web_config := src/pipestat/web_config.c src/os/trusted_file.c
 FUZZ_LIBS_web_config := $(YAML_LIBS) $(GNUTLS_LIBS)
 define fuzz_rule
 $(OUT)/fuzz/fuzz_$(1): tests/fuzz/fuzz_$(1).c tests/fuzz/fuzz_argv.h $(FUZZ_SRC_$(1)) src/*/*.h
@@ -269,7 +272,7 @@ test:
 vmtest: all
 	$(Q)tests/vm/vmtest.sh
 
-$(OUT)/benchwork: tests/bench/benchwork.c $(OUT)/core/workload.o
+$(OUT)/benchwork: tests/bench/benchwork.c $(OUT)/workload/workload.o
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ -o $@
 

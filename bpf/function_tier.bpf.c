@@ -37,7 +37,7 @@
  * Counts are kept in the task's state and added to the key at exit.
  * What the raw counts mean per column (pool hits = new buffers - pages
  * allocated under the mutex, EAGAIN reasons from the side, one section per
- * buffer) is src/core/metrics.c's table.
+ * buffer) is src/model/metrics.c's table.
  * Both attach flavours share the bodies; user space loads one flavour.
  */
 #include "vmlinux.h"

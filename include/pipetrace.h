@@ -23,7 +23,7 @@ struct pt_key {
  * Raw event counts kept per key: each field counts one kind of event a
  * tier's programs see (the comment says which tiers count it). Nothing
  * here is derived; what a column makes of these fields, per tier and knob
- * state, is src/core/metrics.c's table.
+ * state, is src/model/metrics.c's table.
  */
 struct pt_counts {
 	__u64 reads;		/* read calls on a pipe (read, readv, preadv2, io_uring) */
@@ -157,7 +157,7 @@ enum pt_op {
 /*
  * A tier's hooks: its programs, or parts of one, that count some of the
  * raw counters. A session loads only the hooks the columns asked for need
- * (src/core/hooks.c says which hook counts what on each tier); programs
+ * (src/model/hooks.c says which hook counts what on each tier); programs
  * read pt_scope.hooks for the parts of theirs that run only when asked.
  */
 enum pt_hook {

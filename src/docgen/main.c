@@ -10,7 +10,7 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "core/opt_doc.h"
+#include "cli/opt_doc.h"
 #include "pipestat/opts.h"
 #include "pipetop/opts.h"
 #include "pipetrace-bench/pipetrace-bench.h"

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/clock.h"
+#include "os/clock.h"
 #include "auth_pool.h"
 
 #define REST_FACTOR	3	/* after a failure: 3 times its time idle */

@@ -11,7 +11,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include "core/cgroup.h"
+#include "os/cgroup.h"
 #include "command.h"
 
 #define PREFIX "pipestat-"

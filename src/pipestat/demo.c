@@ -7,7 +7,7 @@
 #include <unistd.h>
 #include <sys/prctl.h>
 #include "demo.h"
-#include "core/workload.h"
+#include "workload/workload.h"
 
 #define DEMO_WRITES	2048
 #define DEMO_SIZE	65536

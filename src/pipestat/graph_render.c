@@ -4,7 +4,7 @@
 #include <string.h>
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
-#include "core/fmt.h"
+#include "output/fmt.h"
 #include "graph_render.h"
 
 /* node fills by where the process waits: the busy stage stands out */

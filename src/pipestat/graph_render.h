@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The pipeline's picture (core/pipeline.h's model) by Graphviz: its
+ * The pipeline's picture (pipeline/pipeline.h's model) by Graphviz: its
  * cgraph for the DOT (no layout: stable, sorted as the model is, for
  * diffs) and its dot layout for SVG and PNG.
  */
@@ -8,7 +8,7 @@
 #define GRAPH_RENDER_H
 
 #include <stddef.h>
-#include "core/pipeline.h"
+#include "pipeline/pipeline.h"
 
 /* The whole file in format f into *data (free() it), its length in *len;
  * -1 if Graphviz or the memory failed. */

@@ -10,19 +10,19 @@
 #include <unistd.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
-#include "core/advise.h"
-#include "core/cli.h"
-#include "core/sigout.h"
-#include "core/clock.h"
+#include "tune/advise.h"
+#include "cli/cli.h"
+#include "os/sigout.h"
+#include "os/clock.h"
 #include "session/privs.h"
 #include "command.h"
 #include "demo.h"
-#include "session/loader.h"
-#include "core/ends.h"
-#include "core/fmt.h"
-#include "core/out.h"
-#include "core/pipe_seen.h"
-#include "core/pipeline.h"
+#include "session/session.h"
+#include "output/ends.h"
+#include "output/fmt.h"
+#include "output/report.h"
+#include "pipeline/pipe_seen.h"
+#include "pipeline/pipeline.h"
 #include "graph_render.h"
 #include "opts.h"
 #include "serve.h"
@@ -39,7 +39,7 @@ struct run {
 	int end_sig;		/* the termination signal taken, 0 */
 	struct command cmd;
 	FILE *out;		/* the report's (report_fd), given up on a signal
-				 * (core/sigout.h) */
+				 * (os/sigout.h) */
 	int out_fd;		/* its descriptor */
 	struct sigout so;
 	sigset_t end_sigs;	/* the signals that end the run */

@@ -2,11 +2,11 @@
 #include <getopt.h>
 #include <stddef.h>
 #include <string.h>
-#include "core/cgroup.h"
-#include "core/cli.h"
-#include "core/metrics.h"
-#include "core/out.h"
-#include "core/pipeline.h"
+#include "os/cgroup.h"
+#include "cli/cli.h"
+#include "model/metrics.h"
+#include "output/report.h"
+#include "pipeline/pipeline.h"
 #include "listen.h"
 #include "opts.h"
 
@@ -576,7 +576,7 @@ static const struct opt options[] = {
 		"\\fB\\-\\-listen\\fR, \\fB\\-\\-textfile\\fR, \\fB\\-\\-hist\\fR or another\n"
 		"\\fB\\-k\\fR. W% and R% are the shares of the interval the pipe's writers\n"
 		"slept waiting for room and its readers for data. The rules\n"
-		"(src/core/advise.h):\n"
+		"(src/tune/advise.h):\n"
 		".RS\n"
 		".TP\n"
 		".B quota\\-shrunk\n"

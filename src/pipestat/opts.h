@@ -4,11 +4,11 @@
 
 #include <stdbool.h>
 #include <stdio.h>
-#include "core/cli.h"
-#include "core/columns.h"
-#include "core/load_opts.h"
-#include "core/pipe_resize.h"
-#include "core/rows.h"
+#include "cli/cli.h"
+#include "output/columns.h"
+#include "model/load_opts.h"
+#include "tune/pipe_resize.h"
+#include "model/rows.h"
 
 /* -i below this would spend the interval draining (membarrier takes ms) */
 #define PIPESTAT_MIN_INTERVAL	0.1

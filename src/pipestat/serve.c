@@ -10,7 +10,7 @@
 #include <sys/eventfd.h>
 #include <unistd.h>
 #include <microhttpd.h>
-#include "core/clock.h"
+#include "os/clock.h"
 #include "auth_pool.h"
 #include "conn_guard.h"
 #include "listen.h"

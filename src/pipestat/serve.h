@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "core/prom.h"
+#include "output/prom.h"
 
 struct pt_server;
 

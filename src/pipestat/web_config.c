@@ -7,7 +7,7 @@
 #include <time.h>
 #include <gnutls/x509.h>
 #include <yaml.h>
-#include "core/trusted_file.h"
+#include "os/trusted_file.h"
 #include "web_config.h"
 
 #define WEB_FILE_MAX	(1 << 20)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <stdio.h>
 #include <string.h>
-#include "core/pipe_resize.h"
+#include "tune/pipe_resize.h"
 #include "actions.h"
 
 int ta_quit(struct ta_state *s)

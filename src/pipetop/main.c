@@ -15,10 +15,10 @@
 #include <sys/signalfd.h>
 #include <sys/utsname.h>
 #include <termios.h>
-#include "core/cli.h"
-#include "core/clock.h"
+#include "cli/cli.h"
+#include "os/clock.h"
 #include "session/privs.h"
-#include "session/loader.h"
+#include "session/session.h"
 #include "opts.h"
 #include "keys.h"
 #include "pipeline_view.h"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "core/fmt.h"
+#include "output/fmt.h"
 #include "model.h"
 
 /* How a column's cells read: a rate, a percentage, bytes or a ratio. */

@@ -9,10 +9,10 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "core/advise.h"
-#include "core/metrics.h"
-#include "core/ends.h"
-#include "core/rows.h"
+#include "tune/advise.h"
+#include "model/metrics.h"
+#include "output/ends.h"
+#include "model/rows.h"
 
 enum tm_mode { TM_PER_PIPE, TM_PER_PROC };
 
@@ -20,7 +20,7 @@ enum tm_mode { TM_PER_PIPE, TM_PER_PROC };
  * ratio, a whole count (K = 1000) */
 enum tm_kind { TM_K_RATE, TM_K_BYTES, TM_K_PCT, TM_K_RATIO, TM_K_COUNT };
 
-/* A value column (enum tm_col, core/metrics.h): its row's .top, and how
+/* A value column (enum tm_col, model/metrics.h): its row's .top, and how
  * its cells read. */
 struct tm_colinfo {
 	const char *head;

@@ -2,9 +2,9 @@
 #include <getopt.h>
 #include <stddef.h>
 #include <string.h>
-#include "core/cli.h"
-#include "core/fmt.h"
-#include "core/metrics.h"
+#include "cli/cli.h"
+#include "output/fmt.h"
+#include "model/metrics.h"
 #include "keys.h"
 #include "opts.h"
 

@@ -4,8 +4,8 @@
 #define PIPETOP_OPTS_H
 
 #include <stdio.h>
-#include "core/cli.h"
-#include "core/load_opts.h"
+#include "cli/cli.h"
+#include "model/load_opts.h"
 
 #define PIPETOP_DEF_INTERVAL	1.0
 #define PIPETOP_MIN_INTERVAL	0.1

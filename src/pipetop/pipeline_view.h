@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * pipetop's pipeline view (key g): the model of core/pipeline.h as text,
+ * pipetop's pipeline view (key g): the model of pipeline/pipeline.h as text,
  * stages left to right in boxes, box-drawing edges with bytes/s and
  * calls/s on them, the bottleneck highlighted, a chain too long for the
  * width folded onto the next band.
@@ -10,8 +10,8 @@
 
 #include <stdbool.h>
 #include <wchar.h>
-#include "core/pipe_seen.h"
-#include "core/pipeline.h"
+#include "pipeline/pipe_seen.h"
+#include "pipeline/pipeline.h"
 
 struct pv_view {
 	struct pl_graph g;

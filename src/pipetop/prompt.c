@@ -2,7 +2,7 @@
 #include <curses.h>
 #include <stdio.h>
 #include <string.h>
-#include "core/pipe_resize.h"
+#include "tune/pipe_resize.h"
 #include "prompt.h"
 
 void tp_filter(struct tp_prompt *p, const char *filter)

@@ -8,8 +8,8 @@
 #define PIPETOP_PROMPT_H
 
 #include <stddef.h>
-#include "core/metrics.h"
-#include "core/pipe_resize.h"
+#include "model/metrics.h"
+#include "tune/pipe_resize.h"
 
 enum tp_kind { TP_NONE, TP_FILTER, TP_SIZE, TP_CONFIRM };
 

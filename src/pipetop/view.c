@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include "core/fmt.h"
-#include "core/out.h"
+#include "output/fmt.h"
+#include "output/report.h"
 #include "keys.h"
 #include "view.h"
 

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include "core/cli.h"
+#include "cli/cli.h"
 #include "pipetrace-bench.h"
 
 static const struct pb_knob_info knobs[] = {

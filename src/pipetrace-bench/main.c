@@ -15,11 +15,11 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
-#include "core/cli.h"
-#include "core/fmt.h"
+#include "cli/cli.h"
+#include "output/fmt.h"
 #include "session/privs.h"
 #include "pipetrace-bench.h"
-#include "session/loader.h"
+#include "session/session.h"
 
 static const long default_sizes[] = { 4096, 32768, 65536, 131072 };
 static const long default_writers[] = { 1, 2, 5 };

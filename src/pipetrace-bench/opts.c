@@ -7,18 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "core/cli.h"
+#include "cli/cli.h"
 #include "pipetrace-bench.h"
-
-const char *const pb_wl_names[PB_NWL + 2] = {
-	[PB_STREAM] = "stream",
-	[PB_MIX] = "mix",
-	[PB_PINGPONG] = "pingpong",
-	[PB_URING] = "uring",
-	[PB_BW] = "bw",
-	[PB_BURSTY] = "bursty",
-	[PB_NWL] = "all",	/* every one; then NULL: the operands */
-};
 
 /* no empty entries: strtok_r would skip them */
 static bool list_ok(const char *s, size_t cap)
@@ -74,28 +64,6 @@ static int parse_cpus(const char *s, int *cpus, int cap)
 		}
 	}
 	return n;
-}
-
-int pb_cpu_at(const struct pb_opts *o, int i)
-{
-	return o->ncpus ? o->cpus[i % o->ncpus] : -1;
-}
-
-const char *pb_placement(const struct pb_opts *o, const struct pb_point *p,
-			 char *buf, size_t n)
-{
-	int a = pb_cpu_at(o, 0), b = pb_cpu_at(o, 1);
-
-	/* bw is lmbench's unpinned run; uring is one process, never pinned */
-	if (p->wl == PB_BW || p->wl == PB_URING || p->wl == PB_BURSTY || !o->ncpus)
-		snprintf(buf, n, "unpinned");
-	else if (p->wl == PB_MIX && o->ncpus > 2)
-		snprintf(buf, n, "round-robin over %d CPUs", o->ncpus);
-	else if (a == b)
-		snprintf(buf, n, "same CPU %d", a);
-	else
-		snprintf(buf, n, "CPUs %d and %d", a, b);
-	return buf;
 }
 
 #define AT(field)	offsetof(struct pb_opts, field)

@@ -7,10 +7,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/csv_layout.h"
-#include "core/fmt.h"
-#include "core/out.h"
-#include "core/record.h"
+#include "output/csv_layout.h"
+#include "output/fmt.h"
+#include "output/report.h"
+#include "output/record.h"
 #include "pipetrace-bench.h"
 
 static int cmp_double(const void *a, const void *b)

@@ -10,11 +10,11 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <sys/types.h>
-#include "core/cli.h"
-#include "core/load_opts.h"
-#include "core/metrics.h"
-#include "core/rows.h"
-#include "core/workload.h"
+#include "cli/cli.h"
+#include "model/load_opts.h"
+#include "model/metrics.h"
+#include "model/rows.h"
+#include "workload/workload.h"
 
 struct csv_layout;
 

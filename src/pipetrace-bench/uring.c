@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <liburing.h>
-#include "core/clock.h"
+#include "os/clock.h"
 #include "pipetrace-bench.h"
 
 static double now(void)

@@ -7,7 +7,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include "btf_probe.h"
-#include "core/metrics.h"
+#include "model/metrics.h"
 
 static int vmlinux_err;
 

@@ -8,7 +8,7 @@
 #define COUNTS_CACHE_H
 
 #include <linux/types.h>
-#include "core/rows.h"
+#include "model/rows.h"
 
 struct bpf_object;
 

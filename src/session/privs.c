@@ -6,7 +6,7 @@
 #include <linux/capability.h>
 #include <sys/syscall.h>
 #include "btf_probe.h"
-#include "loader.h"
+#include "session.h"
 #include "privs.h"
 
 #ifndef CAP_PERFMON

@@ -9,7 +9,7 @@
 #define SLEEPS_H
 
 #include <linux/types.h>
-#include "core/rows.h"
+#include "model/rows.h"
 
 struct bpf_object;
 

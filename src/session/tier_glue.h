@@ -10,7 +10,7 @@
 
 #include <errno.h>
 #include <bpf/libbpf.h>
-#include "loader.h"
+#include "session.h"
 
 /* A tracepoint hook's two programs: the tp_btf one or the perf one, as
  * the plan says (preempt.h); neither if the hook is not wanted. */

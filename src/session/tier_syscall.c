@@ -6,7 +6,7 @@
 #include <bpf/libbpf.h>
 #include "btf_probe.h"
 #include "preempt.h"
-#include "core/metrics.h"
+#include "model/metrics.h"
 #include "tier_glue.h"
 #include "syscall_tier.skel.h"
 

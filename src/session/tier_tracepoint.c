@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <bpf/libbpf.h>
 #include "btf_probe.h"
-#include "core/metrics.h"
+#include "model/metrics.h"
 #include "tier_glue.h"
 #include "tracepoint_tier.skel.h"
 

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/workload.h"
+#include "workload/workload.h"
 
 int main(int argc, char **argv)
 {

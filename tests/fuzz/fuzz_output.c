@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "core/out.h"
+#include "output/report.h"
 
 static void no_control(const char *s, size_t n)
 {

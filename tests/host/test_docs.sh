@@ -59,15 +59,15 @@ keys_man=$(man_text pipetop | awk '/^\.SH KEYS/ { f = 1; next } /^\.SH/ { f = 0 
 expect "pipetop: man KEYS names the key table" "$keys_man" "$keys_table"
 
 # pipetop's value columns: the man page describes them in screen order
-# (enum tm_col, src/core/metrics.h), under their headings (the metrics
+# (enum tm_col, src/model/metrics.h), under their headings (the metrics
 # table's TOP(place, "HEADING", ...))
 # (test_column's throwaway column, #ifdef PT_TEST_COLUMN, left out)
-heads=$(sed '/^#ifdef PT_TEST_COLUMN/,/^#endif/d' src/core/metrics.h |
+heads=$(sed '/^#ifdef PT_TEST_COLUMN/,/^#endif/d' src/model/metrics.h |
 	sed -n '/^enum tm_col {/,/TM_NCOLS/p' | grep -oE 'TM_[A-Z]+' |
 	grep -v TM_NCOLS | while read -r c; do
-		sed -n "s/.*TOP($c, \"\([^\"]*\)\".*/\1/p" src/core/metrics.c
+		sed -n "s/.*TOP($c, \"\([^\"]*\)\".*/\1/p" src/model/metrics.c
 	done | paste -sd' ')
-[ -n "$heads" ] || not_ok "pipetop: no column table found in src/core/metrics.[ch]"
+[ -n "$heads" ] || not_ok "pipetop: no column table found in src/model/metrics.[ch]"
 man_heads=$(man_text pipetop | awk '/^\.SH DESCRIPTION/ { f = 1; next } /^\.SH/ { f = 0 }
 	f && tp { print; tp = 0 } f && /^\.TP/ { tp = 1 }' | tr -c 'A-Za-z0-9_/%\n' ' ' |
 	tr ' ' '\n' | grep -xF -f <(tr ' ' '\n' <<<"$heads") | paste -sd' ')

@@ -2,7 +2,7 @@
 # pipestat --textfile run by root in a directory an unprivileged user
 # (nobody) owns: nothing the user plants makes root write anywhere else or
 # hang. Each case is an attack that worked before the textfile was written
-# through core/textfile.c.
+# through os/textfile.c.
 set -u
 cd "$(dirname "$0")/../.."
 . tests/host/lib.sh

@@ -16,7 +16,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
-#include "core/clock.h"
+#include "os/clock.h"
 #include "workload.h"
 
 bool wl_show_ino;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The tests' known-answer pipe workloads, on top of the tools' own
- * (core/workload.h): one library for the host's pipework and the VM's
+ * (workload/workload.h): one library for the host's pipework and the VM's
  * ptwork (linked statically there). Each returns its own count of what it
  * did, or -1 (with errno, or a "FAIL:" line on stderr saying what the
  * kernel did instead).
@@ -10,7 +10,7 @@
 #define TESTS_WORKLOAD_H
 
 #include <stdbool.h>
-#include "core/workload.h"
+#include "workload/workload.h"
 
 /* set: the first pipe made prints "ino=<inode of its read end>" (the VM
  * suites pick their trace events by it) */

@@ -4,7 +4,7 @@
 #define RENDER_UNIT_H
 
 #include <stdio.h>
-#include "core/out.h"
+#include "output/report.h"
 
 static char *render(int (*fn)(FILE *, const struct pt_report *),
 		    const struct pt_report *r)

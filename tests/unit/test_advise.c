@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* pipestat --advise's rules (src/core/advise.h) on rows of known counts. */
+/* pipestat --advise's rules (src/tune/advise.h) on rows of known counts. */
 #define _GNU_SOURCE
 #include <unistd.h>
-#include "core/advise.h"
+#include "tune/advise.h"
 #include "unit.h"
 
 #define SEC 1000000000ULL

@@ -8,7 +8,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
-#include "core/clock.h"
+#include "os/clock.h"
 #include "pipestat/auth_pool.h"
 #include "unit.h"
 

@@ -8,10 +8,10 @@
  * in pipetrace-bench's CSV.
  */
 #include <stdlib.h>
-#include "core/columns.h"
-#include "core/csv_layout.h"
-#include "core/out.h"
-#include "core/prom.h"
+#include "output/columns.h"
+#include "output/csv_layout.h"
+#include "output/report.h"
+#include "output/prom.h"
 #include "pipetop/model.h"
 #include "pipetrace-bench/pipetrace-bench.h"
 #include "json_unit.h"

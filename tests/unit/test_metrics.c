@@ -2,8 +2,8 @@
 /* The metrics table: per-tier qualities, knob states, the generated help. */
 #define _GNU_SOURCE
 #include <stdlib.h>
-#include "core/hooks.h"
-#include "core/metrics.h"
+#include "model/hooks.h"
+#include "model/metrics.h"
 #include "unit.h"
 
 static struct pt_env env_of(enum pt_tier t, int prealloc, int batch)

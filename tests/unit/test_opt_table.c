@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The option table (core/opt_table.h): parsing, --help, and the man
+/* The option table (cli/opt_table.h): parsing, --help, and the man
  * entries and completion made from it, on a table of its own. */
 #include <getopt.h>
 #include <stdlib.h>
-#include "core/cli.h"
-#include "core/opt_doc.h"
+#include "cli/cli.h"
+#include "cli/opt_doc.h"
 #include "unit.h"
 
 struct toy {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* pipestat's option parsing: values, limits and the errors users see. */
 #include <stdio.h>
-#include "core/advise.h"
-#include "core/columns.h"
-#include "core/metrics.h"
+#include "tune/advise.h"
+#include "output/columns.h"
+#include "model/metrics.h"
 #include "pipestat/listen.h"
 #include "pipestat/opts.h"
 #include "unit.h"

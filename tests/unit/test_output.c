@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The CSV contract (and the man page's list of it), honest '-' and empty fields, derived marks, quoting. */
 #include <stdlib.h>
-#include "core/columns.h"
-#include "core/fmt.h"
-#include "core/out.h"
-#include "core/record.h"
+#include "output/columns.h"
+#include "output/fmt.h"
+#include "output/report.h"
+#include "output/record.h"
 #include "json_unit.h"
 #include "render_unit.h"
 #include "unit.h"

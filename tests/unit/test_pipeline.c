@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The pipeline's graph (src/core/pipeline.h) from ends of known counts. */
-#include "core/ends.h"
-#include "core/pipe_seen.h"
-#include "core/pipeline.h"
+/* The pipeline's graph (src/pipeline/pipeline.h) from ends of known counts. */
+#include "output/ends.h"
+#include "pipeline/pipe_seen.h"
+#include "pipeline/pipeline.h"
 #include "unit.h"
 
 #define SEC 1000000000ULL

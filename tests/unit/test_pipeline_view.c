@@ -3,7 +3,7 @@
 #include <locale.h>
 #include <stdlib.h>
 #include <wchar.h>
-#include "core/ends.h"
+#include "output/ends.h"
 #include "pipetop/pipeline_view.h"
 #include "unit.h"
 

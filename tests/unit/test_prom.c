@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <unistd.h>
-#include "core/prom.h"
+#include "output/prom.h"
 #include "unit.h"
 
 static char *render(const struct prom_store *p, enum prom_fmt fmt)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Folding fine-grained kernel keys into rows of the key the user chose. */
 #include <stdlib.h>
-#include "core/ends.h"
-#include "core/rows.h"
+#include "output/ends.h"
+#include "model/rows.h"
 #include "unit.h"
 
 static struct pt_key key(__u32 tgid, const char *comm, __u64 ino)

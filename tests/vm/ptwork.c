@@ -83,7 +83,7 @@
 #include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "core/clock.h"
+#include "os/clock.h"
 #include "lib/workload.h"
 
 #define KIB 1024

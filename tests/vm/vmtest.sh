@@ -77,7 +77,7 @@ BIN=$CACHE/bin/$(printf '%s' "$REPO" | sha)
 mkdir -p "$BIN" "$CACHE/runs"
 timeout 300 gcc -static -O2 -Wall -Wextra -Werror -I"$REPO/src" -I"$REPO/tests" \
 	-o "$BIN/ptwork.tmp" "$VM_DIR/ptwork.c" "$REPO/tests/lib/workload.c" \
-	"$REPO/src/core/workload.c" -luring -lpthread
+	"$REPO/src/workload/workload.c" -luring -lpthread
 mv "$BIN/ptwork.tmp" "$BIN/ptwork"
 
 # BPF smoke test (tp_btf on pipe:* and fentry), against each kernel's BTF

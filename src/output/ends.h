@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A pipe's ends: the processes that write into it and read from it, from
+ * rows keyed by pipe and process (PT_BY_PIPE_PID). pipestat -k pipe names
+ * them as pipetop does: "dd[12]" for command dd, process 12 (CSV and JSON:
+ * rec_procs()).
+ */
+#ifndef ENDS_H
+#define ENDS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "model/rows.h"
+
+#define ENDS_LISTED	32	/* per side; the rest only counted, as "+N" */
+
+/* A process of a pipe writes into it / reads from it (or tried to). */
+bool pt_is_writer(const struct pt_counts *c);
+bool pt_is_reader(const struct pt_counts *c);
+
+/* Folds src's rows (counts and histograms) into dst under dst->by. */
+int rows_fold(struct pt_rows *dst, const struct pt_rows *src);
+/* Orders ends (PT_BY_PIPE_PID rows) by pipe, then process, for ends_names. */
+void ends_sort(struct pt_rows *ends);
+/*
+ * The writers (or readers) of pipe (its dev and ino) among ends, by pid:
+ * the first cap into v; returns how many there are.
+ */
+size_t ends_list(const struct pt_rows *ends, const struct pt_key *pipe,
+		 bool writers, const struct pt_row **v, size_t cap);
+/*
+ * For a human: "comm[pid],..." of the writers (or readers) of pipe, each
+ * comm as fmt_comm_marked() shows it; after ENDS_LISTED, "+N" for the
+ * rest; "" if none.
+ */
+void ends_names(char *buf, size_t n, const struct pt_rows *ends,
+		const struct pt_key *pipe, bool writers);
+
+#endif

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The human table: a heading per interval, one line per key. */
+#include <string.h>
+#include <time.h>
+#include "os/cgroup.h"
+#include "columns.h"
+#include "ends.h"
+#include "fmt.h"
+#include "report.h"
+
+/* The columns a report shows: -o's, or the default set. */
+static const struct pt_columns *columns(const struct pt_report *r)
+{
+	static struct pt_columns def;
+
+	if (r->cols)
+		return r->cols;
+	if (!def.n)
+		columns_default(&def);
+	return &def;
+}
+
+static void heading(FILE *f, const struct pt_report *r)
+{
+	const struct pt_columns *cols = columns(r);
+	enum pt_by by = r->rows->by;
+	time_t t = (time_t)r->time;
+	char when[16], head[64];
+
+	strftime(when, sizeof(when), "%H:%M:%S", localtime(&t));
+	fprintf(f, "%s  tier: %s  interval: %.2fs  key: %s\n", when,
+		tier_name(r->env->tier), r->interval_s, by_name(by));
+	if (by == PT_BY_TOTAL)
+		fprintf(f, "%-8s", "");
+	if (by_has_pid(by))
+		fprintf(f, "%-8s", "PID");
+	if (by_has_comm(by))
+		fprintf(f, "%-15s", "COMM");
+	if (by_has_pipe(by))
+		fprintf(f, "%-10s ", "PIPE");
+	if (by_has_cgroup(by))
+		fprintf(f, "%-32s ", "CGROUP");
+	for (int i = 0; i < cols->n; i++) {
+		int w = column_head(head, sizeof(head), cols->col[i], r->env, r->rate);
+
+		fprintf(f, " %*s", w, head);
+	}
+	if (r->ends)
+		fputs("  WRITERS -> READERS", f);
+	fputc('\n', f);
+}
+
+static void line(FILE *f, const struct pt_report *r, const struct pt_row *row)
+{
+	const struct pt_columns *cols = columns(r);
+	enum pt_by by = r->rows->by;
+	char buf[32], head[64], comm[PT_COMM_LEN + 1];
+
+	if (by == PT_BY_TOTAL)
+		fprintf(f, "%-8s", "total");
+	if (by_has_pid(by))
+		fprintf(f, "%-8u", row->key.tgid);
+	if (by_has_comm(by))
+		fprintf(f, "%-15.15s", fmt_comm(comm, row->key.comm));
+	if (by_has_pipe(by))
+		fprintf(f, "%-10llu ", (unsigned long long)row->key.ino);
+	if (by_has_cgroup(by)) {
+		char cg[4096];
+
+		cgroup_name(cg, sizeof(cg), row->key.cgroup);
+		fprintf(f, "%-32s ", cg);
+	}
+	for (int i = 0; i < cols->n; i++) {
+		enum pt_col col = cols->col[i];
+		int w = column_head(head, sizeof(head), col, r->env, r->rate);
+		struct pt_value v = out_value(r, col, row, true);
+
+		if (v.q != PT_NA && v.type == PT_V_U64 && !strcmp(pt_metrics[col].unit, "bytes"))
+			fmt_iec(buf, sizeof(buf), v.u);
+		else
+			fmt_table_value(buf, sizeof(buf), &v, w);
+		fprintf(f, " %*s", w, buf);
+	}
+	if (r->ends) {
+		char w[1024], rd[1024];
+
+		ends_names(w, sizeof(w), r->ends, &row->key, true);
+		ends_names(rd, sizeof(rd), r->ends, &row->key, false);
+		fprintf(f, "  %s -> %s", *w ? w : "?", *rd ? rd : "?");
+	}
+	fputc('\n', f);
+}
+
+int out_table_report(FILE *f, const struct pt_report *r)
+{
+	char lost[256];
+
+	heading(f, r);
+	for (size_t i = 0; i < out_nrows(r); i++)
+		line(f, r, &r->rows->v[i]);
+	if (!r->rows->n)
+		fputs("(no pipe activity)\n", f);
+	if (*fmt_lost(lost, sizeof(lost), r->env))
+		fprintf(f, "warning: %s\n", lost);
+	fprintf(f, "* derived, not measured; - not known on this tier; " FMT_UNITS "\n\n");
+	return fflush(f) || ferror(f) ? -1 : 0;
+}

@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "output/ends.h"
+#include "output/fmt.h"
+#include "pipe_seen.h"
+#include "pipeline.h"
+
+/* One process's end of one pipe in the interval. */
+struct part {
+	struct pt_key key;
+	struct pt_counts c;
+	bool writer, reader;
+};
+
+void pl_init(struct pl_graph *g)
+{
+	memset(g, 0, sizeof(*g));
+	g->bottleneck = -1;
+}
+
+void pl_free(struct pl_graph *g)
+{
+	free(g->nodes);
+	free(g->edges);
+	pl_init(g);
+}
+
+static int pipe_then_pid(const void *a, const void *b)
+{
+	const struct pt_key *x = &((const struct part *)a)->key;
+	const struct pt_key *y = &((const struct part *)b)->key;
+
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	return (x->tgid > y->tgid) - (x->tgid < y->tgid);
+}
+
+/* The interval's ends, and the seen ends that moved nothing in it. */
+static struct part *gather(const struct pt_rows *ends, const struct pipe_seen *seen,
+			   size_t *n)
+{
+	size_t cap = ends->n + (seen ? seen->n : 0), k = 0;
+	struct part *v = calloc(cap ? cap : 1, sizeof(*v));
+
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < ends->n; i++) {
+		const struct pt_row *row = &ends->v[i];
+
+		v[k] = (struct part){ row->key, row->c, pt_is_writer(&row->c),
+				      pt_is_reader(&row->c) };
+		/* a side it took before, blocked all of this interval */
+		if (seen) {
+			const struct seen_end *e = seen_find(seen, row->key.tgid,
+							     row->key.dev, row->key.ino);
+
+			v[k].writer |= e && e->writer && !v[k].reader;
+			v[k].reader |= e && e->reader && !v[k].writer;
+		}
+		k++;
+	}
+	for (size_t i = 0; seen && i < seen->n; i++) {
+		const struct seen_end *e = &seen->v[i];
+
+		if (rows_has(ends, &e->key))
+			continue;
+		v[k] = (struct part){ .key = e->key, .writer = e->writer,
+				      .reader = e->reader };
+		k++;
+	}
+	qsort(v, k, sizeof(*v), pipe_then_pid);
+	*n = k;
+	return v;
+}
+
+static int node_cmp(const void *a, const void *b)
+{
+	__u32 x = ((const struct pl_node *)a)->pid, y = ((const struct pl_node *)b)->pid;
+
+	return (x > y) - (x < y);
+}
+
+static long node_of(const struct pl_graph *g, __u32 pid)
+{
+	const struct pl_node key = { .pid = pid };
+	const struct pl_node *n = bsearch(&key, g->nodes, g->nnodes, sizeof(key), node_cmp);
+
+	return n ? n - g->nodes : -1;
+}
+
+static int pid_cmp(const void *a, const void *b)
+{
+	__u32 x = *(const __u32 *)a, y = *(const __u32 *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* One node per process, its counts summed over its pipes. */
+static int add_nodes(struct pl_graph *g, const struct part *v, size_t n,
+		     const struct pipe_seen *seen)
+{
+	__u32 *pids = malloc((n + 1) * sizeof(*pids));
+	size_t k = 0;
+
+	if (!pids || pt_grow((void **)&g->nodes, &g->nodes_cap, n + 1,
+			     sizeof(*g->nodes), 16)) {
+		free(pids);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		pids[i] = v[i].key.tgid;
+	qsort(pids, n, sizeof(*pids), pid_cmp);
+	for (size_t i = 0; i < n; i++)
+		if (!i || pids[i] != pids[i - 1])
+			pids[k++] = pids[i];
+	memset(g->nodes, 0, k * sizeof(*g->nodes));
+	for (size_t i = 0; i < k; i++)
+		g->nodes[i].pid = pids[i];
+	g->nnodes = k;
+	free(pids);
+	for (size_t i = 0; i < n; i++) {
+		struct pl_node *node = &g->nodes[node_of(g, v[i].key.tgid)];
+
+		if (!node->comm[0]) {
+			memcpy(node->comm, v[i].key.comm, PT_COMM_LEN);
+			if (seen)
+				snprintf(node->cmdline, sizeof(node->cmdline), "%s",
+					 seen_cmdline(seen, node->pid));
+		}
+		counts_add(&node->c, &v[i].c);
+	}
+	return 0;
+}
+
+static __u64 written(const struct pt_counts *c)
+{
+	return c->write_bytes + c->splice_in_bytes;
+}
+
+static __u64 read_out(const struct pt_counts *c)
+{
+	return c->read_bytes + c->splice_out_bytes;
+}
+
+static int add_edge(struct pl_graph *g, const struct part *w, const struct part *r,
+		    size_t nw, size_t nr, const struct pipe_seen *seen)
+{
+	const struct seen_end *e;
+	struct pl_edge *edge;
+
+	if (pt_grow((void **)&g->edges, &g->edges_cap, g->nedges + 1,
+		    sizeof(*g->edges), 16))
+		return -1;
+	edge = &g->edges[g->nedges++];
+	memset(edge, 0, sizeof(*edge));
+	edge->from = node_of(g, w->key.tgid);
+	edge->to = node_of(g, r->key.tgid);
+	edge->dev = w->key.dev;
+	edge->ino = w->key.ino;
+	e = seen ? seen_find(seen, w->key.tgid, w->key.dev, w->key.ino) : NULL;
+	if (!e || !e->path[0])
+		e = seen ? seen_find(seen, r->key.tgid, r->key.dev, r->key.ino) : NULL;
+	if (e)
+		snprintf(edge->path, sizeof(edge->path), "%s", e->path);
+	/* all a lone reader read came from the writers, each its own share;
+	 * all a lone writer wrote went to the readers */
+	if (nr == 1) {
+		edge->known = true;
+		edge->bytes = written(&w->c);
+		edge->calls = w->c.writes + w->c.splice_in;
+	} else if (nw == 1) {
+		edge->known = edge->by_reader = true;
+		edge->bytes = read_out(&r->c);
+		edge->calls = r->c.reads + r->c.splice_out;
+	}
+	if (edge->bytes > g->max_bytes)
+		g->max_bytes = edge->bytes;
+	return 0;
+}
+
+/*
+ * A pipe's parts v[0..n): an edge from each writer to each other reader;
+ * a pipe of many writers and readers (a jobserver's) is left out,
+ * counted: its pairs would swamp the picture and carry no figures.
+ */
+static int add_pipe_edges(struct pl_graph *g, const struct part *v, size_t n,
+			  const struct pipe_seen *seen)
+{
+	size_t nw = 0, nr = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		nw += v[i].writer;
+		nr += v[i].reader;
+	}
+	if (nw > 1 && nr > 1 && nw * nr > PL_MAX_PAIRS) {
+		g->pipes_left_out++;
+		return 0;
+	}
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; v[i].writer && j < n; j++)
+			if (v[j].reader && v[j].key.tgid != v[i].key.tgid &&
+			    add_edge(g, &v[i], &v[j], nw, nr, seen))
+				return -1;
+	return 0;
+}
+
+static int edge_cmp(const void *a, const void *b)
+{
+	const struct pl_edge *x = a, *y = b;
+
+	if (x->from != y->from)
+		return x->from < y->from ? -1 : 1;
+	if (x->to != y->to)
+		return x->to < y->to ? -1 : 1;
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	return (x->ino > y->ino) - (x->ino < y->ino);
+}
+
+static bool moved_nothing(const struct pt_counts *c)
+{
+	return !c->reads && !c->writes && !c->splice_in && !c->splice_out &&
+	       !c->wait_read_ns && !c->wait_write_ns;
+}
+
+/* A share of the interval from a WAIT_*% column; false if not known. */
+static bool share(enum pt_col col, const struct pt_counts *c,
+		  const struct pt_env *env, double *d)
+{
+	struct pt_value v = pt_get(col, c, env);
+
+	if (v.q == PT_NA)
+		return false;
+	*d = v.d > 100 ? 1 : v.d / 100;
+	return true;
+}
+
+/*
+ * Where each process waited, and the bottleneck: of the busy processes,
+ * the one that waited least on its pipes (it sets the pace); none when
+ * every process waits on another (or on nothing traced).
+ */
+static void classify(struct pl_graph *g, const struct pt_env *env)
+{
+	double least = 2;
+
+	for (size_t i = 0; i < g->nnodes; i++) {
+		struct pl_node *node = &g->nodes[i];
+		double busy;
+
+		if (moved_nothing(&node->c)) {
+			node->state = PL_IDLE;
+			continue;
+		}
+		if (!share(PT_COL_WAIT_READ_PCT, &node->c, env, &node->wait_read) ||
+		    !share(PT_COL_WAIT_WRITE_PCT, &node->c, env, &node->wait_write)) {
+			node->state = PL_UNKNOWN;
+			continue;
+		}
+		busy = 1 - node->wait_read - node->wait_write;
+		if (node->wait_write >= node->wait_read && node->wait_write > busy)
+			node->state = PL_WAITS_WRITE;
+		else if (node->wait_read > node->wait_write && node->wait_read > busy)
+			node->state = PL_WAITS_READ;
+		else
+			node->state = PL_BUSY;
+		if (node->state == PL_BUSY && node->wait_read + node->wait_write < least) {
+			least = node->wait_read + node->wait_write;
+			g->bottleneck = i;
+		}
+	}
+	if (g->bottleneck >= 0)
+		g->nodes[g->bottleneck].bottleneck = true;
+}
+
+/* Stages left to right: a source 0, a reader one past its writers (a
+ * cycle stops growing after as many rounds as there are nodes). */
+static void stage(struct pl_graph *g)
+{
+	bool moved = true;
+
+	for (size_t round = 0; moved && round < g->nnodes; round++) {
+		moved = false;
+		for (size_t i = 0; i < g->nedges; i++) {
+			const struct pl_edge *e = &g->edges[i];
+			int s = g->nodes[e->from].stage + 1;
+
+			if (g->nodes[e->to].stage < s) {
+				g->nodes[e->to].stage = s;
+				moved = true;
+			}
+		}
+	}
+}
+
+int pl_build(struct pl_graph *g, const struct pt_rows *ends,
+	     const struct pt_env *env, const struct pipe_seen *seen)
+{
+	struct part *v;
+	size_t n, first = 0;
+	int err = 0;
+
+	g->nnodes = g->nedges = g->pipes_left_out = 0;
+	g->bottleneck = -1;
+	g->max_bytes = 0;
+	g->interval_s = env->interval_s;
+	v = gather(ends, seen, &n);
+	if (!v || add_nodes(g, v, n, seen)) {
+		free(v);
+		return -1;
+	}
+	for (size_t i = 1; i <= n && !err; i++)
+		if (i == n || v[i].key.dev != v[first].key.dev ||
+		    v[i].key.ino != v[first].key.ino) {
+			err = add_pipe_edges(g, v + first, i - first, seen);
+			first = i;
+		}
+	free(v);
+	if (err)
+		return -1;
+	qsort(g->edges, g->nedges, sizeof(*g->edges), edge_cmp);
+	classify(g, env);
+	stage(g);
+	return 0;
+}
+
+double pl_rate(const struct pl_graph *g, __u64 n)
+{
+	return g->interval_s > 0 ? n / g->interval_s : 0;
+}
+
+const char *pl_state_name(enum pl_state s)
+{
+	static const char *const names[] = {
+		[PL_BUSY] = "busy", [PL_WAITS_WRITE] = "waits writing",
+		[PL_WAITS_READ] = "waits reading", [PL_UNKNOWN] = "waits unknown",
+		[PL_IDLE] = "idle",
+	};
+
+	return names[s];
+}
+
+void pl_node_name(char *buf, size_t n, const struct pl_node *node)
+{
+	char comm[FMT_MARKED_LEN];
+
+	snprintf(buf, n, "%s[%u]", fmt_comm_marked(comm, node->comm, PT_COMM_LEN),
+		 node->pid);
+}
+
+/* calls a second: "25.6k" and the like, three significant figures */
+static void calls_text(char *buf, size_t n, double d)
+{
+	static const char prefix[] = " kMGTPE";
+	int i = 0;
+
+	while (d >= 1000 && i < (int)sizeof(prefix) - 2) {
+		d /= 1000;
+		i++;
+	}
+	if (!i)
+		snprintf(buf, n, "%.0f", d);
+	else
+		snprintf(buf, n, "%.*f%c", d < 10 ? 2 : d < 100 ? 1 : 0, d, prefix[i]);
+}
+
+void pl_edge_rates(char *bytes, char *calls, size_t n, const struct pl_graph *g,
+		   const struct pl_edge *e, bool brief)
+{
+	char rate[32];
+
+	if (!e->known) {
+		snprintf(bytes, n, "?");
+		calls[0] = '\0';
+		return;
+	}
+	/* bytes as every table shows them */
+	fmt_iec(rate, sizeof(rate), (unsigned long long)(pl_rate(g, e->bytes) + 0.5));
+	snprintf(bytes, n, "%sB/s", rate);
+	calls_text(rate, sizeof(rate), pl_rate(g, e->calls));
+	snprintf(calls, n, "%s %s/s", rate, brief ? (e->by_reader ? "r" : "w") :
+		 e->by_reader ? "reads" : "writes");
+}
+
+void pl_edge_figures(char *buf, size_t n, const struct pl_graph *g,
+		     const struct pl_edge *e)
+{
+	char bytes[48], calls[48];
+
+	pl_edge_rates(bytes, calls, sizeof(bytes), g, e, false);
+	snprintf(buf, n, "%s%s%s", bytes, calls[0] ? " " : "", calls);
+}
+
+enum pl_format pl_format_of(const char *path)
+{
+	static const char *const ext[] = { [PL_FMT_DOT] = ".dot", [PL_FMT_SVG] = ".svg",
+					   [PL_FMT_PNG] = ".png" };
+	size_t len = strlen(path);
+
+	for (int f = 0; f < (int)(sizeof(ext) / sizeof(ext[0])); f++)
+		if (len > 4 && !strcmp(path + len - 4, ext[f]))
+			return f;
+	return PL_FMT_NONE;
+}
