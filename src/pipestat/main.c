@@ -406,6 +406,26 @@ static void say_tier(const struct pt_session *s, bool lists)
 		tier_name(s->tier), what);
 }
 
+/* The threads found asleep in a pipe call at attach, both ends named. */
+static void say_blocked(const struct blocked_list *l)
+{
+	char at[16], other[512], marked[FMT_MARKED_LEN];
+	time_t now = time(NULL);
+
+	strftime(at, sizeof(at), "%H:%M:%S", localtime(&now));
+	for (size_t i = 0; i < l->n; i++) {
+		const struct blocked_task *t = &l->v[i];
+		bool rd = t->kind == PT_SLEEP_READ;
+
+		blocked_ends(other, sizeof(other), &t->key, rd);
+		fprintf(stderr, "pipestat: %s[%u] blocked %s pipe:[%llu] since before "
+			"attach (>%s); %s: %s\n", fmt_comm_marked(marked, t->key.comm,
+								  PT_COMM_LEN),
+			t->key.tgid, rd ? "reading" : "writing",
+			(unsigned long long)t->key.ino, at, rd ? "writers" : "readers", other);
+	}
+}
+
 /*
  * The report's descriptor: --output's FILE, made or emptied (never through
  * a symbolic link: root writing where others can plant one; never waiting
@@ -511,6 +531,11 @@ int main(int argc, char **argv)
 		command_cleanup(&r.cmd);
 		return 1;
 	}
+	if (pt_session_seed(&r.s, &o.load)) {
+		fprintf(stderr, "pipestat: out of memory for the blocked threads\n");
+		rc = 1;
+		goto out;
+	}
 	r.last = pt_now(CLOCK_MONOTONIC);
 	if (o.load.verbose)
 		fprintf(stderr, "pipestat: attached in %.1f ms\n",
@@ -547,6 +572,7 @@ int main(int argc, char **argv)
 		r.child = r.cmd.pid;
 	}
 	say_tier(&r.s, o.load.verbose);
+	say_blocked(&r.s.seeded);
 
 	/* a command runs to its end all the same: its status is pipestat's */
 	if (o.csv && out_csv_header(r.out) && !o.command) {
