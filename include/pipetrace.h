@@ -76,6 +76,13 @@ struct pt_counts {
 	__u64 ring_peak;	/* the most slots in use a write saw */
 	__u64 ring_owner_uid;	/* pipe->user: who the pipe's pages count to */
 	__u64 ring_owner_pages;	/* ... and its pipe pages (user->pipe_bufs) */
+	/*
+	 * User space only: a wait begun before attach, still in progress at
+	 * the drain (src/session/blocked.c): when pipetrace attached
+	 * (CLOCK_REALTIME s; the kernel does not say when it began); 0: none.
+	 * Folded: the earliest.
+	 */
+	__u64 blocked_since;
 };
 
 /*

@@ -490,6 +490,9 @@ int pt_session_drain(struct pt_session *s, struct pt_rows *rows, struct pt_lost 
 
 int pt_session_seed(struct pt_session *s, const struct pt_load_opts *o)
 {
+	/* no sleeps counted (--no-waits, no column needs them): none shown */
+	if (!(s->plan.hooks & PT_HOOK_WAITS))
+		return 0;
 	if (blocked_scan(&s->seeded, o))
 		return -1;
 	/* the programs look before the first entry is there */

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <errno.h>
 #include <stdio.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/mman.h>
 #include <bpf/libbpf.h>
@@ -53,6 +54,7 @@ int sleeps_credit(struct pt_sleeps *z, struct pt_rows *rows, __u64 until)
 						 __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST))
 			continue;
 		wait_counts(&c, kind, until - from);
+		c.blocked_since = e->seeded ? z->seeded_at : 0;
 		if (rows_add(rows, &key, &c))
 			return -1;
 	}
@@ -89,6 +91,7 @@ size_t sleeps_seed(struct pt_sleeps *z, struct blocked_list *l, __u64 now)
 {
 	size_t kept = 0;
 
+	z->seeded_at = time(NULL);
 	for (size_t i = 0; i < l->n; i++) {
 		const struct blocked_task *t = &l->v[i];
 		struct pt_sleep *e = entry_of(z, t->tid);

@@ -18,6 +18,7 @@ struct pt_sleeps {
 	struct pt_sleep *e;	/* the map, mmap()ed; NULL: none */
 	size_t len;
 	bool one_slot;		/* every thread on entry 0 (pt_scope) */
+	__u64 seeded_at;	/* when waits were seeded (CLOCK_REALTIME s) */
 };
 
 /* Maps the object's sleeps map; 0, or -errno. */

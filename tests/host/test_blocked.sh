@@ -27,6 +27,18 @@ full_waits() {
 	fi
 }
 
+# since NAME PID T0: every row of PID has blocked_since, the attach: from
+# T0 (epoch s, just before pipestat started) to a second after
+since() {
+	local v
+	v=$(csv_rows "$TMP/out" blocked_since pid="$2" | sort -u | tr '\n' ' ')
+	if [ "$v" = "$3 " ] || [ "$v" = "$(($3 + 1)) " ]; then
+		ok "$1: blocked_since is the attach in every row ($v)"
+	else
+		not_ok "$1: blocked_since '$v', want $3 or $(($3 + 1)) in every row"
+	fi
+}
+
 # named NAME PATTERN: pipestat's stderr has a line matching PATTERN
 named() {
 	if grep -q -- "$2" "$TMP/err"; then ok "$1"; else not_ok "$1: no '$2' in: $(cat "$TMP/err")"; fi
@@ -39,11 +51,16 @@ cat "$TMP/rd" >/dev/null & R=$!
 KIDS="$W $R"
 INO=$(stat -c %i "$TMP/rd")
 sleep "$BLOCKED_S"
+t0=$(date +%s)
 "$PIPESTAT" -k pid --csv -i 0.5 -c 3 -p "$R" >"$TMP/out" 2>"$TMP/err"
 expect "reader: exit status" "$?" 0
 full_waits "reader blocked ${BLOCKED_S}s before attach" "$R" wait_read_ns
+since reader "$R" "$t0"
 named "reader: named blocked, with its writer" \
 	"cat\[$R\] blocked reading pipe:\[$INO\] since before attach (>[0-9:]*); writers: sleep\[$W\]$"
+"$PIPESTAT" -k pid -o wait_read_pct,blocked_since -i 0.5 -c 1 -p "$R" >"$TMP/out" 2>/dev/null
+expect "reader: the table's BLOCKED column" \
+	"$(awk -v p="$R" '$1 == p { print $3, ($4 ~ /^>[0-9][0-9]:[0-9][0-9]:[0-9][0-9]$/) }' "$TMP/out")" "100.0 1"
 kill $W $R; wait $W $R 2>/dev/null
 
 # A writer: yes into a full pipe whose reader (sleep) never reads.
@@ -53,9 +70,11 @@ yes >"$TMP/wr" & Y=$!
 KIDS="$S $Y"
 INO=$(stat -c %i "$TMP/wr")
 sleep "$BLOCKED_S"
+t0=$(date +%s)
 "$PIPESTAT" -k pid --csv -i 0.5 -c 3 -p "$Y" >"$TMP/out" 2>"$TMP/err"
 expect "writer: exit status" "$?" 0
 full_waits "writer blocked ${BLOCKED_S}s before attach" "$Y" wait_write_ns
+since writer "$Y" "$t0"
 named "writer: named blocked, with its reader" \
 	"yes\[$Y\] blocked writing pipe:\[$INO\] since before attach (>[0-9:]*); readers: sleep\[$S\]$"
 kill $S $Y; wait $S $Y 2>/dev/null
@@ -78,6 +97,8 @@ waited=$(csv_sum "$TMP/out" wait_read_ns pid="$R")
 below "end: no wait counted after the wake (ms)" "$((waited / 1000000))" 1500
 near "end: the wait counted up to the wake (ms)" "$((waited / 1000000))" 1000 300
 expect "end: the seeded wait counted once" "$(csv_sum "$TMP/out" waits_read pid="$R")" 1
+expect "end: no blocked_since where it ended" \
+	"$(csv_rows "$TMP/out" blocked_since pid="$R" waits_read=1)" ""
 kill $R; wait $R 2>/dev/null
 KIDS=
 
