@@ -572,7 +572,9 @@ int main(int argc, char **argv)
 		r.child = r.cmd.pid;
 	}
 	say_tier(&r.s, o.load.verbose);
-	say_blocked(&r.s.seeded);
+	/* every process: a line each only with -v (a host has many) */
+	if (o.load.npids || o.load.comm[0] || o.load.cgroup || o.load.verbose)
+		say_blocked(&r.s.seeded);
 
 	/* a command runs to its end all the same: its status is pipestat's */
 	if (o.csv && out_csv_header(r.out) && !o.command) {
