@@ -39,6 +39,18 @@ since() {
 	fi
 }
 
+# blocked_run NAME PID COLUMN: pipestat on PID, BLOCKED_S s after it went
+# to sleep: 3 intervals of 100% waits, blocked_since the attach
+blocked_run() {
+	local t0
+	sleep "$BLOCKED_S"
+	t0=$(date +%s)
+	"$PIPESTAT" -k pid --csv -i 0.5 -c 3 -p "$2" >"$TMP/out" 2>"$TMP/err"
+	expect "$1: exit status" "$?" 0
+	full_waits "$1 blocked ${BLOCKED_S}s before attach" "$2" "$3"
+	since "$1" "$2" "$t0"
+}
+
 # named NAME PATTERN: pipestat's stderr has a line matching PATTERN
 named() {
 	if grep -q -- "$2" "$TMP/err"; then ok "$1"; else not_ok "$1: no '$2' in: $(cat "$TMP/err")"; fi
@@ -50,12 +62,7 @@ sleep 600 >"$TMP/rd" & W=$!
 cat "$TMP/rd" >/dev/null & R=$!
 KIDS="$W $R"
 INO=$(stat -c %i "$TMP/rd")
-sleep "$BLOCKED_S"
-t0=$(date +%s)
-"$PIPESTAT" -k pid --csv -i 0.5 -c 3 -p "$R" >"$TMP/out" 2>"$TMP/err"
-expect "reader: exit status" "$?" 0
-full_waits "reader blocked ${BLOCKED_S}s before attach" "$R" wait_read_ns
-since reader "$R" "$t0"
+blocked_run reader "$R" wait_read_ns
 named "reader: named blocked, with its writer" \
 	"cat\[$R\] blocked reading pipe:\[$INO\] since before attach (>[0-9:]*); writers: sleep\[$W\]$"
 "$PIPESTAT" -k pid -o wait_read_pct,blocked_since -i 0.5 -c 1 -p "$R" >"$TMP/out" 2>/dev/null
@@ -69,12 +76,7 @@ sleep 600 <"$TMP/wr" & S=$!
 yes >"$TMP/wr" & Y=$!
 KIDS="$S $Y"
 INO=$(stat -c %i "$TMP/wr")
-sleep "$BLOCKED_S"
-t0=$(date +%s)
-"$PIPESTAT" -k pid --csv -i 0.5 -c 3 -p "$Y" >"$TMP/out" 2>"$TMP/err"
-expect "writer: exit status" "$?" 0
-full_waits "writer blocked ${BLOCKED_S}s before attach" "$Y" wait_write_ns
-since writer "$Y" "$t0"
+blocked_run writer "$Y" wait_write_ns
 named "writer: named blocked, with its reader" \
 	"yes\[$Y\] blocked writing pipe:\[$INO\] since before attach (>[0-9:]*); readers: sleep\[$S\]$"
 kill $S $Y; wait $S $Y 2>/dev/null
