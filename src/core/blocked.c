@@ -66,12 +66,14 @@ static long task_call_fd(const char *dir)
 {
 	char path[96], buf[256], *end;
 	unsigned long fd;
+	long nr;
 
 	snprintf(path, sizeof(path), "%s/syscall", dir);
 	if (read_proc(path, buf, sizeof(buf)) <= 0)
 		return -1;
-	strtol(buf, &end, 10);
-	if (end == buf || *end != ' ')
+	/* "-1 SP PC": in no system call (an io_uring worker) */
+	nr = strtol(buf, &end, 10);
+	if (end == buf || *end != ' ' || nr < 0)
 		return -1;
 	fd = strtoul(end + 1, &end, 16);
 	return end != buf && fd <= INT_MAX ? (long)fd : -1;
@@ -245,32 +247,7 @@ static bool fd_opened_for(__u32 pid, const char *fd, bool writing)
 	return acc == O_RDWR || acc == (writing ? O_WRONLY : O_RDONLY);
 }
 
-/* Whether process pid holds pipe open for writing (or reading). */
-static bool holds(__u32 pid, const struct pt_key *pipe, bool writing)
-{
-	char dir[64];
-	struct dirent *f;
-	bool found = false;
-	DIR *d;
-
-	snprintf(dir, sizeof(dir), "/proc/%u/fd", pid);
-	d = opendir(dir);
-	if (!d)
-		return false;
-	while (!found && (f = readdir(d))) {
-		struct pt_key k = {};
-		char *end;
-		long fd = strtol(f->d_name, &end, 10);
-
-		found = !*end && f->d_name[0] != '.' && fd_pipe(pid, fd, &k) &&
-			k.ino == pipe->ino && k.dev == pipe->dev &&
-			fd_opened_for(pid, f->d_name, writing);
-	}
-	closedir(d);
-	return found;
-}
-
-/* Process pid's command ("?" if gone), shown as in lists. */
+/* Process pid's command, shown as in lists, into marked ("?" if gone). */
 static void pid_comm(__u32 pid, char *marked)
 {
 	char path[64], comm[PT_COMM_LEN + 2];
@@ -282,24 +259,65 @@ static void pid_comm(__u32 pid, char *marked)
 	fmt_comm_marked(marked, comm, PT_COMM_LEN);
 }
 
-void blocked_ends(char *buf, size_t n, const struct pt_key *pipe, bool writers)
+/* Descriptor fd of process pid, a pipe: into the holders it is one of. */
+static void add_holder(struct pipe_holders *q, size_t nq, __u32 pid, const char *fd,
+		       const struct pt_key *k, char *marked)
 {
-	struct dirent *f;
-	size_t len = 0;
-	DIR *d = opendir("/proc");
+	for (size_t i = 0; i < nq; i++) {
+		size_t len = strlen(q[i].buf);
 
-	buf[0] = '\0';
-	while (d && (f = readdir(d)) && len < n) {
-		char marked[FMT_MARKED_LEN], *end;
-		unsigned long pid = strtoul(f->d_name, &end, 10);
-
-		if (*end || !pid || !holds(pid, pipe, writers))
+		if (q[i].pipe.ino != k->ino || q[i].pipe.dev != k->dev || q[i].last == pid ||
+		    !fd_opened_for(pid, fd, q[i].writers))
 			continue;
-		pid_comm(pid, marked);
-		len += snprintf(buf + len, n - len, "%s%s[%lu]", len ? "," : "", marked, pid);
+		if (!marked[0])
+			pid_comm(pid, marked);
+		q[i].last = pid;
+		if (len < q[i].n)
+			snprintf(q[i].buf + len, q[i].n - len, "%s%s[%u]", len ? "," : "",
+				 marked, pid);
+	}
+}
+
+/* Process pid's pipe descriptors, into the holders they are. */
+static void scan_holders(struct pipe_holders *q, size_t nq, __u32 pid)
+{
+	char dir[64], marked[FMT_MARKED_LEN] = "";
+	struct dirent *f;
+	DIR *d;
+
+	snprintf(dir, sizeof(dir), "/proc/%u/fd", pid);
+	d = opendir(dir);
+	while (d && (f = readdir(d))) {
+		struct pt_key k = {};
+		char *end;
+		long fd = strtol(f->d_name, &end, 10);
+
+		if (!*end && f->d_name[0] != '.' && fd_pipe(pid, fd, &k))
+			add_holder(q, nq, pid, f->d_name, &k, marked);
 	}
 	if (d)
 		closedir(d);
-	if (!buf[0])
-		snprintf(buf, n, "none");
+}
+
+void blocked_ends(struct pipe_holders *q, size_t nq)
+{
+	struct dirent *f;
+	DIR *d = nq ? opendir("/proc") : NULL;
+
+	for (size_t i = 0; i < nq; i++) {
+		q[i].buf[0] = '\0';
+		q[i].last = 0;
+	}
+	while (d && (f = readdir(d))) {
+		char *end;
+		unsigned long pid = strtoul(f->d_name, &end, 10);
+
+		if (!*end && pid)
+			scan_holders(q, nq, pid);
+	}
+	if (d)
+		closedir(d);
+	for (size_t i = 0; i < nq; i++)
+		if (!q[i].buf[0])
+			snprintf(q[i].buf, q[i].n, "none");
 }

@@ -40,10 +40,16 @@ int blocked_scan(struct blocked_list *l, const struct pt_load_opts *o);
 bool blocked_still(const struct blocked_task *t);
 void blocked_free(struct blocked_list *l);
 
-/*
- * For a human: the processes that hold pipe (its dev and ino) open for
- * writing (or reading), "comm[pid],..." from /proc; "none" if none.
- */
-void blocked_ends(char *buf, size_t n, const struct pt_key *pipe, bool writers);
+/* Who holds a pipe open for writing (or reading), for a human. */
+struct pipe_holders {
+	struct pt_key pipe;	/* its dev and ino */
+	bool writers;
+	char *buf;		/* "comm[pid],..." from /proc; "none" if none */
+	size_t n;
+	__u32 last;		/* the process last put in buf */
+};
+
+/* Fills each of q[0..nq) with one walk of /proc's descriptors. */
+void blocked_ends(struct pipe_holders *q, size_t nq);
 
 #endif

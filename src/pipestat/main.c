@@ -406,24 +406,38 @@ static void say_tier(const struct pt_session *s, bool lists)
 		tier_name(s->tier), what);
 }
 
+#define OTHER_END_LEN	256	/* "comm[pid],..." of a pipe's other end */
+
 /* The threads found asleep in a pipe call at attach, both ends named. */
 static void say_blocked(const struct blocked_list *l)
 {
-	char at[16], other[512], marked[FMT_MARKED_LEN];
+	struct pipe_holders *q = calloc(l->n, sizeof(*q));
+	char at[16], marked[FMT_MARKED_LEN], *other = calloc(l->n, OTHER_END_LEN);
 	time_t now = time(NULL);
 
+	if (!q || !other) {
+		free(q);
+		free(other);
+		return;
+	}
 	strftime(at, sizeof(at), "%H:%M:%S", localtime(&now));
+	for (size_t i = 0; i < l->n; i++)
+		q[i] = (struct pipe_holders){ .pipe = l->v[i].key,
+			.writers = l->v[i].kind == PT_SLEEP_READ,
+			.buf = other + i * OTHER_END_LEN, .n = OTHER_END_LEN };
+	blocked_ends(q, l->n);
 	for (size_t i = 0; i < l->n; i++) {
 		const struct blocked_task *t = &l->v[i];
 		bool rd = t->kind == PT_SLEEP_READ;
 
-		blocked_ends(other, sizeof(other), &t->key, rd);
 		fprintf(stderr, "pipestat: %s[%u] blocked %s pipe:[%llu] since before "
 			"attach (>%s); %s: %s\n", fmt_comm_marked(marked, t->key.comm,
 								  PT_COMM_LEN),
 			t->key.tgid, rd ? "reading" : "writing",
-			(unsigned long long)t->key.ino, at, rd ? "writers" : "readers", other);
+			(unsigned long long)t->key.ino, at, rd ? "writers" : "readers", q[i].buf);
 	}
+	free(q);
+	free(other);
 }
 
 /*

@@ -339,13 +339,18 @@ static bool side_used(const struct tm_model *m, const struct tm_item *it, bool w
 
 void tm_name_idle_sides(struct tm_model *m)
 {
+	struct pipe_holders q[2 * TM_HELD_LOOKUPS];
+	size_t nq = 0;
+
 	if (m->mode != TM_PER_PIPE)
 		return;
 	for (size_t i = 0; i < m->n && i < TM_HELD_LOOKUPS; i++)
 		for (int side = 0; side < 2; side++)
 			if (!side_used(m, &m->items[i], !side))
-				blocked_ends(m->items[i].held[side], TM_HELD_LEN,
-					     &m->items[i].key, !side);
+				q[nq++] = (struct pipe_holders){
+					.pipe = m->items[i].key, .writers = !side,
+					.buf = m->items[i].held[side], .n = TM_HELD_LEN };
+	blocked_ends(q, nq);
 }
 
 void tm_ends_text(char *buf, size_t n, const struct tm_model *m,
