@@ -319,5 +319,5 @@ void blocked_ends(struct pipe_holders *q, size_t nq)
 		closedir(d);
 	for (size_t i = 0; i < nq; i++)
 		if (!q[i].buf[0])
-			snprintf(q[i].buf, q[i].n, "none");
+			snprintf(q[i].buf, q[i].n, "not found");
 }

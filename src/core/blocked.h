@@ -44,7 +44,9 @@ void blocked_free(struct blocked_list *l);
 struct pipe_holders {
 	struct pt_key pipe;	/* its dev and ino */
 	bool writers;
-	char *buf;		/* "comm[pid],..." from /proc; "none" if none */
+	char *buf;		/* "comm[pid],..." from /proc; "not found" if
+			 * none (held in a descriptor table of a thread
+			 * of its own, or in flight in a socket) */
 	size_t n;
 	__u32 last;		/* the process last put in buf */
 };
