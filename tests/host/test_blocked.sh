@@ -3,6 +3,8 @@
 # a reader and a writer asleep in a pipe call BLOCKED_S seconds (default
 # 3) before pipestat starts are shown blocked, both ends named, their
 # waits 100% of every interval, and a seeded wait ends when its call does.
+# TIER=T: on that tier (the function and tracepoint tiers end a seeded
+# wait in their own programs: a VM's to test).
 set -u
 cd "$(dirname "$0")/../.."
 . tests/host/lib.sh
@@ -45,7 +47,7 @@ blocked_run() {
 	local t0
 	sleep "$BLOCKED_S"
 	t0=$(date +%s)
-	"$PIPESTAT" -k pid --csv -i 0.5 -c 3 -p "$2" >"$TMP/out" 2>"$TMP/err"
+	"$PIPESTAT" ${TIER:+--tier "$TIER"} -k pid --csv -i 0.5 -c 3 -p "$2" >"$TMP/out" 2>"$TMP/err"
 	expect "$1: exit status" "$?" 0
 	full_waits "$1 blocked ${BLOCKED_S}s before attach" "$2" "$3"
 	since "$1" "$2" "$t0"
@@ -89,7 +91,7 @@ sh -c 'read -r x; exec sleep 600' <"$TMP/end" & R=$!
 exec 7>"$TMP/end"
 KIDS=$R
 sleep 1
-start_pipestat -k pid --csv -i 0.5 -p "$R" || not_ok "end: attach"
+start_pipestat ${TIER:+--tier "$TIER"} -k pid --csv -i 0.5 -p "$R" || not_ok "end: attach"
 sleep 1
 echo x >&7
 sleep 1.6
