@@ -255,8 +255,10 @@ static __always_inline void call_exit(bool typed, struct kiocb *iocb, long ret)
 	struct pt_counts *c;
 	__u64 bytes = ret > 0 ? ret : 0;
 
-	if (!st)
+	if (!st) {
+		seed_end(task->pid);
 		return;
+	}
 	waits_hist(&st->key, st->side, waits_call_end(&st->w, task->pid));
 	pipe = typed ? pipe_of(typed, iocb) : (struct pipe_inode_info *)st->pipe;
 	c = counts_of(&st->key);

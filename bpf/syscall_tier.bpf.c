@@ -530,11 +530,13 @@ static __always_inline int on_sys_exit(struct pt_regs *regs, long ret)
 	if (!maybe_ours(regs->orig_ax))
 		return 0;
 	/* only a call whose entry took a state has one: its number is not
-	 * tested again */
+	 * tested again (a call with none may have slept from before attach) */
 	task = bpf_get_current_task_btf();
 	st = call_in_progress(task);
-	if (!st)
+	if (!st) {
+		seed_end(task->pid);
 		return 0;
+	}
 	sleep_hist(st, task, waits_call_end(&st->w, task->pid));
 	if (st->op == PT_OP_READ)
 		exit_read(task, st, regs, ret);

@@ -326,6 +326,8 @@ int BPF_PROG(tp_wait_end, struct pipe_inode_info *pipe, struct file *file,
 	struct call_state *st = call_in_progress(task);
 	__u64 d;
 
+	if (!st)
+		seed_end(task->pid);
 	if (!st || !st->w.off_ts)
 		return 0;
 	/* counted at this call's pipe_copy */

@@ -73,6 +73,7 @@ static __always_inline void sleep_open(struct pt_sleep *e, enum pt_sleep_kind ki
 				       __u64 now)
 {
 	e->kind = kind;
+	e->seeded = 0;
 	/* an atomic with a fetch is a full barrier: the key is there first */
 	__sync_lock_test_and_set(&e->from, now);
 }
@@ -195,6 +196,23 @@ static __always_inline void sleep_end(struct pt_sleep *e, __u64 now)
 	if (c)
 		count_wait(c, e->kind, from && from < now ? now - from : 0);
 	__sync_lock_test_and_set(&e->tid, 0);
+}
+
+/*
+ * Thread tid ends a call whose begin no program saw (its state is not
+ * there): if it slept in it from before attach, user space put that wait
+ * in its sleeps-map entry (pt_gen.seeded), which ends now. One load for
+ * every such call while no seeded wait is left.
+ */
+static __always_inline void seed_end(__u32 tid)
+{
+	struct pt_sleep *e;
+
+	if (!*(volatile __u32 *)&pt_gen.seeded)
+		return;
+	e = sleep_entry(tid);
+	if (e && e->tid == tid && e->seeded)
+		sleep_end(e, bpf_ktime_get_ns());
 }
 
 /* prev leaves the CPU: whether that is a wait (it sleeps for a wake-up) */

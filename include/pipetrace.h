@@ -76,6 +76,13 @@ struct pt_counts {
 	__u64 ring_peak;	/* the most slots in use a write saw */
 	__u64 ring_owner_uid;	/* pipe->user: who the pipe's pages count to */
 	__u64 ring_owner_pages;	/* ... and its pipe pages (user->pipe_bufs) */
+	/*
+	 * User space only: a wait begun before attach, still in progress at
+	 * the drain (src/session/blocked.c): when pipetrace attached
+	 * (CLOCK_REALTIME s; the kernel does not say when it began); 0: none.
+	 * Folded: the earliest.
+	 */
+	__u64 blocked_since;
 };
 
 /*
@@ -117,7 +124,11 @@ enum pt_sleep_kind {
 
 struct pt_sleep {
 	__u32 tid;		/* its thread; 0: free */
-	__u32 kind;		/* enum pt_sleep_kind */
+	__u16 kind;		/* enum pt_sleep_kind */
+	/* 1: a wait that began before attach, put here by user space
+	 * (src/session/blocked.c); it ends at its call's end, which the
+	 * programs see with no call state (waits.bpf.h, seed_end()) */
+	__u16 seeded;
 	__u64 from;		/* counted up to here (CLOCK_MONOTONIC ns); 0: none */
 	struct pt_key key;
 };
@@ -199,7 +210,7 @@ struct pt_scope {
 /* The drain's handshake with the programs: each BPF object's .bss. */
 struct pt_gen {
 	__u32 epoch;		/* programs add into counts[epoch & 1] */
-	__u32 unused;
+	__u32 seeded;		/* the sleeps map may hold seeded waits */
 	__u64 keys_dropped;	/* events lost: the counter map was full */
 	/* the last drain's time (CLOCK_MONOTONIC ns; waits in progress were
 	 * counted up to it), its lowest bit the epoch it started */

@@ -48,7 +48,7 @@ static const struct {
 	  PT_RAW(splice_out_bytes) | PT_RAW(eagain_splice) | PT_RAW(uring_reads) |
 	  PT_RAW(uring_writes), { [SC] = CALLS } },
 	{ PT_RAW(waits_read) | PT_RAW(wait_read_ns) | PT_RAW(waits_write) |
-	  PT_RAW(wait_write_ns), { [TP] = WAITS, [FN] = WAITS, [SC] = WAITS } },
+	  PT_RAW(wait_write_ns) | PT_RAW(blocked_since), { [TP] = WAITS, [FN] = WAITS, [SC] = WAITS } },
 	{ PT_RAW(lock_contended) | PT_RAW(lock_wait_ns),
 	  { [TP] = LOCKS, [FN] = LOCKS, [SC] = LOCKS } },
 	/* a write that slept found the ring full: the sleeps must be seen */

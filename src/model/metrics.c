@@ -231,6 +231,13 @@ static bool v_ring_owner_uid(const struct pt_counts *c, const struct pt_env *e,
 	return c->ring_slots && set_u(v, c->ring_owner_uid);
 }
 
+static bool v_blocked_since(const struct pt_counts *c, const struct pt_env *e,
+			    struct pt_value *v)
+{
+	(void)e;
+	return c->blocked_since && set_u(v, c->blocked_since);
+}
+
 static bool v_ring_owner_pages(const struct pt_counts *c, const struct pt_env *e,
 			       struct pt_value *v)
 {
@@ -526,6 +533,11 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 		RAW(alloc_wasted), PROM("pages_wasted_total", ""), .help =
 		"Pipe pages allocated by writes that moved no byte (-EAGAIN, -EPIPE): "
 		"freed again or cached." },
+	[PT_COL_BLOCKED_SINCE] = { "blocked_since", "BLOCKED", 9, "s",
+		"a wait begun before pipetrace attached, in progress at the "
+		"interval's end: when it attached (epoch s; the wait began before)",
+		PT_V_TIME, WAITS(PT_EXACT), .state = true, .value = v_blocked_since,
+		USES(PT_RAW(blocked_since)) },
 	[PT_COL_WAIT_READ_PCT] = { NULL, "WAIT_R%", 7, "%",
 		"wait_read_ns as a share of the interval (100: one task all of it)",
 		PT_V_PCT, WAITS(PT_DERIVED), .value = v_wait_read_pct,

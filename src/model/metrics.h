@@ -43,7 +43,8 @@ struct pt_env {
 #define PT_QUOTA_SLOTS		2
 #define PT_DEFAULT_SLOTS	16
 
-enum pt_vtype { PT_V_U64, PT_V_RATIO, PT_V_PCT };
+/* PT_V_TIME: epoch seconds (the table shows ">HH:MM:SS", local time) */
+enum pt_vtype { PT_V_U64, PT_V_RATIO, PT_V_PCT, PT_V_TIME };
 
 struct pt_value {
 	enum pt_quality q;
@@ -98,6 +99,7 @@ enum pt_col {
 	PT_COL_RING_OWNER_PAGES,
 	PT_COL_RING_QUOTA_SHRUNK,
 	PT_COL_ALLOC_WASTED,
+	PT_COL_BLOCKED_SINCE,
 	/* table only (no CSV name) */
 	PT_COL_WAIT_READ_PCT,
 	PT_COL_WAIT_WRITE_PCT,

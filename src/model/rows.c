@@ -172,6 +172,8 @@ void counts_add(struct pt_counts *sum, const struct pt_counts *c)
 		d[i] += s[i];
 	if (c->ring_peak > sum->ring_peak)
 		sum->ring_peak = c->ring_peak;
+	if (c->blocked_since && (!sum->blocked_since || c->blocked_since < sum->blocked_since))
+		sum->blocked_since = c->blocked_since;
 	/* the smallest ring, with its owner: the one most likely to limit */
 	if (c->ring_slots && (!sum->ring_slots || c->ring_slots < sum->ring_slots ||
 			      (c->ring_slots == sum->ring_slots &&

@@ -86,13 +86,20 @@ static void walk(void)
 	nftw(mnt, seen, 16, FTW_PHYS | FTW_MOUNT);
 }
 
-/* The cgroup v2 line's path ("0::PATH") of /proc/self/cgroup into buf. */
-static bool own_path(char *buf, size_t n)
+/* The cgroup v2 line's path ("0::PATH") of /proc/PID/cgroup (pid 0:
+ * self) into buf. */
+static bool proc_path(pid_t pid, char *buf, size_t n)
 {
-	char *line = NULL;
+	char *line = NULL, name[64];
 	size_t cap = 0;
 	bool found = false;
-	FILE *f = fopen("/proc/self/cgroup", "re");
+	FILE *f;
+
+	if (pid)
+		snprintf(name, sizeof(name), "/proc/%d/cgroup", (int)pid);
+	else
+		snprintf(name, sizeof(name), "/proc/self/cgroup");
+	f = fopen(name, "re");
 
 	if (!f)
 		return false;
@@ -115,7 +122,7 @@ bool cgroup_own(char *path, size_t n, char *err, size_t en)
 		snprintf(err, en, "no cgroup v2 file system mounted");
 		return false;
 	}
-	if (!own_path(own, sizeof(own))) {
+	if (!proc_path(0, own, sizeof(own))) {
 		snprintf(err, en, "no cgroup v2 line in /proc/self/cgroup");
 		return false;
 	}
@@ -130,6 +137,14 @@ bool cgroup_own(char *path, size_t n, char *err, size_t en)
 		return false;
 	}
 	return true;
+}
+
+bool cgroup_of(pid_t pid, char *path, size_t n)
+{
+	char mnt[PATH_MAX], rel[PATH_MAX];
+
+	return cgroup_mount(mnt, sizeof(mnt)) && proc_path(pid, rel, sizeof(rel)) &&
+	       snprintf(path, n, "%s%s", mnt, strcmp(rel, "/") ? rel : "") < (int)n;
 }
 
 static const char *find(__u64 id)

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 #include <linux/types.h>
 
 /* Whether path is a directory on a cgroup2 file system; else err says why. */
@@ -19,6 +20,8 @@ bool cgroup_check(const char *path, char *err, size_t n);
  * if there is none.
  */
 bool cgroup_own(char *path, size_t n, char *err, size_t en);
+/* Process pid's cgroup v2 directory into path; false if not known. */
+bool cgroup_of(pid_t pid, char *path, size_t n);
 /*
  * The cgroup of id as "/a/b" below the cgroup2 mount ("/" for the root),
  * or "id:N" when no directory has it any more (a removed cgroup).

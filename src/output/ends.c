@@ -8,13 +8,13 @@
 bool pt_is_writer(const struct pt_counts *c)
 {
 	return c->writes || c->splice_in || c->eagain_write_nonblock ||
-	       c->eagain_write_nowait;
+	       c->eagain_write_nowait || c->wait_write_ns;
 }
 
 bool pt_is_reader(const struct pt_counts *c)
 {
 	return c->reads || c->splice_out || c->eagain_read_nonblock ||
-	       c->eagain_read_nowait;
+	       c->eagain_read_nowait || c->wait_read_ns;
 }
 
 int rows_fold(struct pt_rows *dst, const struct pt_rows *src)

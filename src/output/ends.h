@@ -14,7 +14,8 @@
 
 #define ENDS_LISTED	32	/* per side; the rest only counted, as "+N" */
 
-/* A process of a pipe writes into it / reads from it (or tried to). */
+/* A process of a pipe writes into it / reads from it (or tried to, or
+ * waited to). */
 bool pt_is_writer(const struct pt_counts *c);
 bool pt_is_reader(const struct pt_counts *c);
 

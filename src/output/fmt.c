@@ -2,6 +2,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include "os/cgroup.h"
 #include "fmt.h"
 
@@ -9,7 +10,7 @@ void fmt_csv_value(char *buf, size_t n, const struct pt_value *v)
 {
 	if (v->q == PT_NA)
 		snprintf(buf, n, "%s", "");
-	else if (v->type == PT_V_U64)
+	else if (v->type == PT_V_U64 || v->type == PT_V_TIME)
 		snprintf(buf, n, "%llu", (unsigned long long)v->u);
 	else
 		snprintf(buf, n, "%.2f", v->d);
@@ -46,6 +47,17 @@ void fmt_iec(char *buf, size_t n, unsigned long long u)
 	snprintf(buf, n, d < 9.95 ? "%.1f%ci" : "%.0f%ci", d, units[i]);
 }
 
+/* ">HH:MM:SS": before epoch second t, local time */
+static void fmt_before(char *buf, size_t n, time_t t)
+{
+	struct tm tm;
+
+	if (localtime_r(&t, &tm))
+		strftime(buf, n, ">%H:%M:%S", &tm);
+	else
+		snprintf(buf, n, "-");
+}
+
 void fmt_table_value(char *buf, size_t n, const struct pt_value *v, int width)
 {
 	if (v->q == PT_NA)
@@ -54,6 +66,8 @@ void fmt_table_value(char *buf, size_t n, const struct pt_value *v, int width)
 		fmt_scaled(buf, n, v->u, width);
 	else if (v->type == PT_V_PCT)
 		snprintf(buf, n, "%.1f", v->d);
+	else if (v->type == PT_V_TIME)
+		fmt_before(buf, n, v->u);
 	else
 		snprintf(buf, n, "%.2f", v->d);
 }

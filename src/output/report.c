@@ -38,8 +38,8 @@ static int sort_cmp(const void *a, const void *b, void *arg)
 	const struct { enum pt_col col; const struct pt_env *env; } *s = arg;
 	struct pt_value vx = pt_get(s->col, &x->c, s->env);
 	struct pt_value vy = pt_get(s->col, &y->c, s->env);
-	double dx = vx.type == PT_V_U64 ? (double)vx.u : vx.d;
-	double dy = vy.type == PT_V_U64 ? (double)vy.u : vy.d;
+	double dx = vx.type == PT_V_U64 || vx.type == PT_V_TIME ? (double)vx.u : vx.d;
+	double dy = vy.type == PT_V_U64 || vy.type == PT_V_TIME ? (double)vy.u : vy.d;
 
 	if ((vx.q == PT_NA) != (vy.q == PT_NA))
 		return vx.q == PT_NA ? 1 : -1;

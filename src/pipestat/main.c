@@ -406,6 +406,40 @@ static void say_tier(const struct pt_session *s, bool lists)
 		tier_name(s->tier), what);
 }
 
+#define OTHER_END_LEN	256	/* "comm[pid],..." of a pipe's other end */
+
+/* The threads found asleep in a pipe call at attach, both ends named. */
+static void say_blocked(const struct blocked_list *l)
+{
+	struct pipe_holders *q = calloc(l->n, sizeof(*q));
+	char at[16], marked[FMT_MARKED_LEN], *other = calloc(l->n, OTHER_END_LEN);
+	time_t now = time(NULL);
+
+	if (!q || !other) {
+		free(q);
+		free(other);
+		return;
+	}
+	strftime(at, sizeof(at), "%H:%M:%S", localtime(&now));
+	for (size_t i = 0; i < l->n; i++)
+		q[i] = (struct pipe_holders){ .pipe = l->v[i].key,
+			.writers = l->v[i].kind == PT_SLEEP_READ,
+			.buf = other + i * OTHER_END_LEN, .n = OTHER_END_LEN };
+	blocked_ends(q, l->n);
+	for (size_t i = 0; i < l->n; i++) {
+		const struct blocked_task *t = &l->v[i];
+		bool rd = t->kind == PT_SLEEP_READ;
+
+		fprintf(stderr, "pipestat: %s[%u] blocked %s pipe:[%llu] since before "
+			"attach (>%s); %s: %s\n", fmt_comm_marked(marked, t->key.comm,
+								  PT_COMM_LEN),
+			t->key.tgid, rd ? "reading" : "writing",
+			(unsigned long long)t->key.ino, at, rd ? "writers" : "readers", q[i].buf);
+	}
+	free(q);
+	free(other);
+}
+
 /*
  * The report's descriptor: --output's FILE, made or emptied (never through
  * a symbolic link: root writing where others can plant one; never waiting
@@ -511,6 +545,11 @@ int main(int argc, char **argv)
 		command_cleanup(&r.cmd);
 		return 1;
 	}
+	if (pt_session_seed(&r.s, &o.load)) {
+		fprintf(stderr, "pipestat: out of memory for the blocked threads\n");
+		rc = 1;
+		goto out;
+	}
 	r.last = pt_now(CLOCK_MONOTONIC);
 	if (o.load.verbose)
 		fprintf(stderr, "pipestat: attached in %.1f ms\n",
@@ -547,6 +586,9 @@ int main(int argc, char **argv)
 		r.child = r.cmd.pid;
 	}
 	say_tier(&r.s, o.load.verbose);
+	/* every process: a line each only with -v (a host has many) */
+	if (o.load.npids || o.load.comm[0] || o.load.cgroup || o.load.verbose)
+		say_blocked(&r.s.seeded);
 
 	/* a command runs to its end all the same: its status is pipestat's */
 	if (o.csv && out_csv_header(r.out) && !o.command) {

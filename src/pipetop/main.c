@@ -55,6 +55,7 @@ static int rebuild(struct top *t)
 	if (tm_build(&t->m, &t->raw, t->st.mode, t->st.filter))
 		return -1;
 	tm_sort(&t->m, t->st.sort, &t->st.env, t->st.secs);
+	tm_name_idle_sides(&t->m);
 	return t->st.pipeline && t->st.have_data ?
 	       pv_update(&t->pv, &t->raw, &t->st.env) : 0;
 }
@@ -233,6 +234,12 @@ int main(int argc, char **argv)
 	o.load.cols = PT_COLS_ALL;	/* its columns and panes: every hook */
 	if (pt_session_open(&t.s, &o.load, err, sizeof(err))) {
 		fprintf(stderr, "pipetop: %s\n", err);
+		return 1;
+	}
+	/* waits begun before attach: counted, their pipes' ends named */
+	if (pt_session_seed(&t.s, &o.load)) {
+		fprintf(stderr, "pipetop: out of memory for the blocked threads\n");
+		pt_session_close(&t.s);
 		return 1;
 	}
 	rows_init(&t.raw, PT_BY_PIPE_PID);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "pipeline/blocked.h"
 #include "output/fmt.h"
 #include "model.h"
 
@@ -318,6 +319,40 @@ static int side_text(char *buf, size_t n, const struct pt_row *const *v, int k,
 	return len + snprintf(buf + len, n - len, "+%d", total - i);
 }
 
+/* A side no process used: who holds it (tm_name_idle_sides()), else "?" */
+static int held_text(char *buf, size_t n, const struct tm_item *it, int side)
+{
+	return snprintf(buf, n, "%s", it->held[side][0] ? it->held[side] : "?");
+}
+
+/* Whether any of the pipe's processes wrote into it (or read from it). */
+static bool side_used(const struct tm_model *m, const struct tm_item *it, bool writers)
+{
+	for (__u32 i = 0; i < it->nends; i++) {
+		const struct pt_counts *c = &m->ends[it->first + i]->c;
+
+		if (writers ? pt_is_writer(c) : pt_is_reader(c))
+			return true;
+	}
+	return false;
+}
+
+void tm_name_idle_sides(struct tm_model *m)
+{
+	struct pipe_holders q[2 * TM_HELD_LOOKUPS];
+	size_t nq = 0;
+
+	if (m->mode != TM_PER_PIPE)
+		return;
+	for (size_t i = 0; i < m->n && i < TM_HELD_LOOKUPS; i++)
+		for (int side = 0; side < 2; side++)
+			if (!side_used(m, &m->items[i], !side))
+				q[nq++] = (struct pipe_holders){
+					.pipe = m->items[i].key, .writers = !side,
+					.buf = m->items[i].held[side], .n = TM_HELD_LEN };
+	blocked_ends(q, nq);
+}
+
 void tm_ends_text(char *buf, size_t n, const struct tm_model *m,
 		  const struct tm_item *it, int width)
 {
@@ -333,8 +368,8 @@ void tm_ends_text(char *buf, size_t n, const struct tm_model *m,
 		if (pt_is_reader(&e->c) && tr++ < TM_ENDS_LISTED)
 			r[nr++] = e;
 	}
-	lw = side_text(sw, sizeof(sw), w, nw, tw, -1);
-	lr = side_text(sr, sizeof(sr), r, nr, tr, -1);
+	lw = tw ? side_text(sw, sizeof(sw), w, nw, tw, -1) : held_text(sw, sizeof(sw), it, 0);
+	lr = tr ? side_text(sr, sizeof(sr), r, nr, tr, -1) : held_text(sr, sizeof(sr), it, 1);
 	if (lw + lr > avail && avail >= 2) {
 		int half = avail / 2;
 
@@ -348,8 +383,14 @@ void tm_ends_text(char *buf, size_t n, const struct tm_model *m,
 			bw = half;
 			br = avail - half;
 		}
-		side_text(sw, sizeof(sw), w, nw, tw, bw);
-		side_text(sr, sizeof(sr), r, nr, tr, br);
+		if (tw)
+			side_text(sw, sizeof(sw), w, nw, tw, bw);
+		else if (bw < lw)
+			sw[bw] = '\0';
+		if (tr)
+			side_text(sr, sizeof(sr), r, nr, tr, br);
+		else if (br < lr)
+			sr[br] = '\0';
 	}
 	snprintf(buf, n, "%s -> %s", sw, sr);
 	if (width >= 0 && (size_t)width < n)

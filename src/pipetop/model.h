@@ -33,10 +33,17 @@ struct tm_colinfo {
 /* Column i (enum tm_col): the metrics table's row placed there. */
 const struct tm_colinfo *tm_col(int i);
 
+#define TM_HELD_LEN	64	/* "comm[pid],..." of a side from /proc */
+/* pipes whose idle sides a refresh looks up in /proc (each: a walk of it) */
+#define TM_HELD_LOOKUPS	8
+
 struct tm_item {
 	struct pt_key key;	/* per pipe: dev, ino; per process: tgid, comm */
 	struct pt_counts c;
 	__u32 first, nends;	/* per pipe: its processes, model->ends[first..] */
+	/* per pipe, a side no process used in the interval: who holds it
+	 * open (tm_name_idle_sides()); "": not looked up */
+	char held[2][TM_HELD_LEN];
 	double sortv;
 };
 
@@ -53,6 +60,12 @@ struct tm_model {
 };
 
 void tm_init(struct tm_model *m);
+/*
+ * Per pipe (the first TM_HELD_LOOKUPS in order), a side no process read
+ * or wrote in the interval (a reader blocked since before attach, and the
+ * idle writer it waits for) named from /proc: who holds it open.
+ */
+void tm_name_idle_sides(struct tm_model *m);
 void tm_free(struct tm_model *m);
 /*
  * Rebuilds m from raw (PT_BY_PIPE_PID; m keeps pointers into it until the

@@ -180,6 +180,7 @@ static int bind_maps(struct pt_session *s, const struct pt_load_opts *o)
 	err = err ?: bind_gen_map(s->o.obj, &s->hists);
 	err = err ?: counts_cache_bind(&s->cache, s->o.obj);
 	err = err ?: sleeps_bind(&s->sleeps, s->o.obj);
+	s->sleeps.one_slot = s->o.scope->one_sleep_slot;
 	if (err)
 		return err;
 	if (o->cgroup) {
@@ -443,22 +444,32 @@ static __u64 runs_skipped(const struct pt_session *s)
 	return sum;
 }
 
+/* CLOCK_MONOTONIC in ns: the programs' clock (bpf_ktime_get_ns()) */
+static __u64 now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
 int pt_session_drain(struct pt_session *s, struct pt_rows *rows, struct pt_lost *lost)
 {
 	struct pt_gen *gen = s->o.gen;
 	__u32 old = __atomic_load_n(&gen->epoch, __ATOMIC_RELAXED);
 	__u64 dropped, skipped, now;
-	struct timespec ts;
 
 	/* waits in progress are counted up to the switch (sleeps.h), the
 	 * switch's time published with its epoch in one word */
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	now = (ts.tv_sec * 1000000000ULL + ts.tv_nsec) & ~1ULL;
+	now = now_ns() & ~1ULL;
 	__atomic_store_n(&gen->epoch, old + 1, __ATOMIC_SEQ_CST);
 	__atomic_store_n(&gen->flip, now | ((old + 1) & 1), __ATOMIC_SEQ_CST);
 	s->switched_ns = now;
 	if (sleeps_credit(&s->sleeps, rows, now))
 		return -1;
+	/* the programs look for seeded waits while any is left */
+	if (s->seeded.n && !sleeps_seeds_left(&s->sleeps, &s->seeded))
+		__atomic_store_n(&gen->seeded, 0, __ATOMIC_RELAXED);
 	wait_for_writers();
 	dropped = __atomic_load_n(&gen->keys_dropped, __ATOMIC_RELAXED);
 	lost->untracked += dropped - s->dropped_seen;
@@ -477,8 +488,23 @@ int pt_session_drain(struct pt_session *s, struct pt_rows *rows, struct pt_lost 
 	       drain_map(&s->hists, old & 1, rows);
 }
 
+int pt_session_seed(struct pt_session *s, const struct pt_load_opts *o)
+{
+	/* no sleeps counted (--no-waits, no column needs them): none shown */
+	if (!(s->plan.hooks & PT_HOOK_WAITS))
+		return 0;
+	if (blocked_scan(&s->seeded, o))
+		return -1;
+	/* the programs look before the first entry is there */
+	__atomic_store_n(&s->o.gen->seeded, 1, __ATOMIC_SEQ_CST);
+	if (!sleeps_seed(&s->sleeps, &s->seeded, now_ns()))
+		__atomic_store_n(&s->o.gen->seeded, 0, __ATOMIC_SEQ_CST);
+	return 0;
+}
+
 void pt_session_close(struct pt_session *s)
 {
+	blocked_free(&s->seeded);
 	sleeps_unbind(&s->sleeps);
 	counts_cache_unbind(&s->cache);
 	if (s->o.skel)

@@ -82,6 +82,7 @@ struct pt_session {
 	struct pt_counts_cache cache;	/* the per-CPU cache in front of counts */
 	struct pt_gen_map hists;	/* struct pt_hkey -> __u64 (--hist) */
 	struct pt_sleeps sleeps;	/* waits in progress */
+	struct blocked_list seeded;	/* waits begun before attach, not ended */
 	__u64 switched_ns;		/* the last drain's switch (CLOCK_MONOTONIC) */
 };
 
@@ -99,6 +100,13 @@ struct pt_lost {
  * adds what could not be counted to lost.
  */
 int pt_session_drain(struct pt_session *s, struct pt_rows *rows, struct pt_lost *lost);
+/*
+ * Finds the threads o lets through asleep in a pipe read or write now
+ * (since before attach: no program saw them begin) and counts their waits
+ * from now on, as waits in progress, until their calls end: s->seeded
+ * lists them. Call right after pt_session_open(). -1 on out of memory.
+ */
+int pt_session_seed(struct pt_session *s, const struct pt_load_opts *o);
 void pt_session_close(struct pt_session *s);
 /*
  * Why a load (or parsing BTF) that failed with errno err may be a resource

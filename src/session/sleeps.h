@@ -9,6 +9,7 @@
 #define SLEEPS_H
 
 #include <linux/types.h>
+#include "pipeline/blocked.h"
 #include "model/rows.h"
 
 struct bpf_object;
@@ -16,6 +17,8 @@ struct bpf_object;
 struct pt_sleeps {
 	struct pt_sleep *e;	/* the map, mmap()ed; NULL: none */
 	size_t len;
+	bool one_slot;		/* every thread on entry 0 (pt_scope) */
+	__u64 seeded_at;	/* when waits were seeded (CLOCK_REALTIME s) */
 };
 
 /* Maps the object's sleeps map; 0, or -errno. */
@@ -26,6 +29,17 @@ int sleeps_bind(struct pt_sleeps *z, struct bpf_object *obj);
  * of memory.
  */
 int sleeps_credit(struct pt_sleeps *z, struct pt_rows *rows, __u64 until);
+/*
+ * Shows each wait of l (begun before attach) in its thread's entry from
+ * now on, seeded: the programs end it at its call's end (bpf/waits.bpf.h,
+ * seed_end()). A thread whose entry is taken, or that left its sleep
+ * before its entry was written, is dropped from l. Returns how many are
+ * left.
+ */
+size_t sleeps_seed(struct pt_sleeps *z, struct blocked_list *l, __u64 now);
+/* Drops from l the waits that ended (their entries no longer seeded for
+ * them); ends those whose thread is gone. Returns how many are left. */
+size_t sleeps_seeds_left(struct pt_sleeps *z, struct blocked_list *l);
 void sleeps_unbind(struct pt_sleeps *z);
 
 #endif

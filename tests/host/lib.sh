@@ -151,6 +151,30 @@ hold_size() {
 
 stop_hold() { exec 7>&-; wait 2>/dev/null; }
 
+# near NAME GOT WANT BY [SHOWN]: |GOT - WANT| <= BY (percentage points,
+# ms, ...); SHOWN: how the message says BY
+near() {
+	if awk -v g="$2" -v w="$3" -v p="$4" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(g != "" && d <= p) }'; then
+		ok "$1 ($2 vs $3, within ${5:-$4})"
+	else
+		not_ok "$1: got '$2', want $3 within ${5:-$4}"
+	fi
+}
+
+# within NAME GOT WANT PCT: |GOT - WANT| <= PCT% of WANT (WANT > 0)
+within() {
+	near "$1" "$2" "$3" "$(awk -v w="$3" -v p="$4" 'BEGIN { printf "%.3f", (w > 0 ? w * p / 100 : -1) }')" "$4%"
+}
+
+# below NAME GOT LIMIT: GOT < LIMIT
+below() {
+	if awk -v g="$2" -v l="$3" 'BEGIN { exit !(g != "" && g < l) }'; then
+		ok "$1 ($2 < $3)"
+	else
+		not_ok "$1: got '$2', want below $3"
+	fi
+}
+
 summary() {
 	echo "$passed passed, $failed failed"
 	[ "$failed" -eq 0 ]

@@ -27,33 +27,6 @@ LIGHT="-o reads,writes,waits_read,wait_read_ns,waits_write,wait_write_ns"
 # field WORD LINE: the value of WORD=... in a workload's report line
 field() { sed -n "s/.*\b$1=\([0-9]*\).*/\1/p" <<<"$2" | head -1; }
 
-# within NAME GOT WANT PCT: |GOT - WANT| <= PCT% of WANT
-within() {
-	if awk -v g="$2" -v w="$3" -v p="$4" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(w > 0 && d <= w * p / 100) }'; then
-		ok "$1 ($2 vs $3, within $4%)"
-	else
-		not_ok "$1: got $2, want $3 within $4%"
-	fi
-}
-
-# near NAME GOT WANT POINTS: |GOT - WANT| <= POINTS (percentages)
-near() {
-	if awk -v g="$2" -v w="$3" -v p="$4" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(g != "" && d <= p) }'; then
-		ok "$1 ($2 vs $3, within $4 points)"
-	else
-		not_ok "$1: got '$2', want $3 within $4 points"
-	fi
-}
-
-# below NAME GOT LIMIT: GOT < LIMIT
-below() {
-	if awk -v g="$2" -v l="$3" 'BEGIN { exit !(g != "" && g < l) }'; then
-		ok "$1 ($2 < $3)"
-	else
-		not_ok "$1: got '$2', want below $3"
-	fi
-}
-
 # One side sleeps 100 ms per 64 KiB chunk for 3 s: the other side waits
 # for it, as long as it measured itself inside read(2)/write(2).
 slow_side() {

@@ -562,6 +562,29 @@ t_bad_input() {
 	expect "-p of no process: exit 2" "$?" 2
 }
 
+# issue 41: a reader asleep in read(2) since before pipetop started (cat on
+# a FIFO its writer, sleep, holds open and never writes): its pipe is
+# shown with both ends named (the idle writer from /proc), the reader
+# waiting all of each interval
+t_blocked() {
+	local w r
+	mkfifo "$TMP/blocked"
+	sleep 600 >"$TMP/blocked" & w=$!
+	cat "$TMP/blocked" >/dev/null & r=$!
+	sleep "${BLOCKED_S:-2}"
+	start_top -p "$r" -i 1 || { not_ok "blocked: pipetop did not start"; kill $w $r; return; }
+	expect "blocked: both ends named" \
+		"$(wait_screen "sleep\\[$w\\] -> cat\\[$r\\]" 5 >/dev/null && echo yes)" yes
+	sleep 1.2
+	screen
+	expect "blocked: the reader waits all of the interval (WAIT_R% 100.0)" \
+		"$(awk -v re="cat\\[$r\\]" '/^PIPE / { for (i = 1; i <= NF; i++) if ($i ~ /^WAIT_R%/) c = i - NF; next }
+			c && $0 ~ re { print $(NF + c); exit }' "$TMP/screen")" 100.0
+	TM send-keys -t pt q
+	kill $w $r 2>/dev/null
+	wait $w $r 2>/dev/null
+}
+
 t_pipeline
 t_signals
 t_no_keyboard
@@ -576,4 +599,5 @@ t_resize_charge
 t_not_a_terminal
 t_pipeline_view
 t_bad_input
+t_blocked
 summary
