@@ -317,7 +317,7 @@ void pv_screen(const struct tv_state *st, const struct pv_view *v)
 	attrset(A_NORMAL);
 	if (st->have_data)
 		pv_draw(v, 2, LINES - 1);
-	tk_status(line, sizeof(line));
+	tk_status(line, sizeof(line), COLS);
 	attrset(A_DIM);
 	mvaddnstr(LINES - 1, 0, line, COLS);
 	attrset(A_NORMAL);

@@ -563,9 +563,34 @@ static void lost_lines(void)
 		  "by as many");
 }
 
+/* durations as people read them; lines wrapped at spaces */
+static void text(void)
+{
+	static const struct { unsigned long long ns; const char *want; } d[] = {
+		{ 0, "0ns" }, { 999, "999ns" }, { 1000, "1.00us" }, { 12345, "12.3us" },
+		{ 999999, "1000us" }, { 1007709070, "1.01s" }, { 2500000, "2.50ms" },
+		{ 123000000000ULL, "123s" },
+	};
+	const char *s = "resize pipe 0:14:12 to 65536", *next;
+	char buf[32];
+
+	for (size_t i = 0; i < sizeof(d) / sizeof(d[0]); i++) {
+		fmt_duration(buf, sizeof(buf), d[i].ns);
+		CHECK_STR(buf, d[i].want);
+	}
+	/* the last space within the width, the spaces after it skipped */
+	CHECK(fmt_wrap(s, 14, &next) == 11 && !strcmp(next, "0:14:12 to 65536"));
+	CHECK(fmt_wrap(next, 14, &next) == 10 && !strcmp(next, "65536"));
+	CHECK(fmt_wrap(next, 14, &next) == 5 && !*next);
+	/* a word longer than the line: cut */
+	CHECK(fmt_wrap("0123456789 x", 4, &next) == 4 && !strcmp(next, "456789 x"));
+	CHECK(fmt_wrap("a    b", 3, &next) == 1 && !strcmp(next, "b"));
+}
+
 int main(void)
 {
 	csv_contract();
+	text();
 	man_csv_columns();
 	syscall_tier_row();
 	json_rows();
