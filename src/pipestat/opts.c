@@ -869,6 +869,9 @@ static bool validate(struct pipestat_opts *o, unsigned long long seen, char *err
 		USAGE_ERR("--hist prints histograms as text: not with --csv");
 	/* hooks for what is shown; who is blocked (the default table's waits)
 	 * unless refused (the cost: pipestat(8), OVERHEAD) */
+	/* per pipe its writers -> readers take the calls' room (80 columns) */
+	if (o->by == PT_BY_PIPE && !(seen & opt_bit(t, "columns")))
+		columns_pipe(&o->cols);
 	o->load.cols = shown_cols(o, seen & opt_bit(t, "columns")) |
 		       (o->waits == PIPESTAT_WAITS_ON || o->graph ? WAIT_COLS : 0);
 	o->load.hooks_off = no_waits ? PT_HOOK_WAITS : 0;

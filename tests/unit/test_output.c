@@ -2,6 +2,7 @@
 /* The CSV contract (and the man page's list of it), honest '-' and empty fields, derived marks, quoting. */
 #include <stdlib.h>
 #include "core/columns.h"
+#include "core/ends.h"
 #include "core/fmt.h"
 #include "core/out.h"
 #include "core/record.h"
@@ -500,6 +501,58 @@ static void proc_lists(void)
 	free(buf);
 }
 
+/* -k pipe's table in 80 columns: its own columns, the PIPE column as wide
+ * as its inodes, the ends cut to the room left (ends_text's rule). */
+static void pipe_table(void)
+{
+	static const struct { __u64 ino; const char *w, *r; } pipes[] = {
+		{ 1592538, "dd", "cat" }, { 1592539, "python3", "python3" },
+	};
+	struct pt_env env = { .tier = PT_TIER_SYSCALL, .knob_prealloc_max = -1,
+			      .knob_prealloc_keep = -1, .knob_read_batch = -1,
+			      .interval_s = 1 };
+	struct pt_rows rows, ends;
+	struct pt_columns cols;
+	struct pt_report r = { .rows = &rows, .ends = &ends, .env = &env,
+			       .interval_s = 1, .cols = &cols };
+	char *table;
+	int widest = 0, w;
+
+	columns_pipe(&cols);
+	rows_init(&rows, PT_BY_PIPE);
+	rows_init(&ends, PT_BY_PIPE_PID);
+	for (int i = 0; i < 2; i++) {
+		struct pt_key k = { .dev = 15, .ino = pipes[i].ino, .tgid = 4194300 + 2 * i };
+		struct pt_counts wc = { .writes = 1, .write_bytes = 4096 };
+		struct pt_counts rc = { .reads = 1, .read_bytes = 4096 };
+
+		snprintf(k.comm, sizeof(k.comm), "%s", pipes[i].w);
+		rows_add(&ends, &k, &wc);
+		k.tgid++;
+		snprintf(k.comm, sizeof(k.comm), "%s", pipes[i].r);
+		rows_add(&ends, &k, &rc);
+		k.tgid = 0;
+		memset(k.comm, 0, sizeof(k.comm));
+		wc.reads = 1;
+		wc.read_bytes = 4096;
+		rows_add(&rows, &k, &wc);
+	}
+	ends_sort(&ends);
+	table = render(out_table_report, &r);
+	for (char *p = table; *p; p += w + (p[w] == '\n')) {
+		w = strcspn(p, "\n");
+		widest = w > widest ? w : widest;
+	}
+	CHECK(widest <= 80);
+	CHECK(strstr(table, "\nPIPE     R_BYTES W_BYTES EAGAIN WAIT_R%* WAIT_W%*  "
+			    "WRITERS -> READERS\n") != NULL);
+	CHECK(strstr(table, "  dd[4194300] -> cat[4194301]\n") != NULL);
+	CHECK(strstr(table, "  pyt[4194302] -> pyth[4194303]\n") != NULL);
+	free(table);
+	rows_free(&rows);
+	rows_free(&ends);
+}
+
 static void tiers(void)
 {
 	CHECK(tier_parse("auto") == PT_TIER_AUTO);
@@ -598,6 +651,7 @@ int main(void)
 	values();
 	table_columns();
 	proc_lists();
+	pipe_table();
 	tiers();
 	lost_lines();
 	return unit_summary("test_output");
