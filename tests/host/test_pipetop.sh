@@ -560,13 +560,13 @@ joined() {
 # wrapped at spaces, never inside a word: the table, the help, the detail
 # and advice panes, the pipeline. A slow reader (the writer waits) and
 # pipework's bursts (advice to grow the ring) run, each named for the
-# filter (f) to pick it.
+# filter (f) to pick it, for longer than the test (then killed).
 t_80x24() {
 	local w b keys k what got
 	COLS=80 ROWS=24 start_top -i 1 || { not_ok "80x24: pipetop did not start"; return; }
 	held "$TOP" >/dev/null	# what restored checks is released
-	PIPEWORK_COMM=pt80slow "$PIPEWORK" slow-reader 100 100 >/dev/null & w=$!
-	PIPEWORK_COMM=pt80burst "$PIPEWORK" bursty 8 >/dev/null & b=$!
+	PIPEWORK_COMM=pt80slow "$PIPEWORK" slow-reader 600 100 >/dev/null & w=$!
+	PIPEWORK_COMM=pt80burst "$PIPEWORK" bursty 60 >/dev/null & b=$!
 	TM send-keys -t pt f p t 8 0 Enter
 	wait_screen 'pt80slow\[[0-9]+\] -> pt80slow' >/dev/null
 	wait_screen 'pt80burst\[[0-9]+\] -> pt80burst' >/dev/null
