@@ -337,6 +337,18 @@ static void values(void)
 }
 
 /* The table's columns: the default set in 80 columns, -o, headings. */
+/* The longest line of text. */
+static int widest(const char *text)
+{
+	int most = 0, w;
+
+	for (const char *p = text; *p; p += w + (p[w] == '\n')) {
+		w = strcspn(p, "\n");
+		most = w > most ? w : most;
+	}
+	return most;
+}
+
 static void table_columns(void)
 {
 	struct pt_rows rows;
@@ -351,17 +363,12 @@ static void table_columns(void)
 	int named = 0;
 	struct pt_columns cols;
 	char *table, err[256], head[64];
-	int widest = 0, w;
 
 	strcpy(k.comm, "fifteen-chars-x");
 	rows_init(&rows, PT_BY_PID);
 	rows_add(&rows, &k, &c);
 	table = render(out_table_report, &r);	/* the default set */
-	for (char *p = table; *p; p += w + (p[w] == '\n')) {
-		w = strcspn(p, "\n");
-		widest = w > widest ? w : widest;
-	}
-	CHECK(widest <= 80);
+	CHECK(widest(table) <= 80);
 	/* the widest key and the largest values still line up under their headings */
 	CHECK(strstr(table, "\nPID     COMM             READS WRITES R_BYTES W_BYTES EAGAIN "
 			    "WAIT_R%* WAIT_W%*\n") != NULL);
@@ -516,7 +523,6 @@ static void pipe_table(void)
 	struct pt_report r = { .rows = &rows, .ends = &ends, .env = &env,
 			       .interval_s = 1, .cols = &cols };
 	char *table;
-	int widest = 0, w;
 
 	columns_pipe(&cols);
 	rows_init(&rows, PT_BY_PIPE);
@@ -539,11 +545,7 @@ static void pipe_table(void)
 	}
 	ends_sort(&ends);
 	table = render(out_table_report, &r);
-	for (char *p = table; *p; p += w + (p[w] == '\n')) {
-		w = strcspn(p, "\n");
-		widest = w > widest ? w : widest;
-	}
-	CHECK(widest <= 80);
+	CHECK(widest(table) <= 80);
 	CHECK(strstr(table, "\nPIPE     R_BYTES W_BYTES EAGAIN WAIT_R%* WAIT_W%*  "
 			    "WRITERS -> READERS\n") != NULL);
 	CHECK(strstr(table, "  dd[4194300] -> cat[4194301]\n") != NULL);
