@@ -8,6 +8,12 @@ static const enum pt_col default_set[] = {
 	PT_COL_EAGAIN, PT_COL_WAIT_READ_PCT, PT_COL_WAIT_WRITE_PCT,
 };
 
+/* -k pipe's: the bytes, EAGAINs and waits, then the pipe's ends */
+static const enum pt_col pipe_set[] = {
+	PT_COL_READ_BYTES, PT_COL_WRITE_BYTES, PT_COL_EAGAIN,
+	PT_COL_WAIT_READ_PCT, PT_COL_WAIT_WRITE_PCT,
+};
+
 /* the kernel developer's view: the page pool, allocations, copy sections */
 static const enum pt_col kernel_set[] = {
 	PT_COL_READS, PT_COL_WRITES, PT_COL_READ_BYTES, PT_COL_WRITE_BYTES,
@@ -38,6 +44,12 @@ void columns_default(struct pt_columns *c)
 {
 	c->n = 0;
 	add_set(c, default_set, ARRAY_LEN(default_set));
+}
+
+void columns_pipe(struct pt_columns *c)
+{
+	c->n = 0;
+	add_set(c, pipe_set, ARRAY_LEN(pipe_set));
 }
 
 const char *column_name(enum pt_col col)

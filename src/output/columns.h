@@ -18,6 +18,9 @@ struct pt_columns {
 
 /* The default: calls, bytes, EAGAINs and waits, in 80 columns. */
 void columns_default(struct pt_columns *c);
+/* -k pipe's table without -o: the default less the calls (READS, WRITES),
+ * room for the writers -> readers in 80 columns. */
+void columns_pipe(struct pt_columns *c);
 /*
  * -o LIST, comma-separated: column names (CSV names; eagain,
  * wait_read_pct, wait_write_pct for the table's own) and sets (default;

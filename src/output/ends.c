@@ -91,3 +91,93 @@ void ends_names(char *buf, size_t n, const struct pt_rows *ends,
 	if (total > ENDS_LISTED && len < n)
 		snprintf(buf + len, n - len, ",+%zu", total - ENDS_LISTED);
 }
+
+/*
+ * "comm[pid]", the comm marked (fmt_comm_marked) and cut so the whole fits
+ * in at most max characters: the name is cut before it is marked, so a
+ * cut one is still well formed.
+ */
+static int end_name(char *buf, size_t n, const struct pt_row *r, int max)
+{
+	char pid[16], comm[FMT_MARKED_LEN];
+	int plen = snprintf(pid, sizeof(pid), "[%u]", r->key.tgid);
+	size_t keep = strnlen(r->key.comm, PT_COMM_LEN);
+	int clen = strlen(fmt_comm_marked(comm, r->key.comm, keep));
+
+	while (max >= 0 && clen + plen > max && keep > 1)
+		clen = strlen(fmt_comm_marked(comm, r->key.comm, --keep));
+	if (max >= 0 && clen + plen > max)
+		clen = max - plen > 1 ? max - plen : 1;
+	return snprintf(buf, n, "%.*s%s", clen, comm, pid);
+}
+
+/* One side's processes in at most budget characters (budget < 0: what buf
+ * holds); returns the length. */
+static int side_text(char *buf, size_t n, const struct ends_side *s, int budget)
+{
+	char ent[48], more[16];
+	int len = 0, i;
+
+	if (budget < 0 || budget > (int)n - 1)
+		budget = n - 1;
+	buf[0] = '\0';
+	if (!s->total)
+		return snprintf(buf, n, "%.*s", budget, s->idle && *s->idle ? s->idle : "?");
+	for (i = 0; i < s->k; i++) {
+		int elen = (i ? 1 : 0) + end_name(ent, sizeof(ent), s->v[i], -1);
+		int rest = s->total - i - 1;
+		int mlen = rest ? snprintf(more, sizeof(more), "+%d", rest) : 0;
+
+		if (len + elen + mlen > budget)
+			break;
+		len += snprintf(buf + len, n - len, "%s%s", i ? "," : "", ent);
+	}
+	if (i == s->total)
+		return len;
+	if (!i) {
+		int mlen = s->total > 1 ? snprintf(more, sizeof(more), "+%d",
+						   s->total - 1) : 0;
+		int room = budget - mlen;
+
+		if (room < 3) {
+			room = budget;
+			mlen = 0;
+		}
+		end_name(ent, sizeof(ent), s->v[0], room);
+		len = snprintf(buf, n, "%.*s", room > 0 ? room : 0, ent);
+		if (mlen)
+			len += snprintf(buf + len, n - len, "%s", more);
+		return len;
+	}
+	return len + snprintf(buf + len, n - len, "+%d", s->total - i);
+}
+
+void ends_text(char *buf, size_t n, const struct ends_side *w,
+	       const struct ends_side *r, int width)
+{
+	int lw, lr, bw, br, avail = width - 4;
+	char sw[512], sr[512];
+
+	lw = side_text(sw, sizeof(sw), w, -1);
+	lr = side_text(sr, sizeof(sr), r, -1);
+	if (width >= 0 && lw + lr > avail && avail >= 2) {
+		int half = avail / 2;
+
+		/* a side that fits in half gives the other the rest */
+		if (lw <= half) {
+			bw = lw;
+			br = avail - lw;
+		} else if (lr <= avail - half) {
+			br = lr;
+			bw = avail - lr;
+		} else {
+			bw = half;
+			br = avail - half;
+		}
+		side_text(sw, sizeof(sw), w, bw);
+		side_text(sr, sizeof(sr), r, br);
+	}
+	snprintf(buf, n, "%s -> %s", sw, sr);
+	if (width >= 0 && (size_t)width < n)
+		buf[width] = '\0';
+}

@@ -37,4 +37,21 @@ size_t ends_list(const struct pt_rows *ends, const struct pt_key *pipe,
 void ends_names(char *buf, size_t n, const struct pt_rows *ends,
 		const struct pt_key *pipe, bool writers);
 
+/* One side of a pipe for ends_text: v[0..k) of its total processes. */
+struct ends_side {
+	const struct pt_row *const *v;
+	int k, total;
+	const char *idle;	/* shown for a side no process used, if not
+				 * NULL or "": who holds it open */
+};
+/*
+ * "writer[pid],... -> reader[pid],..." in at most width characters (n >
+ * width; width < 0: no limit), the rule both tools cut lists by: each side
+ * keeps the whole names that fit and counts the rest as "+N"; a name alone
+ * too long for its side loses the end of its command name, never its
+ * [pid]; a side not seen shows its idle text, else "?".
+ */
+void ends_text(char *buf, size_t n, const struct ends_side *w,
+	       const struct ends_side *r, int width);
+
 #endif

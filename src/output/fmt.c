@@ -58,6 +58,44 @@ static void fmt_before(char *buf, size_t n, time_t t)
 		snprintf(buf, n, "-");
 }
 
+void fmt_duration(char *buf, size_t n, unsigned long long ns)
+{
+	static const struct { double div; const char *unit; } units[] = {
+		{ 1e9, "s" }, { 1e6, "ms" }, { 1e3, "us" },
+	};
+
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		double d = ns / units[i].div;
+
+		if (d >= 1) {
+			snprintf(buf, n, d < 9.995 ? "%.2f%s" : d < 99.95 ? "%.1f%s" :
+				 "%.0f%s", d, units[i].unit);
+			return;
+		}
+	}
+	snprintf(buf, n, "%lluns", ns);
+}
+
+int fmt_wrap(const char *s, int width, const char **next)
+{
+	int len = strlen(s), cut;
+
+	if (len <= width) {
+		cut = len;
+	} else {
+		for (cut = width; cut > 0 && s[cut] != ' '; cut--)
+			;
+		if (!cut)
+			cut = width > 0 ? width : 1;
+	}
+	*next = s + cut;
+	while (**next == ' ')
+		(*next)++;
+	while (cut > 0 && s[cut - 1] == ' ')
+		cut--;
+	return cut;
+}
+
 void fmt_table_value(char *buf, size_t n, const struct pt_value *v, int width)
 {
 	if (v->q == PT_NA)

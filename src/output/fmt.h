@@ -14,6 +14,14 @@ void fmt_csv_value(char *buf, size_t n, const struct pt_value *v);
 #define FMT_UNITS	"Ki = 1024 bytes, K = 1000"
 /* Bytes for the table: "812", "64Ki", "1.5Mi", ... (IEC: 1024). */
 void fmt_iec(char *buf, size_t n, unsigned long long u);
+/* A duration for a human: "850ns", "12.3us", "1.01ms", "2.50s" (3 digits). */
+void fmt_duration(char *buf, size_t n, unsigned long long ns);
+/*
+ * Word wrap: how many bytes of s the next line of at most width columns
+ * takes, ending before a space where there is one (a word longer than the
+ * line is cut); *next: where the line after it starts (its spaces skipped).
+ */
+int fmt_wrap(const char *s, int width, const char **next);
 /* Table form: fits width with K/M/G/T suffixes (1000); "-" when unknown. */
 void fmt_table_value(char *buf, size_t n, const struct pt_value *v, int width);
 /*

@@ -20,7 +20,61 @@ static const struct pt_columns *columns(const struct pt_report *r)
 	return &def;
 }
 
-static void heading(FILE *f, const struct pt_report *r)
+#define TABLE_COLS	80	/* a line with the default columns, at most */
+#define NAME_MIN	24	/* a cgroup or a pipe's ends, however many -o adds */
+
+/* Where a line's parts go: the widths that depend on the rows printed. */
+struct table_layout {
+	int pipe_w;	/* the widest inode, at least "PIPE" */
+	int cgroup_w;	/* the widest path, within TABLE_COLS */
+	int ends_w;	/* writers -> readers, within TABLE_COLS */
+};
+
+static int values_width(const struct pt_report *r)
+{
+	const struct pt_columns *cols = columns(r);
+	char head[64];
+	int w = 0;
+
+	for (int i = 0; i < cols->n; i++)
+		w += 1 + column_head(head, sizeof(head), cols->col[i], r->env, r->rate);
+	return w;
+}
+
+/* What TABLE_COLS leave a name column after the rest of the line. */
+static int room(int used)
+{
+	return TABLE_COLS - used > NAME_MIN ? TABLE_COLS - used : NAME_MIN;
+}
+
+static void lay_out(struct table_layout *l, const struct pt_report *r)
+{
+	enum pt_by by = r->rows->by;
+	int values = values_width(r), cg_room = room(values + 1);
+	char buf[4096];
+
+	l->pipe_w = 4;
+	l->cgroup_w = 6;
+	for (size_t i = 0; i < out_nrows(r); i++) {
+		const struct pt_key *k = &r->rows->v[i].key;
+		int len;
+
+		if (by_has_pipe(by)) {
+			len = snprintf(buf, sizeof(buf), "%llu", (unsigned long long)k->ino);
+			l->pipe_w = len > l->pipe_w ? len : l->pipe_w;
+		}
+		if (by_has_cgroup(by)) {
+			cgroup_name(buf, sizeof(buf), k->cgroup);
+			len = strlen(buf);
+			l->cgroup_w = len > l->cgroup_w ? len : l->cgroup_w;
+		}
+	}
+	if (l->cgroup_w > cg_room)
+		l->cgroup_w = cg_room;
+	l->ends_w = room(l->pipe_w + 1 + values + 2);
+}
+
+static void heading(FILE *f, const struct pt_report *r, const struct table_layout *l)
 {
 	const struct pt_columns *cols = columns(r);
 	enum pt_by by = r->rows->by;
@@ -37,9 +91,9 @@ static void heading(FILE *f, const struct pt_report *r)
 	if (by_has_comm(by))
 		fprintf(f, "%-15s", "COMM");
 	if (by_has_pipe(by))
-		fprintf(f, "%-10s ", "PIPE");
+		fprintf(f, "%-*s ", l->pipe_w, "PIPE");
 	if (by_has_cgroup(by))
-		fprintf(f, "%-32s ", "CGROUP");
+		fprintf(f, "%-*s ", l->cgroup_w, "CGROUP");
 	for (int i = 0; i < cols->n; i++) {
 		int w = column_head(head, sizeof(head), cols->col[i], r->env, r->rate);
 
@@ -50,7 +104,22 @@ static void heading(FILE *f, const struct pt_report *r)
 	fputc('\n', f);
 }
 
-static void line(FILE *f, const struct pt_report *r, const struct pt_row *row)
+/* A pipe's ends in width characters (ends_text's rule), its processes by pid. */
+static void ends_cell(char *buf, size_t n, const struct pt_rows *ends,
+		      const struct pt_key *pipe, int width)
+{
+	const struct pt_row *w[ENDS_LISTED], *r[ENDS_LISTED];
+	struct ends_side sw = { .v = w }, sr = { .v = r };
+
+	sw.total = ends_list(ends, pipe, true, w, ENDS_LISTED);
+	sr.total = ends_list(ends, pipe, false, r, ENDS_LISTED);
+	sw.k = sw.total < ENDS_LISTED ? sw.total : ENDS_LISTED;
+	sr.k = sr.total < ENDS_LISTED ? sr.total : ENDS_LISTED;
+	ends_text(buf, n, &sw, &sr, width);
+}
+
+static void line(FILE *f, const struct pt_report *r, const struct pt_row *row,
+		 const struct table_layout *l)
 {
 	const struct pt_columns *cols = columns(r);
 	enum pt_by by = r->rows->by;
@@ -63,12 +132,18 @@ static void line(FILE *f, const struct pt_report *r, const struct pt_row *row)
 	if (by_has_comm(by))
 		fprintf(f, "%-15.15s", fmt_comm(comm, row->key.comm));
 	if (by_has_pipe(by))
-		fprintf(f, "%-10llu ", (unsigned long long)row->key.ino);
+		fprintf(f, "%-*llu ", l->pipe_w, (unsigned long long)row->key.ino);
 	if (by_has_cgroup(by)) {
 		char cg[4096];
+		int len;
 
 		cgroup_name(cg, sizeof(cg), row->key.cgroup);
-		fprintf(f, "%-32s ", cg);
+		len = strlen(cg);
+		/* a path too long keeps its end, the leaf: ".." for the rest */
+		if (len > l->cgroup_w)
+			fprintf(f, "..%s ", cg + len - (l->cgroup_w - 2));
+		else
+			fprintf(f, "%-*s ", l->cgroup_w, cg);
 	}
 	for (int i = 0; i < cols->n; i++) {
 		enum pt_col col = cols->col[i];
@@ -82,22 +157,23 @@ static void line(FILE *f, const struct pt_report *r, const struct pt_row *row)
 		fprintf(f, " %*s", w, buf);
 	}
 	if (r->ends) {
-		char w[1024], rd[1024];
+		char ends[1024];
 
-		ends_names(w, sizeof(w), r->ends, &row->key, true);
-		ends_names(rd, sizeof(rd), r->ends, &row->key, false);
-		fprintf(f, "  %s -> %s", *w ? w : "?", *rd ? rd : "?");
+		ends_cell(ends, sizeof(ends), r->ends, &row->key, l->ends_w);
+		fprintf(f, "  %s", ends);
 	}
 	fputc('\n', f);
 }
 
 int out_table_report(FILE *f, const struct pt_report *r)
 {
+	struct table_layout l;
 	char lost[256];
 
-	heading(f, r);
+	lay_out(&l, r);
+	heading(f, r, &l);
 	for (size_t i = 0; i < out_nrows(r); i++)
-		line(f, r, &r->rows->v[i]);
+		line(f, r, &r->rows->v[i], &l);
 	if (!r->rows->n)
 		fputs("(no pipe activity)\n", f);
 	if (*fmt_lost(lost, sizeof(lost), r->env))

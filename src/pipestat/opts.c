@@ -210,7 +210,8 @@ static const struct opt options[] = {
 	  .help =
 		"the table's columns, comma-separated CSV names (and\n"
 		"eagain, wait_read_pct, wait_write_pct) or sets:\n"
-		"default (reads, writes, bytes, EAGAINs, waits),\n"
+		"default (reads, writes, bytes, EAGAINs, waits;\n"
+		"-k pipe: no reads, writes, for its ends),\n"
 		"kernel (pool, allocations, copy sections), all;\n"
 		"+LIST adds to the columns so far (the default).\n"
 		"Bytes in Ki/Mi/Gi (1024), wide counts in K/M/G\n"
@@ -225,7 +226,8 @@ static const struct opt options[] = {
 		"(\\fBeagain_read\\fR + \\fBeagain_write\\fR), \\fBwait_read_pct\\fR and\n"
 		"\\fBwait_write_pct\\fR (\\fBWAIT_R%\\fR, \\fBWAIT_W%\\fR), and sets:\n"
 		"\\fBdefault\\fR (READS, WRITES, R_BYTES, W_BYTES, EAGAIN, WAIT_R%,\n"
-		"WAIT_W%: 80 columns with \\fB\\-k pid\\fR or \\fB\\-k comm\\fR),\n"
+		"WAIT_W%: 80 columns; without \\fB\\-o\\fR, \\fB\\-k pipe\\fR leaves out\n"
+		"READS and WRITES for its \\fBWRITERS \\-> READERS\\fR),\n"
 		"\\fBkernel\\fR (the kernel developer's view: EAGAIN by side, page pool\n"
 		"hits and misses, allocations with and without \\fBpipe\\->mutex\\fR, copy\n"
 		"sections, splice bytes, mutex contention) and \\fBall\\fR. A \\fILIST\\fR\n"
@@ -260,7 +262,11 @@ static const struct opt options[] = {
 		"\\fBcgroup\\fR).\n"
 		"With \\fB\\-k pipe\\fR the \\fBwriters\\fR and \\fBreaders\\fR columns (and\n"
 		"the table's last) name the processes writing into and reading from each\n"
-		"pipe; see PROCESS LISTS." },
+		"pipe; see PROCESS LISTS.\n"
+		"Every key's table fits 80 columns with the default columns: a\n"
+		"cgroup path longer than its column keeps its end, after \\fB..\\fR\n"
+		"(\\fB..ice/session\\-3.scope\\fR), and a list of processes is cut as\n"
+		"PROCESS LISTS says." },
 	{ .name = "cgroup", .arg = "PATH", .set = set_cgroup, .at = AT(load.cgroup),
 	  .values = OPT_DIRS,
 	  .help =
@@ -869,6 +875,9 @@ static bool validate(struct pipestat_opts *o, unsigned long long seen, char *err
 		USAGE_ERR("--hist prints histograms as text: not with --csv");
 	/* hooks for what is shown; who is blocked (the default table's waits)
 	 * unless refused (the cost: pipestat(8), OVERHEAD) */
+	/* per pipe its writers -> readers take the calls' room (80 columns) */
+	if (o->by == PT_BY_PIPE && !(seen & opt_bit(t, "columns")))
+		columns_pipe(&o->cols);
 	o->load.cols = shown_cols(o, seen & opt_bit(t, "columns")) |
 		       (o->waits == PIPESTAT_WAITS_ON || o->graph ? WAIT_COLS : 0);
 	o->load.hooks_off = no_waits ? PT_HOOK_WAITS : 0;

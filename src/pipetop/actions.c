@@ -10,15 +10,25 @@ int ta_quit(struct ta_state *s)
 	return TA_QUIT;
 }
 
+/* The columns s and Left/Right go round: those on screen. */
+static int sortable(const struct tv_state *st)
+{
+	return st->shown > 0 && st->shown < TM_NCOLS ? st->shown : TM_NCOLS;
+}
+
 int ta_sort_next(struct ta_state *s)
 {
-	s->st->sort = (s->st->sort + 1) % TM_NCOLS;
+	int n = sortable(s->st);
+
+	s->st->sort = s->st->sort + 1 < n ? s->st->sort + 1 : 0;
 	return TA_REBUILD | TA_REDRAW;
 }
 
 int ta_sort_prev(struct ta_state *s)
 {
-	s->st->sort = (s->st->sort + TM_NCOLS - 1) % TM_NCOLS;
+	int n = sortable(s->st);
+
+	s->st->sort = s->st->sort > 0 && s->st->sort <= n ? s->st->sort - 1 : n - 1;
 	return TA_REBUILD | TA_REDRAW;
 }
 

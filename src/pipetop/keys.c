@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <curses.h>
+#include <string.h>
 #include "keys.h"
 
 /* (Ctrl-C ends pipetop as a signal, not as a key: named for the reader) */
@@ -76,13 +77,22 @@ void tk_print(FILE *f, const char *indent)
 		fprintf(f, "%s%-15s %s\n", indent, tk_keys[i].names, tk_keys[i].what);
 }
 
-void tk_status(char *buf, size_t n)
+void tk_status(char *buf, size_t n, int width)
 {
-	size_t len = 0;
+	const char *last = NULL;
+	int len = 0, keep;
 
-	buf[0] = '\0';
-	for (int i = 0; i < tk_nkeys && len < n; i++)
+	/* the last brief (help, which lists them all) is always there */
+	for (int i = 0; i < tk_nkeys; i++)
 		if (tk_keys[i].brief)
-			len += snprintf(buf + len, n - len, "%s%s", len ? "  " : "",
-					tk_keys[i].brief);
+			last = tk_keys[i].brief;
+	keep = last ? 2 + (int)strlen(last) : 0;
+	buf[0] = '\0';
+	for (int i = 0; i < tk_nkeys && len < (int)n; i++) {
+		const char *b = tk_keys[i].brief;
+
+		if (!b || (b != last && len + (len ? 2 : 0) + (int)strlen(b) + keep > width))
+			continue;
+		len += snprintf(buf + len, n - len, "%s%s", len ? "  " : "", b);
+	}
 }

@@ -38,7 +38,10 @@ ta_action tk_action_of(int ch);
 int tk_press(struct ta_state *s, int ch);
 /* The table as "NAMES  WHAT" lines, each after indent. */
 void tk_print(FILE *f, const char *indent);
-/* The status line: each key's brief, two spaces apart, into buf. */
-void tk_status(char *buf, size_t n);
+/*
+ * The status line: each key's brief, two spaces apart, into buf; those
+ * that would make it wider than width left out, except the last (help).
+ */
+void tk_status(char *buf, size_t n, int width);
 
 #endif

@@ -120,7 +120,7 @@ static void draw(struct top *t)
 	if (t->st.pipeline && !t->st.help)
 		pv_screen(&t->st, &t->pv);
 	else
-		tv_draw(&t->st, &t->m);
+		t->st.shown = tv_draw(&t->st, &t->m);
 	sigprocmask(SIG_BLOCK, &end_set, NULL);
 }
 

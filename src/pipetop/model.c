@@ -257,74 +257,6 @@ void tm_sort(struct tm_model *m, int col, const struct pt_env *env, double secs)
 	qsort(m->items, m->n, sizeof(*m->items), item_cmp);
 }
 
-/*
- * "comm[pid]", the comm marked (fmt_comm_marked) and cut so the whole fits
- * in at most max characters: the name is cut before it is marked, so a
- * cut one is still well formed.
- */
-static int end_name(char *buf, size_t n, const struct pt_row *r, int max)
-{
-	char pid[16], comm[FMT_MARKED_LEN];
-	int plen = snprintf(pid, sizeof(pid), "[%u]", r->key.tgid);
-	size_t keep = strnlen(r->key.comm, PT_COMM_LEN);
-	int clen = strlen(fmt_comm_marked(comm, r->key.comm, keep));
-
-	while (max >= 0 && clen + plen > max && keep > 1)
-		clen = strlen(fmt_comm_marked(comm, r->key.comm, --keep));
-	if (max >= 0 && clen + plen > max)
-		clen = max - plen > 1 ? max - plen : 1;
-	return snprintf(buf, n, "%.*s%s", clen, comm, pid);
-}
-
-/*
- * One side's processes in at most budget characters (budget < 0: what buf
- * holds); returns the length. v holds the k busiest of total processes.
- */
-static int side_text(char *buf, size_t n, const struct pt_row *const *v, int k,
-		     int total, int budget)
-{
-	char ent[48], more[16];
-	int len = 0, i;
-
-	if (budget < 0 || budget > (int)n - 1)
-		budget = n - 1;
-	buf[0] = '\0';
-	if (!total)
-		return snprintf(buf, n, "%.*s", budget, "?");
-	for (i = 0; i < k; i++) {
-		int elen = (i ? 1 : 0) + end_name(ent, sizeof(ent), v[i], -1);
-		int rest = total - i - 1;
-		int mlen = rest ? snprintf(more, sizeof(more), "+%d", rest) : 0;
-
-		if (len + elen + mlen > budget)
-			break;
-		len += snprintf(buf + len, n - len, "%s%s", i ? "," : "", ent);
-	}
-	if (i == total)
-		return len;
-	if (!i) {
-		int mlen = total > 1 ? snprintf(more, sizeof(more), "+%d", total - 1) : 0;
-		int room = budget - mlen;
-
-		if (room < 3) {
-			room = budget;
-			mlen = 0;
-		}
-		end_name(ent, sizeof(ent), v[0], room);
-		len = snprintf(buf, n, "%.*s", room > 0 ? room : 0, ent);
-		if (mlen)
-			len += snprintf(buf + len, n - len, "%s", more);
-		return len;
-	}
-	return len + snprintf(buf + len, n - len, "+%d", total - i);
-}
-
-/* A side no process used: who holds it (tm_name_idle_sides()), else "?" */
-static int held_text(char *buf, size_t n, const struct tm_item *it, int side)
-{
-	return snprintf(buf, n, "%s", it->held[side][0] ? it->held[side] : "?");
-}
-
 /* Whether any of the pipe's processes wrote into it (or read from it). */
 static bool side_used(const struct tm_model *m, const struct tm_item *it, bool writers)
 {
@@ -357,44 +289,19 @@ void tm_ends_text(char *buf, size_t n, const struct tm_model *m,
 		  const struct tm_item *it, int width)
 {
 	const struct pt_row *w[TM_ENDS_LISTED], *r[TM_ENDS_LISTED];
-	int nw = 0, nr = 0, tw = 0, tr = 0, lw, lr, bw, br, avail = width - 4;
-	char sw[512], sr[512];
+	struct ends_side sw = { .v = w }, sr = { .v = r };
 
 	for (__u32 i = 0; i < it->nends; i++) {
 		const struct pt_row *e = m->ends[it->first + i];
 
-		if (pt_is_writer(&e->c) && tw++ < TM_ENDS_LISTED)
-			w[nw++] = e;
-		if (pt_is_reader(&e->c) && tr++ < TM_ENDS_LISTED)
-			r[nr++] = e;
+		if (pt_is_writer(&e->c) && sw.total++ < TM_ENDS_LISTED)
+			w[sw.k++] = e;
+		if (pt_is_reader(&e->c) && sr.total++ < TM_ENDS_LISTED)
+			r[sr.k++] = e;
 	}
-	lw = tw ? side_text(sw, sizeof(sw), w, nw, tw, -1) : held_text(sw, sizeof(sw), it, 0);
-	lr = tr ? side_text(sr, sizeof(sr), r, nr, tr, -1) : held_text(sr, sizeof(sr), it, 1);
-	if (lw + lr > avail && avail >= 2) {
-		int half = avail / 2;
-
-		if (lw <= half) {
-			bw = lw;
-			br = avail - lw;
-		} else if (lr <= avail - half) {
-			br = lr;
-			bw = avail - lr;
-		} else {
-			bw = half;
-			br = avail - half;
-		}
-		if (tw)
-			side_text(sw, sizeof(sw), w, nw, tw, bw);
-		else if (bw < lw)
-			sw[bw] = '\0';
-		if (tr)
-			side_text(sr, sizeof(sr), r, nr, tr, br);
-		else if (br < lr)
-			sr[br] = '\0';
-	}
-	snprintf(buf, n, "%s -> %s", sw, sr);
-	if (width >= 0 && (size_t)width < n)
-		buf[width] = '\0';
+	sw.idle = it->held[0];
+	sr.idle = it->held[1];
+	ends_text(buf, n, &sw, &sr, width);
 }
 
 double tm_interval_step(double cur, int dir)

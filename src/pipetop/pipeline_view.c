@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "output/fmt.h"
 #include "keys.h"
 #include "pipeline_view.h"
 #include "view.h"
@@ -304,6 +305,7 @@ static void pv_draw(const struct pv_view *v, int top, int bottom)
 void pv_screen(const struct tv_state *st, const struct pv_view *v)
 {
 	char line[256];
+	const char *text = line, *next;
 
 	erase();
 	snprintf(line, sizeof(line), "pipetop: the pipeline over %.1f s%s  (g: the table)",
@@ -313,11 +315,15 @@ void pv_screen(const struct tv_state *st, const struct pv_view *v)
 			 "  %zu pipe(s) of many writers and readers not drawn",
 			 v->g.pipes_left_out);
 	attrset(A_BOLD);
-	mvaddnstr(0, 0, line, COLS);
+	/* two lines at most, broken at a space: the drawing starts below */
+	for (int y = 0, len; y < 2 && *text; y++, text = next) {
+		len = fmt_wrap(text, COLS, &next);
+		mvaddnstr(y, 0, text, len);
+	}
 	attrset(A_NORMAL);
 	if (st->have_data)
 		pv_draw(v, 2, LINES - 1);
-	tk_status(line, sizeof(line));
+	tk_status(line, sizeof(line), COLS);
 	attrset(A_DIM);
 	mvaddnstr(LINES - 1, 0, line, COLS);
 	attrset(A_NORMAL);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* pipetop's screen. Everything is drawn from the model each time. */
 #include <curses.h>
+#include <stdarg.h>
 #include <term.h>
 #include <stdio.h>
 #include <string.h>
@@ -13,7 +14,6 @@
 #define NAME_MIN	20	/* the ends / process column, at least */
 #define NAME_MAX	48	/* value columns give way up to this */
 #define PIPE_W		10	/* inode number */
-#define HEAD_LINES	5	/* four header lines, then the column heading */
 
 static SCREEN *screen;
 
@@ -68,12 +68,73 @@ static void put(int y, int x, const char *s, int attr)
 	attroff(attr);
 }
 
-static void knob(char *buf, size_t n, const char *name, int v)
+/*
+ * Text from line y at x, wrapped at spaces to width columns (a word wider
+ * than that cut), the lines after the first indented by indent; returns
+ * the next free line, at most ymax.
+ */
+static int put_wrapped(int y, int ymax, int x, int width, int indent,
+		       const char *text, int attr)
 {
-	if (v < 0)
-		snprintf(buf, n, "%s -", name);
-	else
-		snprintf(buf, n, "%s %d", name, v);
+	char line[512];
+	const char *s = text, *next;
+	int w = width;
+
+	while (*s && y < ymax) {
+		int len = fmt_wrap(s, w < (int)sizeof(line) ? w : (int)sizeof(line) - 1,
+				   &next);
+
+		snprintf(line, sizeof(line), "%*s%.*s", s == text ? 0 : indent, "",
+			 len, s);
+		put(y++, x, line, attr);
+		s = next;
+		w = width - indent;
+	}
+	return y;
+}
+
+/* A header line's parts ("sort: B/s"): a line breaks between them only. */
+struct items {
+	char v[12][96];
+	int n;
+};
+
+static void item(struct items *it, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void item(struct items *it, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (it->n >= (int)(sizeof(it->v) / sizeof(it->v[0])))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(it->v[it->n++], sizeof(it->v[0]), fmt, ap);
+	va_end(ap);
+}
+
+/* The items from line y, two spaces apart, as many a line as fit; returns
+ * the next free line. */
+static int pack(int y, const struct items *it, int attr)
+{
+	char line[512];
+	int len = 0;
+
+	for (int i = 0; i < it->n; i++) {
+		int il = strlen(it->v[i]);
+
+		if (len && len + 2 + il > COLS) {
+			put(y++, 0, line, attr);
+			len = 0;
+		}
+		len += snprintf(line + len, sizeof(line) - len, "%s%s",
+				len ? "  " : "", it->v[i]);
+		if (len >= (int)sizeof(line))
+			len = sizeof(line) - 1;
+	}
+	if (len)
+		put(y++, 0, line, attr);
+	return y;
 }
 
 static void total_cell(char *buf, size_t n, const struct tm_model *m, int col,
@@ -91,72 +152,93 @@ static void total_cell(char *buf, size_t n, const struct tm_model *m, int col,
 		strcpy(buf + l, "*");
 }
 
-static void header(const struct tv_state *st, const struct tm_model *m)
+/* The fs.pipe-* knobs, a line only on a kernel that has them. */
+static void knobs(struct items *it, const struct pt_env *e)
 {
-	char line[512], a[64], b[64], c[64], d[64], e[64], f[64];
-	struct pt_value ops = {};
+	const struct { const char *name; int v; } k[] = {
+		{ "fs.pipe-prealloc-max", e->knob_prealloc_max },
+		{ "fs.pipe-prealloc-keep", e->knob_prealloc_keep },
+		{ "fs.pipe-read-batch", e->knob_read_batch },
+	};
+	bool any = false;
 
-	snprintf(line, sizeof(line), "pipetop %s  tier: %s  kernel: %s  interval: %gs%s",
-		 PIPETRACE_VERSION, tier_name(st->env.tier), st->kernel,
-		 st->interval, st->paused ? "  [PAUSED]" : "");
-	put(0, 0, line, A_BOLD);
+	for (size_t i = 0; i < sizeof(k) / sizeof(k[0]); i++)
+		any |= k[i].v >= 0;
+	for (size_t i = 0; any && i < sizeof(k) / sizeof(k[0]); i++) {
+		char v[16] = "-";
 
-	knob(a, sizeof(a), "fs.pipe-prealloc-max", st->env.knob_prealloc_max);
-	knob(b, sizeof(b), "fs.pipe-prealloc-keep", st->env.knob_prealloc_keep);
-	knob(c, sizeof(c), "fs.pipe-read-batch", st->env.knob_read_batch);
-	snprintf(line, sizeof(line), "knobs: %s  %s  %s", a, b, c);
-	put(1, 0, line, 0);
-
-	if (!st->have_data) {
-		snprintf(line, sizeof(line), "all: collecting for %gs ...",
-			 st->interval);
-		put(2, 0, line, 0);
-	} else {
-		const struct pt_counts *t = &m->total;
-
-		ops.q = PT_EXACT;
-		ops.type = PT_V_RATIO;
-		ops.d = st->secs > 0 ? (t->reads + t->writes + t->splice_in +
-					t->splice_out) / st->secs : 0;
-		tm_format(a, sizeof(a), &ops, TM_K_RATE, 7);
-		total_cell(b, sizeof(b), m, TM_MBPS, st);
-		total_cell(c, sizeof(c), m, TM_HIT, st);
-		total_cell(d, sizeof(d), m, TM_ALLOCLK, st);
-		total_cell(e, sizeof(e), m, TM_SECRD, st);
-		{
-			struct pt_value r = tm_value(t, TM_EAGR, &st->env, st->secs);
-			struct pt_value w = tm_value(t, TM_EAGW, &st->env, st->secs);
-
-			r.d += w.d;
-			tm_format(f, sizeof(f), &r, TM_K_RATE, 7);
-		}
-		snprintf(line, sizeof(line),
-			 "all: ops/s %s  B/s %s  hit%% %s  alloc_lk/s %s  "
-			 "sec/rd %s  EAGAIN/s %s", a, b, c, d, e, f);
-		put(2, 0, line, 0);
+		if (k[i].v >= 0)
+			snprintf(v, sizeof(v), "%d", k[i].v);
+		item(it, "%s%s %s", i ? "" : "knobs: ", k[i].name, v);
 	}
-	snprintf(line, sizeof(line), "pipes: %zu  processes: %zu  view: %s  "
-		 "sort: %s  filter: %s", m->npipes, m->nprocs,
-		 st->mode == TM_PER_PIPE ? "per pipe" : "per process",
-		 tm_col(st->sort)->name, st->filter[0] ? st->filter : "-");
-	if (st->have_data && st->env.untracked) {
-		size_t l = strlen(line);
+}
 
-		snprintf(line + l, sizeof(line) - l, "  UNTRACKED: %llu (map full)",
-			 (unsigned long long)st->env.untracked);
-	}
-	if (st->have_data && st->env.skipped) {
-		size_t l = strlen(line);
+/* The interval's totals: the busiest first, EAGAIN/s before the kernel's */
+static void totals(struct items *it, const struct tv_state *st,
+		   const struct tm_model *m)
+{
+	const struct pt_counts *t = &m->total;
+	struct pt_value ops = { .q = PT_EXACT, .type = PT_V_RATIO };
+	struct pt_value r = tm_value(t, TM_EAGR, &st->env, st->secs);
+	struct pt_value w = tm_value(t, TM_EAGW, &st->env, st->secs);
+	char v[32];
 
-		snprintf(line + l, sizeof(line) - l, "  SKIPPED: %llu runs",
-			 (unsigned long long)st->env.skipped);
-	}
-	if (st->have_data) {
-		size_t l = strlen(line);
+	ops.d = st->secs > 0 ? (t->reads + t->writes + t->splice_in +
+				t->splice_out) / st->secs : 0;
+	tm_format(v, sizeof(v), &ops, TM_K_RATE, 7);
+	item(it, "all: ops/s %s", v);
+	total_cell(v, sizeof(v), m, TM_MBPS, st);
+	item(it, "B/s %s", v);
+	r.d += w.d;
+	tm_format(v, sizeof(v), &r, TM_K_RATE, 7);
+	item(it, "EAGAIN/s %s", v);
+	total_cell(v, sizeof(v), m, TM_HIT, st);
+	item(it, "hit%% %s", v);
+	total_cell(v, sizeof(v), m, TM_ALLOCLK, st);
+	item(it, "alloc_lk/s %s", v);
+	total_cell(v, sizeof(v), m, TM_SECRD, st);
+	item(it, "sec/rd %s", v);
+}
 
-		snprintf(line + l, sizeof(line) - l, "  self: %.1f%% cpu", st->self_cpu);
-	}
-	put(3, 0, line, 0);
+/* The header from line 0; returns the line of the column heading. */
+static int header(const struct tv_state *st, const struct tm_model *m)
+{
+	struct items it = {};
+	int y;
+
+	item(&it, "pipetop %s", PIPETRACE_VERSION);
+	item(&it, "tier: %s", tier_name(st->env.tier));
+	item(&it, "kernel: %s", st->kernel);
+	item(&it, "interval: %gs", st->interval);
+	if (st->paused)
+		item(&it, "[PAUSED]");
+	y = pack(0, &it, A_BOLD);
+
+	it.n = 0;
+	knobs(&it, &st->env);
+	y = pack(y, &it, 0);
+
+	it.n = 0;
+	if (st->have_data)
+		totals(&it, st, m);
+	else
+		item(&it, "all: collecting for %gs ...", st->interval);
+	y = pack(y, &it, 0);
+
+	it.n = 0;
+	item(&it, "pipes: %zu", m->npipes);
+	item(&it, "processes: %zu", m->nprocs);
+	item(&it, "view: %s", st->mode == TM_PER_PIPE ? "per pipe" : "per process");
+	item(&it, "sort: %s", tm_col(st->sort)->name);
+	item(&it, "filter: %s", st->filter[0] ? st->filter : "-");
+	if (st->have_data && st->env.untracked)
+		item(&it, "UNTRACKED: %llu (map full)",
+		     (unsigned long long)st->env.untracked);
+	if (st->have_data && st->env.skipped)
+		item(&it, "SKIPPED: %llu runs", (unsigned long long)st->env.skipped);
+	if (st->have_data)
+		item(&it, "self: %.1f%% cpu", st->self_cpu);
+	return pack(y, &it, 0);
 }
 
 struct layout {
@@ -213,18 +295,18 @@ static void lay_out(struct layout *l, const struct tv_state *st, int want)
 	l->name_w = avail - used;
 }
 
-static void heading(const struct tv_state *st, const struct layout *l)
+static void heading(int y, const struct tv_state *st, const struct layout *l)
 {
 	char buf[64];
 	int x = 0;
 
 	attron(A_REVERSE);
-	mvhline(HEAD_LINES - 1, 0, ' ', COLS);
+	mvhline(y, 0, ' ', COLS);
 	if (l->pipe_col) {
-		mvprintw(HEAD_LINES - 1, x, "%-*s", PIPE_W, "PIPE");
+		mvprintw(y, x, "%-*s", PIPE_W, "PIPE");
 		x += PIPE_W + 1;
 	}
-	mvaddnstr(HEAD_LINES - 1, x, st->mode == TM_PER_PIPE ?
+	mvaddnstr(y, x, st->mode == TM_PER_PIPE ?
 		  "WRITERS -> READERS" : "PROCESS", l->name_w);
 	x += l->name_w;
 	for (int i = 0; i < l->ncols; i++) {
@@ -234,7 +316,7 @@ static void heading(const struct tv_state *st, const struct layout *l)
 			 tm_col_quality(i, &st->env) == PT_DERIVED ? "*" : "");
 		if (sorted)
 			attron(A_BOLD | A_UNDERLINE);
-		mvprintw(HEAD_LINES - 1, x + 1, "%*s", l->width[i], buf);
+		mvprintw(y, x + 1, "%*s", l->width[i], buf);
 		if (sorted)
 			attroff(A_BOLD | A_UNDERLINE);
 		x += 1 + l->width[i];
@@ -275,46 +357,67 @@ static void row(int y, const struct tv_state *st, const struct tm_model *m,
 		attroff(A_REVERSE);
 }
 
+/* A histogram slot's lower bound as its unit reads: bytes, a duration. */
+enum hist_unit { HU_COUNT, HU_BYTES, HU_TIME };
+
 /* One histogram, compact: a line per slot from the first to the last used. */
 static int hist_lines(int y, int x, int ymax, const char *title,
-		      const __u64 *slot)
+		      enum hist_unit unit, const __u64 *slot)
 {
 	int first, last, w = 16;
 	__u64 max = hist_range(slot, &first, &last);
-	char buf[128];
+	char buf[128], lo[32];
 
 	if (!max || y >= ymax)
 		return y;
 	put(y++, x, title, A_BOLD);
 	for (int s = first; s <= last && y < ymax; s++) {
+		unsigned long long v = s ? 1ULL << s : 0;
 		int bar = (int)((slot[s] * w + max - 1) / max);
 		char stars[32];
 
+		if (unit == HU_BYTES)
+			fmt_iec(lo, sizeof(lo), v);
+		else if (unit == HU_TIME)
+			fmt_duration(lo, sizeof(lo), v);
+		else
+			snprintf(lo, sizeof(lo), "%llu", v);
 		memset(stars, '*', bar);
 		stars[bar] = '\0';
-		snprintf(buf, sizeof(buf), "%10llu+ %8llu |%-*s|",
-			 s ? 1ULL << s : 0ULL, (unsigned long long)slot[s], w, stars);
+		snprintf(buf, sizeof(buf), "%10s+ %8llu |%-*s|", lo,
+			 (unsigned long long)slot[s], w, stars);
 		put(y++, x, buf, 0);
 	}
 	return y;
+}
+
+/* A time metric for the detail pane: "-" when the tier cannot know it. */
+static void duration_cell(char *buf, size_t n, enum pt_col col,
+			  const struct tv_state *st, const struct tm_item *it)
+{
+	struct pt_value v = pt_get(col, &it->c, &st->env);
+
+	if (v.q == PT_NA)
+		snprintf(buf, n, "-");
+	else
+		fmt_duration(buf, n, v.u);
 }
 
 /* The selected row's waits, contention and histograms, from line y0. */
 static void detail(int y0, const struct tv_state *st, const struct tm_model *m,
 		   const struct tm_item *it)
 {
-	static const char *const titles[PT_NHIST] = {
-		[PT_HIST_WRITE_SIZE] = "write size (bytes)",
-		[PT_HIST_READ_SIZE] = "read size (bytes)",
-		[PT_HIST_OCCUPANCY] = "slots in use at a write",
-		[PT_HIST_WAIT_READ] = "reader sleeps (ns)",
-		[PT_HIST_WAIT_WRITE] = "writer sleeps (ns)",
+	static const struct { const char *title; enum hist_unit unit; } hists[PT_NHIST] = {
+		[PT_HIST_WRITE_SIZE] = { "write size", HU_BYTES },
+		[PT_HIST_READ_SIZE] = { "read size", HU_BYTES },
+		[PT_HIST_OCCUPANCY] = { "slots in use at a write", HU_COUNT },
+		[PT_HIST_WAIT_READ] = { "reader sleeps", HU_TIME },
+		[PT_HIST_WAIT_WRITE] = { "writer sleeps", HU_TIME },
 	};
 	__u64 h[PT_NHIST][PT_HIST_SLOTS];
 	int colw = 40, ncol = COLS / colw > 0 ? COLS / colw : 1, col = 0;
-	int ymax = LINES - 1, y = y0 + 2, ytop;
+	int ymax = LINES - 1, y, ytop;
 	char name[256], line[512], a[32], b[32], c[32], comm[PT_COMM_LEN + 1];
-	struct pt_value v;
 
 	mvhline(y0, 0, ACS_HLINE, COLS);
 	if (m->mode == TM_PER_PIPE)
@@ -322,22 +425,20 @@ static void detail(int y0, const struct tv_state *st, const struct tm_model *m,
 	else
 		snprintf(name, sizeof(name), "%s[%u]", fmt_comm(comm, it->key.comm),
 			 it->key.tgid);
-	v = pt_get(PT_COL_WAIT_READ_NS, &it->c, &st->env);
-	tm_format(a, sizeof(a), &v, TM_K_COUNT, 12);
-	v = pt_get(PT_COL_WAIT_WRITE_NS, &it->c, &st->env);
-	tm_format(b, sizeof(b), &v, TM_K_COUNT, 12);
-	v = pt_get(PT_COL_LOCK_WAIT_NS, &it->c, &st->env);
-	tm_format(c, sizeof(c), &v, TM_K_COUNT, 12);
-	snprintf(line, sizeof(line), "%s  waited: readers %s ns, writers %s ns, "
-		 "for the lock %s ns  (Enter closes)", name, a, b, c);
-	put(y0 + 1, 0, line, A_BOLD);
+	duration_cell(a, sizeof(a), PT_COL_WAIT_READ_NS, st, it);
+	duration_cell(b, sizeof(b), PT_COL_WAIT_WRITE_NS, st, it);
+	duration_cell(c, sizeof(c), PT_COL_LOCK_WAIT_NS, st, it);
+	snprintf(line, sizeof(line), "%s  waited: readers %s, writers %s, for the "
+		 "lock %s  (Enter closes)", name, a, b, c);
+	y = put_wrapped(y0 + 1, ymax, 0, COLS, 2, line, A_BOLD);
 	if (!tm_item_hist(m, it, h)) {
 		put(y, 0, "(no histogram data this interval)", A_DIM);
 		return;
 	}
 	ytop = y;
 	for (int i = 0; i < PT_NHIST; i++) {
-		int end = hist_lines(y, col * colw, ymax, titles[i], h[i]);
+		int end = hist_lines(y, col * colw, ymax, hists[i].title, hists[i].unit,
+				     h[i]);
 
 		if (end == y)
 			continue;
@@ -352,30 +453,17 @@ static void detail(int y0, const struct tv_state *st, const struct tm_model *m,
 	}
 }
 
-/* Wraps text over lines y.. below ymax; returns the next free line. */
-static int wrapped(int y, int ymax, const char *text, int attr)
-{
-	char line[512];
-	int len = strlen(text), w = COLS < (int)sizeof(line) ? COLS : (int)sizeof(line) - 1;
-
-	for (int o = 0; o < len && y < ymax && w > 0; o += w) {
-		snprintf(line, sizeof(line), "%.*s", w, text + o);
-		put(y++, 0, line, attr);
-	}
-	return y;
-}
-
 /* The advice pane: advise's remarks on the pipes in the table, from y0. */
 static void advice(int y0, const struct tv_state *st, const struct tm_model *m)
 {
 	char text[2048], ends[256], line[2400], pipe[48];
-	int ymax = LINES - 1, y = y0 + 2, said = 0;
+	int ymax = LINES - 1, y, said = 0;
 	struct advice a;
 
 	mvhline(y0, 0, ACS_HLINE, COLS);
 	snprintf(line, sizeof(line), "advice per pipe (%s)  (a closes)",
 		 advise_threshold());
-	put(y0 + 1, 0, line, A_BOLD);
+	y = put_wrapped(y0 + 1, ymax, 0, COLS, 2, line, A_BOLD);
 	if (m->mode != TM_PER_PIPE) {
 		put(y, 0, "(advice is per pipe: p shows pipes)", A_DIM);
 		return;
@@ -387,44 +475,64 @@ static void advice(int y0, const struct tv_state *st, const struct tm_model *m)
 		tm_ends_text(ends, sizeof(ends), m, &m->items[i], 60);
 		fmt_pipe(pipe, sizeof(pipe), m->items[i].key.dev, m->items[i].key.ino);
 		snprintf(line, sizeof(line), "pipe %s %s: %s", pipe, ends, text);
-		y = wrapped(y, ymax, line, 0);
+		y = put_wrapped(y, ymax, 0, COLS, 2, line, 0);
 	}
 	if (!said)
 		put(y, 0, "(no pipe worth a remark this interval)", A_DIM);
 }
 
+/* The bottom line: the keys, or a prompt or message (wrapped upwards). */
 static void status(const struct tv_state *st)
 {
-	char line[256];
+	char line[512];
+	const char *text = st->msg, *s, *next;
+	int n = 0, y;
 
-	if (st->prompt.kind != TP_NONE || st->msg[0]) {
-		if (st->prompt.kind != TP_NONE)
-			tp_text(line, sizeof(line), &st->prompt);
-		put(LINES - 1, 0, st->prompt.kind != TP_NONE ? line : st->msg, A_BOLD);
+	if (st->prompt.kind == TP_NONE && !st->msg[0]) {
+		tk_status(line, sizeof(line), COLS);
+		put(LINES - 1, 0, line, A_DIM);
 		return;
 	}
-	tk_status(line, sizeof(line));
-	put(LINES - 1, 0, line, A_DIM);
+	if (st->prompt.kind != TP_NONE) {
+		tp_text(line, sizeof(line), &st->prompt);
+		text = line;
+	}
+	for (s = text; *s; s = next, n++)
+		fmt_wrap(s, COLS, &next);
+	y = LINES - (n < LINES ? n : LINES);
+	for (int i = y; i < LINES; i++) {
+		move(i, 0);
+		clrtoeol();
+	}
+	put_wrapped(y, LINES, 0, COLS, 0, text, A_BOLD);
 }
 
-/* The keys (keys.c) and what marks in the table mean, over the table. */
+/* The keys (keys.c), what each does wrapped beside it, and what marks in
+ * the table mean, over the table. */
 static void help(void)
 {
 	static const char *const legend[] = {
-		"",
 		"*  derived from other signals on this tier",
 		"-  not known on this tier (or nothing to divide)",
 		FMT_UNITS,
 	};
 	const int nlegend = sizeof(legend) / sizeof(legend[0]);
-	char text[32][96];
-	int n = 0, w = 0, y0, x0;
+	const int keyw = 16;	/* the keys' names, then what they do */
+	char text[40][128];
+	int n = 0, w = 0, y0, x0, textw = COLS - 4 < 124 ? COLS - 4 : 124;
 
 	snprintf(text[n++], sizeof(text[0]), "pipetop keys");
+	for (int i = 0; i < tk_nkeys; i++) {
+		const char *s = tk_keys[i].what, *next;
+
+		for (int first = 1; *s && n < 40 - nlegend - 1; first = 0, s = next) {
+			int len = fmt_wrap(s, textw - keyw, &next);
+
+			snprintf(text[n++], sizeof(text[0]), "%-*s%.*s", keyw,
+				 first ? tk_keys[i].names : "", len, s);
+		}
+	}
 	text[n++][0] = '\0';
-	for (int i = 0; i < tk_nkeys && n < 32 - nlegend; i++)
-		snprintf(text[n++], sizeof(text[0]), "%-15s %s", tk_keys[i].names,
-			 tk_keys[i].what);
 	for (int i = 0; i < nlegend; i++)
 		snprintf(text[n++], sizeof(text[0]), "%s", legend[i]);
 
@@ -439,7 +547,7 @@ static void help(void)
 	if (x0 < 0)
 		x0 = 0;
 	for (int i = -1; i <= n; i++) {
-		char buf[128];
+		char buf[160];
 
 		snprintf(buf, sizeof(buf), "%*s", w, "");
 		put(y0 + 1 + i, x0, buf, A_REVERSE);
@@ -448,10 +556,10 @@ static void help(void)
 	}
 }
 
-void tv_draw(const struct tv_state *st, const struct tm_model *m)
+int tv_draw(const struct tv_state *st, const struct tm_model *m)
 {
 	struct layout l;
-	int nrows;
+	int nrows, y;
 
 	erase();
 	if (COLS < TV_MIN_COLS || LINES < TV_MIN_LINES) {
@@ -463,33 +571,36 @@ void tv_draw(const struct tv_state *st, const struct tm_model *m)
 		for (int y = 0, o = 0; y < LINES && o < len && COLS > 0; y++, o += COLS)
 			put(y, 0, buf + o, 0);
 		refresh();
-		return;
+		return 0;
 	}
-	header(st, m);
-	nrows = LINES - HEAD_LINES - 1;
+	y = header(st, m);
+	nrows = LINES - y - 2;	/* the heading, the status line */
+	if (nrows < 1)
+		nrows = 1;
 	if (st->max_rows && st->max_rows < nrows)
 		nrows = st->max_rows;
 	if ((st->detail && m->n) || st->advice)
 		nrows = nrows / 3 > 1 ? nrows / 3 : 1;
 	lay_out(&l, st, name_want(st, m, nrows));
-	heading(st, &l);
+	heading(y++, st, &l);
 	if (st->have_data) {
 		/* scrolled so that the selected row is on screen */
 		int top = st->sel >= nrows ? st->sel - nrows + 1 : 0;
 
 		for (int i = 0; i < nrows && (size_t)(top + i) < m->n; i++)
-			row(HEAD_LINES + i, st, m, &m->items[top + i], &l,
+			row(y + i, st, m, &m->items[top + i], &l,
 			    top + i == st->sel);
 		if (st->detail && (size_t)st->sel < m->n)
-			detail(HEAD_LINES + nrows, st, m, &m->items[st->sel]);
+			detail(y + nrows, st, m, &m->items[st->sel]);
 		if (st->advice)
-			advice(HEAD_LINES + nrows, st, m);
+			advice(y + nrows, st, m);
 		if (!m->n)
-			put(HEAD_LINES, 0, st->filter[0] ? "(no pipe activity matches "
+			put(y, 0, st->filter[0] ? "(no pipe activity matches "
 			    "the filter)" : "(no pipe activity)", A_DIM);
 	}
 	status(st);
 	if (st->help)
 		help();
 	refresh();
+	return l.ncols;
 }

@@ -13,6 +13,7 @@
 struct tv_state {
 	enum tm_mode mode;
 	int sort;			/* enum tm_col */
+	int shown;			/* value columns on screen; 0: all */
 	bool paused, help, have_data;
 	struct tp_prompt prompt;	/* f, R: typing on the status line */
 	char msg[512];			/* a resize's outcome, until a key */
@@ -34,6 +35,7 @@ bool tv_term_known(void);
 /* 0, or -1 when curses cannot drive this terminal ($TERM unknown) */
 int tv_start(void);
 void tv_end(void);
-void tv_draw(const struct tv_state *st, const struct tm_model *m);
+/* Returns how many value columns the table shows (from the left). */
+int tv_draw(const struct tv_state *st, const struct tm_model *m);
 
 #endif

@@ -464,7 +464,8 @@ t_hostile_lists() {
 		"[{\"pid\":$(pid_of "$(cat "$TMP/w0")"),\"comm\":\"x[1],y\"}]"
 	expect "hostile lists (json): one reader named so" \
 		"$(jq -r 'select(.writes == 5) | .readers | map(.comm) | join("|")' "$TMP/out")" 'x[1],y'
-	start_pipestat -k pipe || { not_ok "hostile lists table: attach"; return; }
+	# (one column: room for both names whole, not cut to 80 columns)
+	start_pipestat -k pipe -o writes || { not_ok "hostile lists table: attach"; return; }
 	PIPEWORK_COMM='x[1],y' work stream 4096 5 >"$TMP/w0"
 	stop_pipestat
 	expect "hostile lists (table): the name in quotes" \
@@ -588,6 +589,45 @@ t_table() {
 	expect "-o bad name: exit 2, one line" "$rc/$(wc -l <<<"$msg")" 2/1
 	expect "-o bad name: says which" "$(grep -c "invalid column 'nope' in -o 'reads,nope'" <<<"$msg")" 1
 	t_table_units
+	t_table_widths
+}
+
+# issue 41.7: every key's table within 80 columns, real pipelines running:
+# dd | cat (their names fit whole), pipework's slow reader in a cgroup
+# whose path is longer than its column (names cut to the room left, the
+# pids kept; the path's end kept after "..")
+t_table_widths() {
+	local k dd cat w cg top
+	top=$(awk '$3 == "cgroup2" { print $2; exit }' /proc/mounts)/pt-test-$$-a-cgroup-name-wider-than-its-column
+	cg=$top/leaf-$$
+	mkdir -p "$cg" || { not_ok "table widths: no cgroup v2 to make $cg in"; return; }
+	rm -f "$TMP/dd.pid" "$TMP/cat.pid"
+	bash -c 'echo $$ >"$1/dd.pid"; exec dd if=/dev/zero bs=64k status=none' _ "$TMP" |
+		bash -c 'echo $$ >"$1/cat.pid"; exec cat >/dev/null' _ "$TMP" &
+	sh -c 'echo $$ >"$1/cgroup.procs" && exec "$2" slow-reader 300 100' sh "$cg" "$PIPEWORK" >/dev/null &
+	w=$!
+	for _ in $(seq 100); do
+		[ -s "$TMP/dd.pid" ] && [ -s "$TMP/cat.pid" ] && break
+		sleep 0.05
+	done
+	dd=$(cat "$TMP/dd.pid") cat=$(cat "$TMP/cat.pid")
+	for k in total pid comm pipe cgroup; do
+		"$PIPESTAT" -k $k -d 1 >"$TMP/out.$k" 2>/dev/null
+		expect "table -k $k: widest line within 80 columns (of $(wc -l <"$TMP/out.$k") lines)" \
+			"$(awk '{ if (length($0) > m) m = length($0) } END { print (NR > 3 && m <= 80) ? "yes" : m }' "$TMP/out.$k")" yes
+	done
+	expect "table -k pipe: dd -> cat whole" \
+		"$(grep -cE "^[0-9]+ .*  dd\[$dd\] -> cat\[$cat\]$" "$TMP/out.pipe")" 1
+	expect "table -k pipe: pipework's pair cut to the room left, its pids kept" \
+		"$(grep -E "  pipew[a-z]*\[[0-9]+\] -> pipew[a-z]*\[[0-9]+\]$" "$TMP/out.pipe" |
+			grep -v "pipework\[[0-9]*\] -> pipework\[" | grep -c "\[$w\]")" 1
+	expect "table -k cgroup: the long path's end after .." \
+		"$(grep -cE "^\.\.[^ ]*/leaf-$$ +[0-9]" "$TMP/out.cgroup")" 1
+	kill "$w" "$dd" "$cat" 2>/dev/null
+	wait "$w" "$dd" "$cat" 2>/dev/null
+	# (the slow reader's child leaves once it reads the end)
+	for _ in $(seq 50); do rmdir "$cg" 2>/dev/null && break; sleep 0.1; done
+	rmdir "$top"
 }
 
 # units: bytes in Ki/Mi (1024), counts too wide for their column in K

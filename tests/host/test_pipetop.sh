@@ -174,10 +174,15 @@ t_pipeline() {
 	expect "pipeline: header kernel" "$(grep -c "kernel: $(uname -r) " "$TMP/screen")" 1
 	expect "pipeline: header interval" "$(grep -c 'interval: 0.5s' "$TMP/screen")" 1
 	expect "pipeline: header tier" "$(grep -cE 'tier: (tracepoint|function|syscall) ' "$TMP/screen")" 1
-	for knob in pipe-prealloc-max pipe-prealloc-keep pipe-read-batch; do
-		want=$(cat /proc/sys/fs/$knob 2>/dev/null || echo -)
-		expect "pipeline: knob $knob" "$(grep -oE "fs\\.$knob [-0-9]+" "$TMP/screen")" "fs.$knob $want"
-	done
+	# the knobs' line only on a kernel with knobs
+	if ls /proc/sys/fs/pipe-prealloc-max /proc/sys/fs/pipe-prealloc-keep /proc/sys/fs/pipe-read-batch >/dev/null 2>&1; then
+		for knob in pipe-prealloc-max pipe-prealloc-keep pipe-read-batch; do
+			want=$(cat /proc/sys/fs/$knob 2>/dev/null || echo -)
+			expect "pipeline: knob $knob" "$(grep -oE "fs\\.$knob [-0-9]+" "$TMP/screen")" "fs.$knob $want"
+		done
+	else
+		expect "pipeline: no knobs line on a kernel without knobs" "$(grep -c 'knobs:\|fs\.pipe-' "$TMP/screen")" 0
+	fi
 	expect "pipeline: own cost shown" "$(grep -cE 'self: [0-9]+\.[0-9]% cpu' "$TMP/screen")" 1
 	expect_positive "pipeline: total ops/s" "$(grep -oE 'ops/s [^ ]+' "$TMP/screen" | cut -d' ' -f2)"
 	expect "pipeline: total B/s, in IEC units" \
@@ -374,9 +379,12 @@ t_waits() {
 			c && /pipework\[/ { print ($(NF + c) < 5) ? "yes" : "no: " $(NF + c); exit }' "$TMP/screen")" yes
 	TM send-keys -t pt Enter
 	expect "waits: Enter opens the detail pane with the writer's sleeps" \
-		"$(wait_screen 'writer sleeps \(ns\)' >/dev/null && echo yes)" yes
+		"$(wait_screen '(^|  )writer sleeps( |$)' >/dev/null && echo yes)" yes
 	expect "waits: and its write sizes, 64 KiB each" \
-		"$(grep -c '65536+' "$TMP/screen" | awk '{ print ($1 > 0) ? "yes" : "no" }')" yes
+		"$(grep -c '^ *64Ki+ ' "$TMP/screen" | awk '{ print ($1 > 0) ? "yes" : "no" }')" yes
+	# 100 ms a read: the writer's sleeps from 67.1 ms (2^26 ns) on
+	expect "waits: the writer's sleeps as durations" \
+		"$(grep -cE '(33\.6|67\.1)ms\+ +[0-9]+ \|\*' "$TMP/screen" | awk '{ print ($1 > 0) ? "yes" : "no" }')" yes
 	TM send-keys -t pt Enter
 	expect "waits: Enter again closes it" \
 		"$(wait_gone 'writer sleeps' >/dev/null && echo yes)" yes
@@ -386,7 +394,7 @@ t_waits() {
 }
 
 # a: the advice pane says what pipestat --advise says of pipetrace-bench's bursts
-# (joined, a line the pane wrapped at the space before DEV:INO loses it)
+# (its lines wrapped at spaces: joined by one)
 t_advice() {
 	local w
 	start_top -n pipework -i 1 || { not_ok "advice: pipetop did not start"; return; }
@@ -398,7 +406,7 @@ t_advice() {
 		"$(wait_screen '^advice per pipe \(a pipe is judged from 16 writes' >/dev/null && echo yes)" yes
 	expect "advice: the bursty pipe named, with the ring to grow to" \
 		"$(wait_screen '^pipe [0-9]+:[0-9]+:[0-9]+ pipework\[[0-9]+\] -> pipework\[[0-9]+\]: bursty: writers waited' >/dev/null &&
-		   tr -d '\n' <"$TMP/screen" | grep -qE 'grow it to [0-9]+ \([0-9]+ slots\): pipestat --resize ?[0-9]+:[0-9]+:[0-9]+=' && echo yes)" yes
+		   tr '\n' ' ' <"$TMP/screen" | tr -s ' ' | grep -qE 'grow it to [0-9]+ \([0-9]+ slots\): pipestat --resize [0-9]+:[0-9]+:[0-9]+=' && echo yes)" yes
 	TM send-keys -t pt a
 	expect "advice: a again closes it" "$(wait_gone '^advice per pipe' >/dev/null && echo yes)" yes
 	TM send-keys -t pt q
@@ -531,6 +539,111 @@ t_pipeline_view() {
 	wait 2>/dev/null
 }
 
+# wide: the last screen's lines wider than 80 columns (characters: the
+# pipeline's boxes are UTF-8)
+wide() {
+	local LC_ALL=C.UTF-8 line n=0
+	while IFS= read -r line; do
+		[ ${#line} -gt 80 ] && n=$((n + 1))
+	done <"$TMP/screen"
+	echo "$n"
+}
+
+# joined ERE_FROM ERE_TO: the screen's lines from the one matching FROM to
+# the one before TO, joined by one space (a word cut by a wrap shows)
+joined() {
+	awk -v a="$1" -v b="$2" 'on && $0 ~ b { exit } $0 ~ a { on = 1 } on' "$TMP/screen" |
+		tr '\n' ' ' | tr -s ' ' | sed 's/^ //; s/ $//'
+}
+
+# issue 41.7: every screen at 80x24 in 80 columns and 24 lines, text
+# wrapped at spaces, never inside a word: the table, the help, the detail
+# and advice panes, the pipeline. A slow reader (the writer waits) and
+# pipework's bursts (advice to grow the ring) run, each named for the
+# filter (f) to pick it, for longer than the test (then killed).
+t_80x24() {
+	local w b keys k what got
+	COLS=80 ROWS=24 start_top -i 1 || { not_ok "80x24: pipetop did not start"; return; }
+	held "$TOP" >/dev/null	# what restored checks is released
+	PIPEWORK_COMM=pt80slow "$PIPEWORK" slow-reader 600 100 >/dev/null & w=$!
+	PIPEWORK_COMM=pt80burst "$PIPEWORK" bursty 60 >/dev/null & b=$!
+	TM send-keys -t pt f p t 8 0 Enter
+	wait_screen 'pt80slow\[[0-9]+\] -> pt80slow' >/dev/null
+	wait_screen 'pt80burst\[[0-9]+\] -> pt80burst' >/dev/null
+	sleep 1.5
+	screen
+	expect "80x24 table: no line over 80 columns" "$(wide)" 0
+	expect "80x24 table: 24 lines" "$(wc -l <"$TMP/screen")" 24
+	expect "80x24 header: EAGAIN/s and its value" \
+		"$(grep -cE '(^all: .*  |^)EAGAIN/s [0-9.]+[KMGT]?(  |$)' "$TMP/screen")" 1
+	if ! ls /proc/sys/fs/pipe-prealloc-max /proc/sys/fs/pipe-prealloc-keep /proc/sys/fs/pipe-read-batch >/dev/null 2>&1; then
+		expect "80x24 header: no knobs line (this kernel has none)" "$(grep -c 'knobs' "$TMP/screen")" 0
+	fi
+	expect "80x24 header: every part whole (sort:, self:)" \
+		"$(grep -cE '(^|  )sort: B/s(  |$)' "$TMP/screen")/$(grep -cE '(^|  )self: [0-9.]+% cpu$' "$TMP/screen")" 1/1
+	expect "80x24 key bar: whole keys, help last" \
+		"$(tail -1 "$TMP/screen" | grep -cE '^q quit  s/<-/-> sort  .*  h help$')" 1
+
+	# help: each key's text, wrapped in the box, is --help's whole
+	TM send-keys -t pt h
+	wait_screen 'pipetop keys' >/dev/null
+	wait_screen 'Ki = 1024 bytes, K = 1000' >/dev/null
+	expect "80x24 help: no line over 80 columns" "$(wide)" 0
+	"$PIPETOP" --help | sed -n '/^Keys:/,/^$/p' | grep '^  [^ ]' >"$TMP/keys"
+	keys=0
+	while IFS= read -r k; do
+		what=${k:18}
+		got=$(awk -v n="${k:2:16}" '
+			on && substr($0, 3, 16) ~ /[^ ]/ { exit }
+			substr($0, 3, 16) == n { on = 1 }
+			on { print substr($0, 19) }' "$TMP/screen" | tr '\n' ' ' | tr -s ' ' | sed 's/ $//')
+		[ "$got" = "$what" ] && keys=$((keys + 1)) || echo "# help: '${k:2:16}': got '$got'" >&2
+	done <"$TMP/keys"
+	expect "80x24 help: every key's text whole, wrapped at spaces ($(wc -l <"$TMP/keys") keys)" \
+		"$keys" "$(wc -l <"$TMP/keys")"
+	TM send-keys -t pt x
+	wait_gone 'pipetop keys' >/dev/null
+
+	# detail: the slow reader's pipe (its writer waits), durations with units
+	TM send-keys -t pt f BSpace BSpace BSpace BSpace BSpace p t 8 0 s Enter
+	wait_gone 'pt80burst\[' >/dev/null
+	TM send-keys -t pt Enter
+	wait_screen 'waited: readers' >/dev/null
+	wait_screen '(^|  )writer sleeps( |$)' >/dev/null
+	expect "80x24 detail: no line over 80 columns" "$(wide)" 0
+	got=$(joined 'waited: readers' '^$|size|sleeps')
+	expect "80x24 detail: the waits in s/ms/us/ns ($got)" \
+		"$(grep -cE 'waited: readers ([0-9.]+(ns|us|ms|s)|-), writers [0-9.]+(ns|us|ms|s), for the lock ([0-9.]+(ns|us|ms|s)|-) \(Enter closes\)$' <<<"$got")" 1
+	expect "80x24 detail: the writer waited most of the second" \
+		"$(grep -cE 'writers (0\.[5-9][0-9]|1\.[0-9][0-9])s,' <<<"$got")" 1
+	TM send-keys -t pt Enter
+	wait_gone 'waited: readers' >/dev/null
+
+	# advice: the bursty pipe's remark, wrapped at spaces
+	TM send-keys -t pt f BSpace BSpace BSpace BSpace BSpace BSpace p t 8 0 b Enter
+	wait_gone 'pt80slow\[' >/dev/null
+	TM send-keys -t pt a
+	wait_screen '^advice per pipe' >/dev/null
+	wait_screen ': bursty: writers waited' >/dev/null
+	expect "80x24 advice: no line over 80 columns" "$(wide)" 0
+	expect "80x24 advice: its words whole across the wraps" \
+		"$(joined ': bursty: writers waited' '^pipe |^q quit' |
+			grep -cE 'grow it to [0-9]+ \([0-9]+ slots\): pipestat --resize [0-9]+:[0-9]+:[0-9]+=[0-9]+')" 1
+	TM send-keys -t pt a
+	wait_gone '^advice per pipe' >/dev/null
+
+	# g: the pipeline
+	TM send-keys -t pt g
+	wait_screen '^pipetop: the pipeline' >/dev/null
+	wait_screen '│pt80burst\[' >/dev/null
+	expect "80x24 pipeline: no line over 80 columns" "$(wide)" 0
+	expect "80x24 pipeline: key bar whole" "$(tail -1 "$TMP/screen" | grep -cE '^q quit  .*  h help$')" 1
+	TM send-keys -t pt q
+	restored "80x24"
+	kill "$w" "$b" 2>/dev/null
+	wait "$w" "$b" 2>/dev/null
+}
+
 t_bad_input() {
 	local rc msg
 	for args in "-i 0" "-i abc" "-r 0" "--tier nope" "-p 0" "-n 0123456789abcdefg" "--bogus" "extra"; do
@@ -598,6 +711,7 @@ t_resize_key
 t_resize_charge
 t_not_a_terminal
 t_pipeline_view
+t_80x24
 t_bad_input
 t_blocked
 summary

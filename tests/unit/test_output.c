@@ -2,6 +2,7 @@
 /* The CSV contract (and the man page's list of it), honest '-' and empty fields, derived marks, quoting. */
 #include <stdlib.h>
 #include "output/columns.h"
+#include "output/ends.h"
 #include "output/fmt.h"
 #include "output/report.h"
 #include "output/record.h"
@@ -336,6 +337,18 @@ static void values(void)
 }
 
 /* The table's columns: the default set in 80 columns, -o, headings. */
+/* The longest line of text. */
+static int widest(const char *text)
+{
+	int most = 0, w;
+
+	for (const char *p = text; *p; p += w + (p[w] == '\n')) {
+		w = strcspn(p, "\n");
+		most = w > most ? w : most;
+	}
+	return most;
+}
+
 static void table_columns(void)
 {
 	struct pt_rows rows;
@@ -350,17 +363,12 @@ static void table_columns(void)
 	int named = 0;
 	struct pt_columns cols;
 	char *table, err[256], head[64];
-	int widest = 0, w;
 
 	strcpy(k.comm, "fifteen-chars-x");
 	rows_init(&rows, PT_BY_PID);
 	rows_add(&rows, &k, &c);
 	table = render(out_table_report, &r);	/* the default set */
-	for (char *p = table; *p; p += w + (p[w] == '\n')) {
-		w = strcspn(p, "\n");
-		widest = w > widest ? w : widest;
-	}
-	CHECK(widest <= 80);
+	CHECK(widest(table) <= 80);
 	/* the widest key and the largest values still line up under their headings */
 	CHECK(strstr(table, "\nPID     COMM             READS WRITES R_BYTES W_BYTES EAGAIN "
 			    "WAIT_R%* WAIT_W%*\n") != NULL);
@@ -500,6 +508,53 @@ static void proc_lists(void)
 	free(buf);
 }
 
+/* -k pipe's table in 80 columns: its own columns, the PIPE column as wide
+ * as its inodes, the ends cut to the room left (ends_text's rule). */
+static void pipe_table(void)
+{
+	static const struct { __u64 ino; const char *w, *r; } pipes[] = {
+		{ 1592538, "dd", "cat" }, { 1592539, "python3", "python3" },
+	};
+	struct pt_env env = { .tier = PT_TIER_SYSCALL, .knob_prealloc_max = -1,
+			      .knob_prealloc_keep = -1, .knob_read_batch = -1,
+			      .interval_s = 1 };
+	struct pt_rows rows, ends;
+	struct pt_columns cols;
+	struct pt_report r = { .rows = &rows, .ends = &ends, .env = &env,
+			       .interval_s = 1, .cols = &cols };
+	char *table;
+
+	columns_pipe(&cols);
+	rows_init(&rows, PT_BY_PIPE);
+	rows_init(&ends, PT_BY_PIPE_PID);
+	for (int i = 0; i < 2; i++) {
+		struct pt_key k = { .dev = 15, .ino = pipes[i].ino, .tgid = 4194300 + 2 * i };
+		struct pt_counts wc = { .writes = 1, .write_bytes = 4096 };
+		struct pt_counts rc = { .reads = 1, .read_bytes = 4096 };
+
+		snprintf(k.comm, sizeof(k.comm), "%s", pipes[i].w);
+		rows_add(&ends, &k, &wc);
+		k.tgid++;
+		snprintf(k.comm, sizeof(k.comm), "%s", pipes[i].r);
+		rows_add(&ends, &k, &rc);
+		k.tgid = 0;
+		memset(k.comm, 0, sizeof(k.comm));
+		wc.reads = 1;
+		wc.read_bytes = 4096;
+		rows_add(&rows, &k, &wc);
+	}
+	ends_sort(&ends);
+	table = render(out_table_report, &r);
+	CHECK(widest(table) <= 80);
+	CHECK(strstr(table, "\nPIPE     R_BYTES W_BYTES EAGAIN WAIT_R%* WAIT_W%*  "
+			    "WRITERS -> READERS\n") != NULL);
+	CHECK(strstr(table, "  dd[4194300] -> cat[4194301]\n") != NULL);
+	CHECK(strstr(table, "  pyt[4194302] -> pyth[4194303]\n") != NULL);
+	free(table);
+	rows_free(&rows);
+	rows_free(&ends);
+}
+
 static void tiers(void)
 {
 	CHECK(tier_parse("auto") == PT_TIER_AUTO);
@@ -563,9 +618,34 @@ static void lost_lines(void)
 		  "by as many");
 }
 
+/* durations as people read them; lines wrapped at spaces */
+static void text(void)
+{
+	static const struct { unsigned long long ns; const char *want; } d[] = {
+		{ 0, "0ns" }, { 999, "999ns" }, { 1000, "1.00us" }, { 12345, "12.3us" },
+		{ 999999, "1000us" }, { 1007709070, "1.01s" }, { 2500000, "2.50ms" },
+		{ 123000000000ULL, "123s" },
+	};
+	const char *s = "resize pipe 0:14:12 to 65536", *next;
+	char buf[32];
+
+	for (size_t i = 0; i < sizeof(d) / sizeof(d[0]); i++) {
+		fmt_duration(buf, sizeof(buf), d[i].ns);
+		CHECK_STR(buf, d[i].want);
+	}
+	/* the last space within the width, the spaces after it skipped */
+	CHECK(fmt_wrap(s, 14, &next) == 11 && !strcmp(next, "0:14:12 to 65536"));
+	CHECK(fmt_wrap(next, 14, &next) == 10 && !strcmp(next, "65536"));
+	CHECK(fmt_wrap(next, 14, &next) == 5 && !*next);
+	/* a word longer than the line: cut */
+	CHECK(fmt_wrap("0123456789 x", 4, &next) == 4 && !strcmp(next, "456789 x"));
+	CHECK(fmt_wrap("a    b", 3, &next) == 1 && !strcmp(next, "b"));
+}
+
 int main(void)
 {
 	csv_contract();
+	text();
 	man_csv_columns();
 	syscall_tier_row();
 	json_rows();
@@ -573,6 +653,7 @@ int main(void)
 	values();
 	table_columns();
 	proc_lists();
+	pipe_table();
 	tiers();
 	lost_lines();
 	return unit_summary("test_output");

@@ -470,9 +470,16 @@ static void keys(void)
 		CHECK(strstr(text, want) != NULL);
 	}
 	CHECK(strstr(text, "PgUp, PgDn      the selection half a screen up / down") != NULL);
-	tk_status(line, sizeof(line));
+	tk_status(line, sizeof(line), 200);
 	CHECK_STR(line, "q quit  s/<-/-> sort  up/down select  Enter detail  "
 		  "a advice  g pipeline  R resize  p pipe/process  f filter  space pause  +/- interval  h help");
+	/* at 80 columns: the briefs that fit, and help */
+	tk_status(line, sizeof(line), 80);
+	CHECK_STR(line, "q quit  s/<-/-> sort  up/down select  Enter detail  "
+		  "a advice  g pipeline  h help");
+	CHECK(strlen(line) <= 80);
+	tk_status(line, sizeof(line), 10);
+	CHECK_STR(line, "h help");
 }
 
 /*

@@ -135,6 +135,15 @@ static void sorting(void)
 	s.st.sort = TM_RPS;
 	CHECK(tk_press(&s.a, KEY_LEFT) == REBUILD && s.st.sort == TM_LOCK);
 	CHECK(press(&s, "s") == REBUILD && s.st.sort == TM_RPS);
+	/* only the columns on screen: the first four at a narrow width */
+	s.st.shown = 4;
+	s.st.sort = TM_WAITR;
+	CHECK(press(&s, "s") == REBUILD && s.st.sort == TM_RPS);
+	CHECK(tk_press(&s.a, KEY_LEFT) == REBUILD && s.st.sort == TM_WAITR);
+	s.st.sort = TM_LOCK;	/* off screen since a resize: back on it */
+	CHECK(press(&s, "s") == REBUILD && s.st.sort == TM_RPS);
+	s.st.sort = TM_LOCK;
+	CHECK(tk_press(&s.a, KEY_LEFT) == REBUILD && s.st.sort == TM_WAITR);
 	stop(&s);
 }
 
