@@ -83,6 +83,16 @@ struct pt_counts {
 	 * Folded: the earliest.
 	 */
 	__u64 blocked_since;
+	/*
+	 * Not from BPF (its programs leave them 0) and not summed by
+	 * counts_add(): one process's scheduler figures over the interval,
+	 * from each thread's /proc/PID/task/TID/schedstat
+	 * (src/os/sched_stat.c), set only on a row that is one process
+	 * (-k pid, a pipe's end).
+	 */
+	__u64 sched_span_ns;	/* between the two reads; 0: not known */
+	__u64 cpu_ns;		/* on a CPU in that span */
+	__u64 runq_ns;		/* runnable, waiting on a run queue for one */
 };
 
 /*

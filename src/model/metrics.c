@@ -63,6 +63,15 @@
 /* no kernel gives it: v4 of the series has no nowait trylock, so nothing
  * returns -EAGAIN for a busy mutex or a page; the column stays, empty */
 #define NO_TIER { [TP] = { PT_NA }, [FN] = { PT_NA }, [SC] = { PT_NA } }
+/* the scheduler's accounting per process (os/sched_stat.c), read from
+ * /proc at each interval's end whatever the tier */
+#define SCHED								\
+	{ [TP] = { PT_DERIVED, PT_NA_NO_SCHED },			\
+	  [FN] = { PT_DERIVED, PT_NA_NO_SCHED },			\
+	  [SC] = { PT_DERIVED, PT_NA_NO_SCHED } },			\
+	USES(PT_RAW(sched_span_ns) | PT_RAW(cpu_ns) | PT_RAW(runq_ns))
+#define SCHED_NOTE .promql = "none",					\
+	.prom_note = "a process's share of the interval: CSV and JSON only"
 #define NO_KERNEL .promql = "none",					\
 	.prom_note = "always empty: v4 of the series removed the nowait trylock"
 
@@ -187,6 +196,26 @@ static bool interval_share(__u64 ns, const struct pt_env *e, struct pt_value *v)
 		return false;
 	v->d = ns / (e->interval_s * 1e7);
 	return true;
+}
+
+/* a process's scheduler time as a % of the span it was read over */
+static bool sched_share(__u64 ns, const struct pt_counts *c, struct pt_value *v)
+{
+	return set_d(v, ns, c->sched_span_ns, 100.0);
+}
+
+static bool v_cpu_pct(const struct pt_counts *c, const struct pt_env *e,
+		      struct pt_value *v)
+{
+	(void)e;
+	return sched_share(c->cpu_ns, c, v);
+}
+
+static bool v_runq_pct(const struct pt_counts *c, const struct pt_env *e,
+		       struct pt_value *v)
+{
+	(void)e;
+	return sched_share(c->runq_ns, c, v);
 }
 
 static bool v_wait_read_pct(const struct pt_counts *c, const struct pt_env *e,
@@ -538,6 +567,14 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 		"interval's end: when it attached (epoch s; the wait began before)",
 		PT_V_TIME, WAITS(PT_EXACT), .state = true, .value = v_blocked_since,
 		USES(PT_RAW(blocked_since)) },
+	[PT_COL_CPU_PCT] = { "cpu_pct", "CPU%", 5, "%",
+		"the process's time on a CPU as a share of the interval (100: one "
+		"thread all of it; -k pid and a pipe's ends only)",
+		PT_V_PCT, SCHED, .value = v_cpu_pct, SCHED_NOTE },
+	[PT_COL_RUNQ_PCT] = { "runq_pct", "RUNQ%", 5, "%",
+		"the process's time runnable but waiting for a CPU, as a share of "
+		"the interval: starved, not busy (-k pid and a pipe's ends only)",
+		PT_V_PCT, SCHED, .value = v_runq_pct, SCHED_NOTE },
 	[PT_COL_WAIT_READ_PCT] = { NULL, "WAIT_R%", 7, "%",
 		"wait_read_ns as a share of the interval (100: one task all of it)",
 		PT_V_PCT, WAITS(PT_DERIVED), .value = v_wait_read_pct,
@@ -672,6 +709,7 @@ static const struct {
 	{ PT_NA_NO_POOL, "not known without the pool (kernel-patch/ 0002)" },
 	{ PT_NA_NO_WAITS, "not known without pipe:pipe_wait_* events" },
 	{ PT_NA_NO_LOCKS, "not known without lock:contention_* events" },
+	{ PT_NA_NO_SCHED, "not known without /proc/PID/schedstat" },
 };
 
 /* "<indent><label>: col, ..." wrapped at 78, the columns cols */

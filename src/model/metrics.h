@@ -100,6 +100,8 @@ enum pt_col {
 	PT_COL_RING_QUOTA_SHRUNK,
 	PT_COL_ALLOC_WASTED,
 	PT_COL_BLOCKED_SINCE,
+	PT_COL_CPU_PCT,
+	PT_COL_RUNQ_PCT,
 	/* table only (no CSV name) */
 	PT_COL_WAIT_READ_PCT,
 	PT_COL_WAIT_WRITE_PCT,
@@ -141,6 +143,7 @@ enum pt_na_when {
 	/* set by the session in pt_env.lacks */
 	PT_NA_NO_WAITS = 1 << 2,	/* no pipe_wait_* events */
 	PT_NA_NO_LOCKS = 1 << 3,	/* no lock:contention_* events */
+	PT_NA_NO_SCHED = 1 << 4,	/* no /proc/PID/schedstat */
 };
 
 /* How one tier knows one column. */

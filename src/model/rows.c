@@ -167,7 +167,9 @@ void counts_add(struct pt_counts *sum, const struct pt_counts *c)
 	__u64 *d = (__u64 *)sum;
 	const __u64 *s = (const __u64 *)c;
 
-	/* counts up to the ring's state, which is folded, not summed */
+	/* counts up to the ring's state, which is folded, not summed; the
+	 * scheduler's figures after it are one process's, set per row
+	 * (sched_stat.c), never summed */
 	for (size_t i = 0; i < offsetof(struct pt_counts, ring_slots) / sizeof(__u64); i++)
 		d[i] += s[i];
 	if (c->ring_peak > sum->ring_peak)

@@ -125,6 +125,13 @@ static int add_nodes(struct pl_graph *g, const struct part *v, size_t n,
 	for (size_t i = 0; i < n; i++) {
 		struct pl_node *node = &g->nodes[node_of(g, v[i].key.tgid)];
 
+		/* the process's CPU figures, the same on each end that has
+		 * them: counts_add() leaves them out */
+		if (v[i].c.sched_span_ns) {
+			node->c.sched_span_ns = v[i].c.sched_span_ns;
+			node->c.cpu_ns = v[i].c.cpu_ns;
+			node->c.runq_ns = v[i].c.runq_ns;
+		}
 		if (!node->comm[0]) {
 			memcpy(node->comm, v[i].key.comm, PT_COMM_LEN);
 			if (seen)
@@ -227,7 +234,7 @@ static bool moved_nothing(const struct pt_counts *c)
 	       !c->wait_read_ns && !c->wait_write_ns;
 }
 
-/* A share of the interval from a WAIT_*% column; false if not known. */
+/* A share of the interval from a % column; false if not known. */
 static bool share(enum pt_col col, const struct pt_counts *c,
 		  const struct pt_env *env, double *d)
 {
@@ -239,10 +246,33 @@ static bool share(enum pt_col col, const struct pt_counts *c,
 	return true;
 }
 
+bool pl_shares_of(const struct pt_counts *c, const struct pt_env *env,
+		  struct pl_shares *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->sched = share(PT_COL_CPU_PCT, c, env, &s->cpu) &&
+		   share(PT_COL_RUNQ_PCT, c, env, &s->runq);
+	if (!s->sched)
+		s->cpu = s->runq = 0;
+	return share(PT_COL_WAIT_READ_PCT, c, env, &s->wait_read) &&
+	       share(PT_COL_WAIT_WRITE_PCT, c, env, &s->wait_write);
+}
+
+enum pl_state pl_verdict(const struct pl_shares *s)
+{
+	double rest = 1 - s->wait_read - s->wait_write;
+
+	if (s->wait_write >= s->wait_read && s->wait_write > rest)
+		return PL_WAITS_WRITE;
+	if (s->wait_read > s->wait_write && s->wait_read > rest)
+		return PL_WAITS_READ;
+	return s->sched && s->runq > s->cpu ? PL_STARVED : PL_BUSY;
+}
+
 /*
- * Where each process waited, and the bottleneck: of the busy processes,
- * the one that waited least on its pipes (it sets the pace); none when
- * every process waits on another (or on nothing traced).
+ * Where each process waited, and the bottleneck: of the processes that
+ * set the pace (busy or starved), the one that waited least on its pipes;
+ * none when every process waits on another (or on nothing traced).
  */
 static void classify(struct pl_graph *g, const struct pt_env *env)
 {
@@ -250,26 +280,20 @@ static void classify(struct pl_graph *g, const struct pt_env *env)
 
 	for (size_t i = 0; i < g->nnodes; i++) {
 		struct pl_node *node = &g->nodes[i];
-		double busy;
+		double waits;
 
 		if (moved_nothing(&node->c)) {
 			node->state = PL_IDLE;
 			continue;
 		}
-		if (!share(PT_COL_WAIT_READ_PCT, &node->c, env, &node->wait_read) ||
-		    !share(PT_COL_WAIT_WRITE_PCT, &node->c, env, &node->wait_write)) {
+		if (!pl_shares_of(&node->c, env, &node->share)) {
 			node->state = PL_UNKNOWN;
 			continue;
 		}
-		busy = 1 - node->wait_read - node->wait_write;
-		if (node->wait_write >= node->wait_read && node->wait_write > busy)
-			node->state = PL_WAITS_WRITE;
-		else if (node->wait_read > node->wait_write && node->wait_read > busy)
-			node->state = PL_WAITS_READ;
-		else
-			node->state = PL_BUSY;
-		if (node->state == PL_BUSY && node->wait_read + node->wait_write < least) {
-			least = node->wait_read + node->wait_write;
+		node->state = pl_verdict(&node->share);
+		waits = node->share.wait_read + node->share.wait_write;
+		if ((node->state == PL_BUSY || node->state == PL_STARVED) && waits < least) {
+			least = waits;
 			g->bottleneck = i;
 		}
 	}
@@ -336,7 +360,8 @@ double pl_rate(const struct pl_graph *g, __u64 n)
 const char *pl_state_name(enum pl_state s)
 {
 	static const char *const names[] = {
-		[PL_BUSY] = "busy", [PL_WAITS_WRITE] = "waits writing",
+		[PL_BUSY] = "busy", [PL_STARVED] = "starved",
+		[PL_WAITS_WRITE] = "waits writing",
 		[PL_WAITS_READ] = "waits reading", [PL_UNKNOWN] = "waits unknown",
 		[PL_IDLE] = "idle",
 	};

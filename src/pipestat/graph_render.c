@@ -10,6 +10,7 @@
 /* node fills by where the process waits: the busy stage stands out */
 static const char *const fill[] = {
 	[PL_BUSY] = "#f4a09c",		/* red: it sets the pace */
+	[PL_STARVED] = "#d7b4f0",	/* violet: it would, given a CPU */
 	[PL_WAITS_WRITE] = "#f7d774",	/* amber: its downstream is slower */
 	[PL_WAITS_READ] = "#9cc3ef",	/* blue: its upstream is slower */
 	[PL_UNKNOWN] = "#ffffff",
@@ -39,17 +40,21 @@ static void set_pct(void *obj, const char *name, bool known, double share)
 
 static Agnode_t *add_node(Agraph_t *gv, const struct pl_node *node)
 {
-	char name[FMT_MARKED_LEN + 16], label[FMT_MARKED_LEN + 128], pid[16];
+	char name[FMT_MARKED_LEN + 16], label[FMT_MARKED_LEN + 160], pid[16], cpu[48] = "";
 	bool waits = node->state != PL_UNKNOWN && node->state != PL_IDLE;
+	const struct pl_shares *s = &node->share;
 	Agnode_t *n;
 
 	pl_node_name(name, sizeof(name), node);
 	n = agnode(gv, name, 1);
 	snprintf(pid, sizeof(pid), "%u", node->pid);
+	if (waits && s->sched)
+		snprintf(cpu, sizeof(cpu), " CPU %.0f%% RUNQ %.0f%%", 100 * s->cpu,
+			 100 * s->runq);
 	if (waits)
-		snprintf(label, sizeof(label), "%s\\n%s (R %.0f%% W %.0f%%)%s", name,
-			 pl_state_name(node->state), 100 * node->wait_read,
-			 100 * node->wait_write, node->bottleneck ? "\\nbottleneck" : "");
+		snprintf(label, sizeof(label), "%s\\n%s (R %.0f%% W %.0f%%%s)%s", name,
+			 pl_state_name(node->state), 100 * s->wait_read,
+			 100 * s->wait_write, cpu, node->bottleneck ? "\\nbottleneck" : "");
 	else
 		snprintf(label, sizeof(label), "%s\\n%s", name, pl_state_name(node->state));
 	set(n, "label", label);
@@ -57,8 +62,10 @@ static Agnode_t *add_node(Agraph_t *gv, const struct pl_node *node)
 	set(n, "comm", node->comm);
 	set(n, "state", pl_state_name(node->state));
 	set(n, "bottleneck", node->bottleneck ? "true" : "false");
-	set_pct(n, "wait_read_pct", waits, node->wait_read);
-	set_pct(n, "wait_write_pct", waits, node->wait_write);
+	set_pct(n, "wait_read_pct", waits, s->wait_read);
+	set_pct(n, "wait_write_pct", waits, s->wait_write);
+	set_pct(n, "cpu_pct", waits && s->sched, s->cpu);
+	set_pct(n, "runq_pct", waits && s->sched, s->runq);
 	set(n, "fillcolor", fill[node->state]);
 	set(n, "tooltip", node->cmdline[0] ? node->cmdline : name);
 	if (node->bottleneck) {

@@ -18,6 +18,7 @@
 #include "command.h"
 #include "demo.h"
 #include "session/session.h"
+#include "os/sched_stat.h"
 #include "output/ends.h"
 #include "output/fmt.h"
 #include "output/report.h"
@@ -54,6 +55,8 @@ struct run {
 	struct pl_graph graph;
 	struct textfile graph_file;	/* --graph; dirfd -1 if none */
 	bool graph_failed;
+	bool sched_on;		/* processes' CPU figures: shown, advised on, drawn */
+	struct sched_stat sched;
 };
 
 /*
@@ -191,6 +194,12 @@ static int report(struct run *r)
 		return -1;
 	if (r->by_ends && rows_fold(&r->rows, &r->ends))
 		return counters_failed(r);
+	/* after the fold: a pipe's row is two processes, not one */
+	if (r->sched_on && sched_update(&r->sched, (struct pt_rows *[]){ &r->rows, &r->ends }, 2)) {
+		fprintf(stderr, "pipestat: out of memory for the CPU figures\n");
+		r->failed = true;
+		return -1;
+	}
 	env.untracked = r->lost.untracked;
 	env.skipped = r->lost.skipped;
 	ends_sort(&r->ends);
@@ -559,6 +568,10 @@ int main(int argc, char **argv)
 	r.by_ends = o.by == PT_BY_PIPE || o.graph || o.listen;
 	seen_init(&r.seen);
 	pl_init(&r.graph);
+	r.sched_on = o.graph || o.listen || (o.load.cols & (PT_COL_BIT(PT_COL_CPU_PCT) |
+							  PT_COL_BIT(PT_COL_RUNQ_PCT)));
+	/* the command's processes start after this: their time counts */
+	sched_init(&r.sched);
 	if (o.listen || o.textfile) {
 		prom_init(&prom, o.by, o.max_series, o.load.hists);
 		prom.ttl = o.series_ttl;
@@ -620,6 +633,7 @@ out:
 	textfile_close(&r.graph_file);
 	seen_free(&r.seen);
 	pl_free(&r.graph);
+	sched_free(&r.sched);
 	command_cleanup(&r.cmd);
 	return rc;
 }

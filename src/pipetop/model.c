@@ -354,7 +354,7 @@ int tm_advice(char *buf, size_t n, const struct tm_model *m,
 		buf[0] = '\0';
 	if (m->mode != TM_PER_PIPE)
 		return 0;
-	return advise_pipe(buf, n, &row, env, a);
+	return advise_pipe(buf, n, &row, NULL, env, a);
 }
 
 long tm_resize_offer(const struct tm_model *m, const struct tm_item *it,

@@ -106,9 +106,9 @@ static void state_text(char *buf, size_t n, const struct pl_node *node)
 	if (node->bottleneck)
 		snprintf(buf, n, "BOTTLENECK");
 	else if (node->state == PL_WAITS_WRITE)
-		snprintf(buf, n, "waits wr %.0f%%", 100 * node->wait_write);
+		snprintf(buf, n, "waits wr %.0f%%", 100 * node->share.wait_write);
 	else if (node->state == PL_WAITS_READ)
-		snprintf(buf, n, "waits rd %.0f%%", 100 * node->wait_read);
+		snprintf(buf, n, "waits rd %.0f%%", 100 * node->share.wait_read);
 	else
 		snprintf(buf, n, "%s", pl_state_name(node->state));
 }

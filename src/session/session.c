@@ -17,6 +17,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "model/hooks.h"
+#include "os/sched_stat.h"
 #include "session.h"
 
 /* Best first */
@@ -519,7 +520,7 @@ void pt_session_close(struct pt_session *s)
 void pt_session_env(const struct pt_session *s, struct pt_env *env)
 {
 	env->tier = s->tier;
-	env->lacks = s->plan.lacks;
+	env->lacks = s->plan.lacks | (sched_available() ? 0 : PT_NA_NO_SCHED);
 	env->hooks_off = PT_HOOKS_ALL & ~s->plan.hooks;
 	env_read_knobs(env);
 }

@@ -3,7 +3,9 @@
 #include <stdio.h>
 #include <unistd.h>
 #include "advise.h"
+#include "output/ends.h"
 #include "output/fmt.h"
+#include "pipeline/pipeline.h"
 
 struct remarks {
 	char *buf;
@@ -58,9 +60,49 @@ static long ring_for(__u64 bytes, long max)
 	return size < max ? size : max;
 }
 
-/* reader-bound, writer-bound, bursty: from the two sides' waits */
-static void sides(struct remarks *r, const struct pt_row *row, const struct pt_env *e,
-		  struct advice *a)
+/* A writer (or reader) of the pipe that sets the pace on a CPU: busy or
+ * starved, on one or waiting for one most of the interval; NULL if none. */
+static const struct pt_row *cpu_bound(const struct pt_rows *ends, const struct pt_row *row,
+				      bool writers, const struct pt_env *e,
+				      struct pl_shares *s)
+{
+	const struct pt_row *v[ENDS_LISTED];
+	size_t n = ends ? ends_list(ends, &row->key, writers, v, ENDS_LISTED) : 0;
+
+	for (size_t i = 0; i < n && i < ENDS_LISTED; i++) {
+		enum pl_state state;
+
+		if (!pl_shares_of(&v[i]->c, e, s) || !s->sched)
+			continue;
+		state = pl_verdict(s);
+		if ((state == PL_BUSY || state == PL_STARVED) &&
+		    100 * (s->cpu + s->runq) >= ADVISE_BOUND_PCT)
+			return v[i];
+	}
+	return NULL;
+}
+
+/* "cpu-bound": true if a side of the pipe is */
+static bool said_cpu_bound(struct remarks *r, const struct pt_row *row,
+			   const struct pt_rows *ends, const struct pt_env *e)
+{
+	const struct pt_row *end;
+	struct pl_shares s;
+	char comm[FMT_MARKED_LEN];
+
+	if (!(end = cpu_bound(ends, row, true, e, &s)) &&
+	    !(end = cpu_bound(ends, row, false, e, &s)))
+		return false;
+	say(r, "cpu-bound: %s[%u] was on a CPU %.0f%% of the interval and waited "
+	    "for one %.0f%% (%s): it sets the pace, a bigger ring will not help",
+	    fmt_comm_marked(comm, end->key.comm, PT_COMM_LEN), end->key.tgid,
+	    100 * s.cpu, 100 * s.runq, pl_state_name(pl_verdict(&s)));
+	return true;
+}
+
+/* reader-bound, writer-bound, cpu-bound, bursty: from the two sides' waits */
+static void sides(struct remarks *r, const struct pt_row *row, const struct pt_rows *ends,
+		  const struct pt_env *e, struct advice *a)
 {
 	struct pt_value w, rd, full;
 	__u64 slots = row->c.ring_slots, ring = slots * sysconf(_SC_PAGESIZE);
@@ -77,6 +119,9 @@ static void sides(struct remarks *r, const struct pt_row *row, const struct pt_e
 		say(r, "writer-bound: readers waited %.0f%% of the interval for data, "
 		    "writers %.0f%% for room: the writer is the bottleneck, a bigger "
 		    "ring will not help", rd.d, w.d);
+	} else if (w.d >= ADVISE_IDLE_PCT && rd.d >= ADVISE_IDLE_PCT &&
+		   said_cpu_bound(r, row, ends, e)) {
+		return;
 	} else if (w.d >= ADVISE_IDLE_PCT && rd.d >= ADVISE_IDLE_PCT && full.u &&
 		   row->c.waits_read && slots) {
 		/* a reader waits once the pipe is empty: once per burst */
@@ -198,7 +243,8 @@ static void read_batch(struct remarks *r, const struct pt_row *row,
 }
 
 int advise_pipe(char *buf, size_t n, const struct pt_row *row,
-		const struct pt_env *env, struct advice *a)
+		const struct pt_rows *ends, const struct pt_env *env,
+		struct advice *a)
 {
 	struct remarks r = { .buf = buf, .n = n };
 
@@ -208,7 +254,7 @@ int advise_pipe(char *buf, size_t n, const struct pt_row *row,
 	quota(&r, row, env);
 	if (row->c.writes >= ADVISE_MIN_WRITES) {
 		if (row->c.write_bytes >= ADVISE_MIN_BYTES) {
-			sides(&r, row, env, a);
+			sides(&r, row, ends, env, a);
 			prealloc_max(&r, row, env);
 			prealloc_keep(&r, row, env);
 			read_batch(&r, row, env);
@@ -223,7 +269,8 @@ __u64 advise_cols(const struct pt_env *env)
 	__u64 cols = PT_COL_BIT(PT_COL_RING_QUOTA_SHRUNK) | PT_COL_BIT(PT_COL_WAIT_WRITE_PCT) |
 		     PT_COL_BIT(PT_COL_WAIT_READ_PCT) | PT_COL_BIT(PT_COL_RING_FULL_WRITES) |
 		     PT_COL_BIT(PT_COL_WAITS_READ) | PT_COL_BIT(PT_COL_WRITES) |
-		     PT_COL_BIT(PT_COL_WRITE_BYTES) | PT_COL_BIT(PT_COL_RING_SLOTS);
+		     PT_COL_BIT(PT_COL_WRITE_BYTES) | PT_COL_BIT(PT_COL_RING_SLOTS) |
+		     PT_COL_BIT(PT_COL_CPU_PCT) | PT_COL_BIT(PT_COL_RUNQ_PCT);
 
 	/* the knobs' rules, only where there are knobs: elsewhere their
 	 * programs (a page allocation hook) would cost for nothing */

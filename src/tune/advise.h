@@ -11,6 +11,10 @@
  *   reader-bound  W% >= ADVISE_BOUND_PCT, R% < ADVISE_IDLE_PCT: the reader
  *                 is the bottleneck; a bigger ring will not help
  *   writer-bound  the mirror image
+ *   cpu-bound     W% and R% >= ADVISE_IDLE_PCT, and a writer or reader
+ *                 sets the pace (pl_verdict(): busy or starved) with its
+ *                 time on a CPU and waiting for one >= ADVISE_BOUND_PCT:
+ *                 a bigger ring will not help (instead of bursty)
  *   bursty        W% and R% >= ADVISE_IDLE_PCT and writes found the ring
  *                 full: grow it to the bursts seen (bytes written per
  *                 reader wait, rounded up to a power of two pages),
@@ -57,10 +61,13 @@ struct advice {
 
 /*
  * The remarks on one pipe's row (a -k pipe row of one interval) into buf,
- * "; "-separated; returns their count (0: nothing to say).
+ * "; "-separated; returns their count (0: nothing to say). ends: the
+ * interval's ends (PT_BY_PIPE_PID rows, ends_sort()ed, with their CPU
+ * figures) for the cpu-bound rule; NULL: not known.
  */
 int advise_pipe(char *buf, size_t n, const struct pt_row *row,
-		const struct pt_env *env, struct advice *a);
+		const struct pt_rows *ends, const struct pt_env *env,
+		struct advice *a);
 /* The threshold, for the line that says why nothing was said */
 const char *advise_threshold(void);
 /* The columns the rules read (1 << enum pt_col) on a kernel with env's

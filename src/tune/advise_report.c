@@ -21,7 +21,7 @@ int out_advise_report(FILE *f, const struct pt_report *r)
 		const struct pt_row *row = &r->rows->v[i];
 		int len;
 
-		if (!advise_pipe(text, sizeof(text), row, r->env, &a))
+		if (!advise_pipe(text, sizeof(text), row, r->ends, r->env, &a))
 			continue;
 		said++;
 		fmt_pipe(pipe, sizeof(pipe), row->key.dev, row->key.ino);

@@ -34,7 +34,7 @@ static const char *advise(const struct pt_row *row, const struct pt_env *e, int 
 	static char buf[4096];
 	struct advice a;
 
-	*n = advise_pipe(buf, sizeof(buf), row, e, &a);
+	*n = advise_pipe(buf, sizeof(buf), row, NULL, e, &a);
 	return buf;
 }
 
@@ -99,7 +99,7 @@ static void t_sides(void)
 	r.c.wait_read_ns = SEC / 10;
 	r.c.waits_read = 16;
 	r.c.ring_full_writes = 40;
-	CHECK(advise_pipe(buf, sizeof(buf), &r, &e, &a) == 2);
+	CHECK(advise_pipe(buf, sizeof(buf), &r, NULL, &e, &a) == 2);
 	CHECK(has(buf, "bursty: writers waited 20% for room (the ring full in 40 of "
 		  "64 writes), readers 10% for data; 262144 bytes written per reader "
 		  "wait (a burst) against a ring of"));
@@ -109,7 +109,7 @@ static void t_sides(void)
 	CHECK(has(buf, buf + 512));
 	/* the same bursts within a fs.pipe-max-size of 128 KiB */
 	e.pipe_max_size = 131072;
-	advise_pipe(buf, sizeof(buf), &r, &e, &a);
+	advise_pipe(buf, sizeof(buf), &r, NULL, &e, &a);
 	CHECK(a.resize == 131072);
 	/* the ring never full: not bursty */
 	r.c.ring_full_writes = 0;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include "model/hooks.h"
 #include "model/metrics.h"
+#include "model/rows.h"
 #include "unit.h"
 
 static struct pt_env env_of(enum pt_tier t, int prealloc, int batch)
@@ -136,6 +137,29 @@ static void ring(void)
 	CHECK(pt_get(PT_COL_RING_SLOTS, &c, &e).u == 2);
 }
 
+/* A process's CPU figures: shares of the span they were read over, not
+ * known without it or without schedstat, never summed into a fold */
+static void sched(void)
+{
+	struct pt_counts c = { .reads = 1, .sched_span_ns = 2000000000ULL,
+			       .cpu_ns = 500000000ULL, .runq_ns = 1500000000ULL };
+	struct pt_counts sum = c;
+	struct pt_env e = env_of(PT_TIER_SYSCALL, -1, -1);
+	struct pt_value v = pt_get(PT_COL_CPU_PCT, &c, &e);
+
+	CHECK(v.q == PT_DERIVED && v.type == PT_V_PCT && v.d > 24.99 && v.d < 25.01);
+	v = pt_get(PT_COL_RUNQ_PCT, &c, &e);
+	CHECK(v.q == PT_DERIVED && v.d > 74.99 && v.d < 75.01);
+	counts_add(&sum, &c);
+	CHECK(sum.reads == 2 && sum.cpu_ns == c.cpu_ns && sum.sched_span_ns == c.sched_span_ns);
+	e.lacks = PT_NA_NO_SCHED;
+	CHECK(pt_get(PT_COL_CPU_PCT, &c, &e).q == PT_NA);
+	e.lacks = 0;
+	c.sched_span_ns = 0;	/* gone before its read, or not one process */
+	CHECK(pt_get(PT_COL_CPU_PCT, &c, &e).q == PT_NA);
+	CHECK(pt_get(PT_COL_RUNQ_PCT, &c, &e).q == PT_NA);
+}
+
 /* The help text is the table: each column in its tier's quality line. */
 static void help_is_table(void)
 {
@@ -209,13 +233,13 @@ static void tier_line(void)
 	CHECK(strstr(buf, "not known: prefill_dropped, eagain_empty") != NULL);
 	/* brief: only the lists there are, counted */
 	pt_tier_line(buf, sizeof(buf), &e, false);
-	CHECK_STR(buf, "6 derived, 5 not known; -v lists them");
+	CHECK_STR(buf, "8 derived, 5 not known; -v lists them");
 	e.hooks_off = PT_HOOK_PAGES;
 	brief_counts(&e);
 	e = env_of(PT_TIER_TRACEPOINT, 8, 0);
 	pt_tier_line(buf, sizeof(buf), &e, true);
-	CHECK(strstr(buf, "derived: sections_per_read, ring_quota_shrunk; not known: "
-		  "eagain_lock, eagain_nopage, splice_in") == buf);
+	CHECK(strstr(buf, "derived: sections_per_read, ring_quota_shrunk, cpu_pct, "
+		  "runq_pct; not known: eagain_lock, eagain_nopage, splice_in") == buf);
 	e.hooks_off = PT_HOOK_WAITS | PT_HOOK_LOCKS;
 	brief_counts(&e);
 	e = env_of(PT_TIER_FUNCTION, 8, 0);
@@ -357,6 +381,7 @@ int main(void)
 	help_is_table();
 	tier_line();
 	ring();
+	sched();
 	uses_complete();
 	col_hooks();
 	left_out();

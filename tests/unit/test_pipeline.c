@@ -54,7 +54,7 @@ static void t_chain(void)
 	CHECK(g.nodes[1].state == PL_BUSY && g.nodes[1].bottleneck);
 	CHECK(g.nodes[2].state == PL_WAITS_READ && !g.nodes[2].bottleneck);
 	CHECK(g.bottleneck == 1);
-	CHECK(g.nodes[0].wait_write > 0.89 && g.nodes[0].wait_write < 0.91);
+	CHECK(g.nodes[0].share.wait_write > 0.89 && g.nodes[0].share.wait_write < 0.91);
 	CHECK(g.nodes[0].stage == 0 && g.nodes[1].stage == 1 && g.nodes[2].stage == 2);
 	CHECK(g.edges[0].from == 0 && g.edges[0].to == 1 && g.edges[0].bytes == 209715200);
 	CHECK(g.edges[0].known && !g.edges[0].by_reader && g.edges[0].ino == 1);

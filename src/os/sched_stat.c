@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "sched_stat.h"
+
+static __u64 boot_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_BOOTTIME, &ts);
+	return (__u64)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+void sched_init(struct sched_stat *s)
+{
+	memset(s, 0, sizeof(*s));
+	s->last_ns = boot_ns();
+}
+
+void sched_free(struct sched_stat *s)
+{
+	free(s->v);
+	memset(s, 0, sizeof(*s));
+}
+
+bool sched_available(void)
+{
+	return access("/proc/self/schedstat", R_OK) == 0;
+}
+
+/* A file under dirfd into buf; false if it cannot be read. */
+static bool read_at(int dirfd, const char *name, char *buf, size_t n)
+{
+	int fd = openat(dirfd, name, O_RDONLY | O_CLOEXEC);
+	ssize_t len;
+
+	if (fd < 0)
+		return false;
+	len = read(fd, buf, n - 1);
+	close(fd);
+	if (len <= 0)
+		return false;
+	buf[len] = '\0';
+	return true;
+}
+
+/* The boot time the process started (field 22 of stat, after the
+ * command's closing parenthesis), in ns. */
+static bool start_of(int dirfd, __u64 *start)
+{
+	char buf[1024], *p;
+	unsigned long long ticks;
+
+	if (!read_at(dirfd, "stat", buf, sizeof(buf)) || !(p = strrchr(buf, ')')))
+		return false;
+	/* field 3 (the state) is the first after ')', 22 the twentieth */
+	for (int field = 3; field < 22; field++)
+		if (!(p = strchr(p + 1, ' ')))
+			return false;
+	if (sscanf(p, " %llu", &ticks) != 1)
+		return false;
+	*start = ticks * (1000000000ULL / sysconf(_SC_CLK_TCK));
+	return true;
+}
+
+/* Its threads' figures summed; false if the process is gone. */
+static bool read_proc(struct sched_proc *p)
+{
+	char path[300], buf[128];
+	struct dirent *d;
+	DIR *tasks;
+	int proc;
+	bool ok;
+
+	snprintf(path, sizeof(path), "/proc/%u", p->pid);
+	proc = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (proc < 0)
+		return false;
+	ok = start_of(proc, &p->start);
+	snprintf(path, sizeof(path), "/proc/%u/task", p->pid);
+	tasks = ok ? opendir(path) : NULL;
+	close(proc);
+	if (!tasks)
+		return false;
+	p->cpu_ns = p->runq_ns = 0;
+	while ((d = readdir(tasks))) {
+		unsigned long long cpu, runq;
+
+		if (d->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/schedstat", d->d_name);
+		/* a thread gone since the listing takes its time with it */
+		if (!read_at(dirfd(tasks), path, buf, sizeof(buf)) ||
+		    sscanf(buf, "%llu %llu", &cpu, &runq) != 2)
+			continue;
+		p->cpu_ns += cpu;
+		p->runq_ns += runq;
+	}
+	closedir(tasks);
+	p->at_ns = boot_ns();
+	return true;
+}
+
+void sched_delta(const struct sched_proc *a, struct sched_proc *b)
+{
+	b->span_ns = b->d_cpu = b->d_runq = 0;
+	if (a->start != b->start || b->at_ns <= a->at_ns || b->cpu_ns < a->cpu_ns ||
+	    b->runq_ns < a->runq_ns)
+		return;
+	b->span_ns = b->at_ns - a->at_ns;
+	b->d_cpu = b->cpu_ns - a->cpu_ns;
+	b->d_runq = b->runq_ns - a->runq_ns;
+}
+
+static int pid_cmp(const void *a, const void *b)
+{
+	__u32 x = ((const struct sched_proc *)a)->pid, y = ((const struct sched_proc *)b)->pid;
+
+	return (x > y) - (x < y);
+}
+
+static struct sched_proc *find(const struct sched_stat *s, size_t n, __u32 pid)
+{
+	const struct sched_proc key = { .pid = pid };
+
+	return bsearch(&key, s->v, n, sizeof(key), pid_cmp);
+}
+
+static bool keyed_by_process(const struct pt_rows *rows)
+{
+	return rows->by == PT_BY_PID || rows->by == PT_BY_PIPE_PID;
+}
+
+/* The processes of rows not read before, unread (at_ns 0), in order. */
+static int add_new(struct sched_stat *s, struct pt_rows *const *rows, size_t n)
+{
+	size_t known = s->n, k = 0;
+
+	for (size_t j = 0; j < n; j++) {
+		for (size_t i = 0; keyed_by_process(rows[j]) && i < rows[j]->n; i++) {
+			__u32 pid = rows[j]->v[i].key.tgid;
+
+			if (!pid || find(s, known, pid))
+				continue;
+			if (pt_grow((void **)&s->v, &s->cap, s->n + 1, sizeof(*s->v), 16))
+				return -1;
+			s->v[s->n++] = (struct sched_proc){ .pid = pid };
+		}
+	}
+	qsort(s->v, s->n, sizeof(*s->v), pid_cmp);
+	/* a process with several ends is in rows once per end */
+	for (size_t i = 0; i < s->n; i++)
+		if (!k || s->v[i].pid != s->v[k - 1].pid)
+			s->v[k++] = s->v[i];
+	s->n = k;
+	return 0;
+}
+
+int sched_update(struct sched_stat *s, struct pt_rows *const *rows, size_t n)
+{
+	__u64 last = s->last_ns;
+	size_t k = 0;
+
+	if (add_new(s, rows, n))
+		return -1;
+	s->last_ns = boot_ns();
+	for (size_t i = 0; i < s->n; i++) {
+		struct sched_proc was = s->v[i], *p = &s->v[i];
+
+		if (!read_proc(p))
+			continue;	/* gone: forgotten */
+		if (!was.at_ns && p->start >= last)
+			/* started since the last update: all its time is new */
+			was = (struct sched_proc){ .start = p->start, .at_ns = last };
+		sched_delta(&was, p);
+		s->v[k++] = *p;
+	}
+	s->n = k;
+	for (size_t j = 0; j < n; j++) {
+		for (size_t i = 0; keyed_by_process(rows[j]) && i < rows[j]->n; i++) {
+			struct pt_counts *c = &rows[j]->v[i].c;
+			const struct sched_proc *p = find(s, s->n, rows[j]->v[i].key.tgid);
+
+			c->sched_span_ns = p ? p->span_ns : 0;
+			c->cpu_ns = p ? p->d_cpu : 0;
+			c->runq_ns = p ? p->d_runq : 0;
+		}
+	}
+	return 0;
+}
