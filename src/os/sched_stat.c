@@ -58,8 +58,8 @@ static bool start_of(int dirfd, __u64 *start)
 
 	if (!read_at(dirfd, "stat", buf, sizeof(buf)) || !(p = strrchr(buf, ')')))
 		return false;
-	/* field 3 (the state) is the first after ')', 22 the twentieth */
-	for (int field = 3; field < 22; field++)
+	/* the space before each field from 3 (the state) to 22 */
+	for (int field = 3; field <= 22; field++)
 		if (!(p = strchr(p + 1, ' ')))
 			return false;
 	if (sscanf(p, " %llu", &ticks) != 1)
@@ -109,8 +109,8 @@ static bool read_proc(struct sched_proc *p)
 void sched_delta(const struct sched_proc *a, struct sched_proc *b)
 {
 	b->span_ns = b->d_cpu = b->d_runq = 0;
-	if (a->start != b->start || b->at_ns <= a->at_ns || b->cpu_ns < a->cpu_ns ||
-	    b->runq_ns < a->runq_ns)
+	if (!a->at_ns || a->start != b->start || b->at_ns <= a->at_ns ||
+	    b->cpu_ns < a->cpu_ns || b->runq_ns < a->runq_ns)
 		return;
 	b->span_ns = b->at_ns - a->at_ns;
 	b->d_cpu = b->cpu_ns - a->cpu_ns;

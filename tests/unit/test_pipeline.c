@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The pipeline's graph (src/pipeline/pipeline.h) from ends of known counts. */
+#include <unistd.h>
+#include "os/sched_stat.h"
 #include "output/ends.h"
 #include "pipeline/pipe_seen.h"
 #include "pipeline/pipeline.h"
@@ -156,6 +158,123 @@ static void t_many_pairs(void)
 	rows_free(&r);
 }
 
+/* The verdict from fixed shares: pipe waits first, then busy vs starved */
+static void t_verdict(void)
+{
+	struct pl_shares s = { .wait_write = 0.6, .wait_read = 0.1 };
+
+	CHECK(pl_verdict(&s) == PL_WAITS_WRITE);
+	s = (struct pl_shares){ .wait_read = 0.7 };
+	CHECK(pl_verdict(&s) == PL_WAITS_READ);
+	/* neither: busy when not known ... */
+	s = (struct pl_shares){ .wait_read = 0.1, .wait_write = 0.1 };
+	CHECK(pl_verdict(&s) == PL_BUSY);
+	/* ... on a CPU more than waiting for one, or the reverse */
+	s.sched = true;
+	s.cpu = 0.6;
+	s.runq = 0.2;
+	CHECK(pl_verdict(&s) == PL_BUSY);
+	s.cpu = 0.3;
+	s.runq = 0.5;
+	CHECK(pl_verdict(&s) == PL_STARVED);
+	/* a long pipe wait wins over a starved rest */
+	s = (struct pl_shares){ .wait_write = 0.55, .cpu = 0.1, .runq = 0.3, .sched = true };
+	CHECK(pl_verdict(&s) == PL_WAITS_WRITE);
+}
+
+/* yes | sha256sum on one CPU with a hog: the reader starved, the
+ * bottleneck; its figures once per process, not per end */
+static void t_starved(void)
+{
+	struct pt_rows r;
+	struct pl_graph g;
+
+	rows_init(&r, PT_BY_PIPE_PID);
+	pl_init(&g);
+	end(&r, 10, "yes", 1, 1 << 30, 0, 1.6, 0);
+	end(&r, 20, "sha256sum", 1, 0, 1 << 30, 0, 0.1);
+	end(&r, 20, "sha256sum", 2, 64, 0, 0, 0);
+	ends_sort(&r);
+	for (size_t i = 0; i < r.n; i++)
+		if (r.v[i].key.tgid == 20)
+			r.v[i].c = (struct pt_counts){ .reads = r.v[i].c.reads,
+				.read_bytes = r.v[i].c.read_bytes, .writes = r.v[i].c.writes,
+				.write_bytes = r.v[i].c.write_bytes,
+				.wait_read_ns = r.v[i].c.wait_read_ns,
+				.sched_span_ns = 2 * SEC, .cpu_ns = SEC / 2,
+				.runq_ns = 1.3 * SEC };
+	CHECK(!pl_build(&g, &r, &env, NULL));
+	CHECK(g.nnodes == 2 && g.nodes[1].pid == 20);
+	CHECK(g.nodes[0].state == PL_WAITS_WRITE && !g.nodes[0].share.sched);
+	CHECK(g.nodes[1].state == PL_STARVED && g.nodes[1].bottleneck);
+	CHECK(g.nodes[1].share.sched && g.nodes[1].share.cpu > 0.249 &&
+	      g.nodes[1].share.cpu < 0.251);
+	CHECK(g.nodes[1].share.runq > 0.649 && g.nodes[1].share.runq < 0.651);
+	CHECK_STR(pl_state_name(g.nodes[1].state), "starved");
+	pl_free(&g);
+	rows_free(&r);
+}
+
+/* Two reads of one process: the figures between them, or none */
+static void t_sched_delta(void)
+{
+	struct sched_proc a = { .pid = 7, .start = 100, .cpu_ns = 1000, .runq_ns = 500,
+				.at_ns = 10000 };
+	struct sched_proc b = { .pid = 7, .start = 100, .cpu_ns = 4000, .runq_ns = 2500,
+				.at_ns = 20000 };
+
+	sched_delta(&a, &b);
+	CHECK(b.span_ns == 10000 && b.d_cpu == 3000 && b.d_runq == 2000);
+	b.start = 101;		/* the pid reused */
+	sched_delta(&a, &b);
+	CHECK(b.span_ns == 0 && b.d_cpu == 0);
+	b.start = 100;
+	b.cpu_ns = 900;		/* a thread gone, its time with it */
+	sched_delta(&a, &b);
+	CHECK(b.span_ns == 0);
+	b.cpu_ns = 4000;
+	b.at_ns = 10000;	/* no time between the reads */
+	sched_delta(&a, &b);
+	CHECK(b.span_ns == 0);
+	b.at_ns = 20000;
+	a.at_ns = 0;		/* the earlier one never read */
+	sched_delta(&a, &b);
+	CHECK(b.span_ns == 0);
+}
+
+/* This process, read twice: it ran between the reads */
+static void t_sched_self(void)
+{
+	struct sched_stat s;
+	struct pt_rows r;
+	struct pt_key k = { .tgid = getpid() };
+	struct pt_counts c = { .reads = 1 };
+	volatile unsigned long spin = 0;
+
+	if (!sched_available()) {
+		fprintf(stderr, "# no /proc/self/schedstat: t_sched_self skipped\n");
+		return;
+	}
+	rows_init(&r, PT_BY_PID);
+	CHECK(!rows_add(&r, &k, &c));
+	sched_init(&s);
+	/* before the process is known: it started before the first read */
+	CHECK(!sched_update(&s, (struct pt_rows *[]){ &r }, 1));
+	CHECK(r.v[0].c.sched_span_ns == 0 && s.n == 1);
+	for (unsigned long i = 0; i < 50000000; i++)
+		spin += i;
+	CHECK(!sched_update(&s, (struct pt_rows *[]){ &r }, 1));
+	CHECK(r.v[0].c.sched_span_ns > 0 && r.v[0].c.cpu_ns > 0);
+	CHECK(r.v[0].c.cpu_ns + r.v[0].c.runq_ns <= r.v[0].c.sched_span_ns * 101 / 100);
+	/* a -k comm row is several processes: left alone */
+	r.by = PT_BY_COMM;
+	r.v[0].c.sched_span_ns = 0;
+	CHECK(!sched_update(&s, (struct pt_rows *[]){ &r }, 1));
+	CHECK(r.v[0].c.sched_span_ns == 0);
+	sched_free(&s);
+	rows_free(&r);
+}
+
 static void t_format(void)
 {
 	CHECK(pl_format_of("g.dot") == PL_FMT_DOT);
@@ -173,5 +292,9 @@ int main(void)
 	t_unknown_idle();
 	t_many_pairs();
 	t_format();
+	t_verdict();
+	t_starved();
+	t_sched_delta();
+	t_sched_self();
 	return unit_summary("test_pipeline");
 }
