@@ -2,6 +2,7 @@
 /* pipestat --advise's rules (src/tune/advise.h) on rows of known counts. */
 #define _GNU_SOURCE
 #include <unistd.h>
+#include "output/ends.h"
 #include "tune/advise.h"
 #include "unit.h"
 
@@ -136,6 +137,61 @@ static void t_sides(void)
 	e.hooks_off = 0;
 	advise(&r, &e, &n);
 	CHECK(n == 2);
+}
+
+/* tar | gzip: bursty waits, but gzip on a CPU (or waiting for one) most
+ * of the interval: no ring to grow */
+static void t_cpu_bound(void)
+{
+	struct pt_env e = env_of(PT_TIER_SYSCALL, -1, -1, -1);
+	struct pt_row r = stream(64, 65536);
+	struct pt_key tar = { .tgid = 10, .comm = "tar", .dev = 15, .ino = 42 };
+	struct pt_key gzip = { .tgid = 20, .comm = "gzip", .dev = 15, .ino = 42 };
+	struct pt_counts w = { .writes = 64, .write_bytes = 64 * 65536,
+			       .wait_write_ns = SEC / 5 };
+	struct pt_counts rd = { .reads = 65, .read_bytes = 64 * 65536,
+				.wait_read_ns = SEC / 10, .sched_span_ns = SEC,
+				.cpu_ns = SEC * 85 / 100, .runq_ns = SEC / 20 };
+	struct pt_rows ends;
+	struct pt_counts *c;
+	struct advice a;
+	char buf[1024];
+
+	rows_init(&ends, PT_BY_PIPE_PID);
+	r.c.wait_write_ns = SEC / 5;
+	r.c.wait_read_ns = SEC / 10;
+	r.c.waits_read = 16;
+	r.c.ring_full_writes = 40;
+	CHECK(!rows_add(&ends, &tar, &w) && !rows_add(&ends, &gzip, &rd));
+	/* rows_add() folds the CPU figures out: one process's, set per row */
+	ends.v[1].c.sched_span_ns = rd.sched_span_ns;
+	ends.v[1].c.cpu_ns = rd.cpu_ns;
+	ends.v[1].c.runq_ns = rd.runq_ns;
+	ends_sort(&ends);
+	c = &ends.v[ends.v[0].key.tgid == 20 ? 0 : 1].c;	/* gzip's */
+	CHECK(advise_pipe(buf, sizeof(buf), &r, &ends, &e, &a) == 1);
+	CHECK_STR(buf, "cpu-bound: gzip[20] was on a CPU 85% of the interval and "
+		  "waited for one 5% (busy): it sets the pace, a bigger ring will "
+		  "not help");
+	CHECK(a.resize == 0);
+	/* starved: on one CPU with another stage */
+	c->cpu_ns = SEC * 3 / 10;
+	c->runq_ns = SEC * 55 / 100;
+	advise_pipe(buf, sizeof(buf), &r, &ends, &e, &a);
+	CHECK(has(buf, "on a CPU 30% of the interval and waited for one 55% (starved)"));
+	CHECK(a.resize == 0);
+	/* a reader mostly asleep elsewhere (a slow consumer's own sleeps):
+	 * the ring's bursts are the story again */
+	c->cpu_ns = SEC / 10;
+	c->runq_ns = SEC / 100;
+	CHECK(advise_pipe(buf, sizeof(buf), &r, &ends, &e, &a) == 2);
+	CHECK(has(buf, "bursty: ") && a.resize == 262144);
+	/* schedstat missing: not known, the ring advice as before */
+	e.lacks = PT_NA_NO_SCHED;
+	c->cpu_ns = SEC * 85 / 100;
+	advise_pipe(buf, sizeof(buf), &r, &ends, &e, &a);
+	CHECK(has(buf, "bursty: ") && a.resize == 262144);
+	rows_free(&ends);
 }
 
 static void t_chatty_quota(void)
@@ -285,6 +341,7 @@ int main(void)
 {
 	t_threshold();
 	t_sides();
+	t_cpu_bound();
 	t_chatty_quota();
 	t_knobs_off();
 	t_knobs_churn();
