@@ -68,8 +68,8 @@ static bool start_of(int dirfd, __u64 *start)
 	return true;
 }
 
-/* Its threads' figures summed; false if the process is gone. */
-static bool read_proc(struct sched_proc *p)
+/* p's threads' figures summed into *r, and its start; false if it is gone. */
+static bool read_proc(const struct sched_proc *p, __u64 *start, struct sched_read *r)
 {
 	char path[300], buf[128];
 	struct dirent *d;
@@ -81,13 +81,13 @@ static bool read_proc(struct sched_proc *p)
 	proc = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (proc < 0)
 		return false;
-	ok = start_of(proc, &p->start);
+	ok = start_of(proc, start);
 	snprintf(path, sizeof(path), "/proc/%u/task", p->pid);
 	tasks = ok ? opendir(path) : NULL;
 	close(proc);
 	if (!tasks)
 		return false;
-	p->cpu_ns = p->runq_ns = 0;
+	*r = (struct sched_read){ 0 };
 	while ((d = readdir(tasks))) {
 		unsigned long long cpu, runq;
 
@@ -98,23 +98,25 @@ static bool read_proc(struct sched_proc *p)
 		if (!read_at(dirfd(tasks), path, buf, sizeof(buf)) ||
 		    sscanf(buf, "%llu %llu", &cpu, &runq) != 2)
 			continue;
-		p->cpu_ns += cpu;
-		p->runq_ns += runq;
+		r->cpu_ns += cpu;
+		r->runq_ns += runq;
 	}
 	closedir(tasks);
-	p->at_ns = boot_ns();
+	r->at_ns = boot_ns();
 	return true;
 }
 
-void sched_delta(const struct sched_proc *a, struct sched_proc *b)
+void sched_delta(struct sched_proc *p)
 {
-	b->span_ns = b->d_cpu = b->d_runq = 0;
-	if (!a->at_ns || a->start != b->start || b->at_ns <= a->at_ns ||
-	    b->cpu_ns < a->cpu_ns || b->runq_ns < a->runq_ns)
+	const struct sched_read *a = &p->base, *b = &p->now;
+
+	p->span_ns = p->d_cpu = p->d_runq = 0;
+	if (!a->at_ns || b->at_ns <= a->at_ns || b->cpu_ns < a->cpu_ns ||
+	    b->runq_ns < a->runq_ns)
 		return;
-	b->span_ns = b->at_ns - a->at_ns;
-	b->d_cpu = b->cpu_ns - a->cpu_ns;
-	b->d_runq = b->runq_ns - a->runq_ns;
+	p->span_ns = b->at_ns - a->at_ns;
+	p->d_cpu = b->cpu_ns - a->cpu_ns;
+	p->d_runq = b->runq_ns - a->runq_ns;
 }
 
 static int pid_cmp(const void *a, const void *b)
@@ -136,7 +138,7 @@ static bool keyed_by_process(const struct pt_rows *rows)
 	return rows->by == PT_BY_PID || rows->by == PT_BY_PIPE_PID;
 }
 
-/* The processes of rows not read before, unread (at_ns 0), in order. */
+/* The processes of rows not read before, in order. */
 static int add_new(struct sched_stat *s, struct pt_rows *const *rows, size_t n)
 {
 	size_t known = s->n, k = 0;
@@ -149,7 +151,7 @@ static int add_new(struct sched_stat *s, struct pt_rows *const *rows, size_t n)
 				continue;
 			if (pt_grow((void **)&s->v, &s->cap, s->n + 1, sizeof(*s->v), 16))
 				return -1;
-			s->v[s->n++] = (struct sched_proc){ .pid = pid };
+			s->v[s->n++] = (struct sched_proc){ .pid = pid, .alive = true };
 		}
 	}
 	qsort(s->v, s->n, sizeof(*s->v), pid_cmp);
@@ -161,26 +163,47 @@ static int add_new(struct sched_stat *s, struct pt_rows *const *rows, size_t n)
 	return 0;
 }
 
-int sched_update(struct sched_stat *s, struct pt_rows *const *rows, size_t n)
+/* One read of p, this interval's last so far; a process first read has
+ * a base only if it started since the last update. */
+static void sample(struct sched_proc *p, __u64 last, __u64 tick)
 {
-	__u64 last = s->last_ns;
-	size_t k = 0;
+	struct sched_read r;
+	__u64 start;
+
+	if (!p->alive)
+		return;
+	if (!read_proc(p, &start, &r)) {
+		p->alive = false;	/* its latest figures stay */
+		return;
+	}
+	if (p->now.at_ns && start != p->start)	/* the pid reused */
+		p->base = (struct sched_read){ 0 };
+	/* its start is in whole clock ticks, cut down */
+	if (!p->base.at_ns && !p->now.at_ns && start + tick > last)
+		p->base.at_ns = last;	/* all its time is this interval's */
+	p->start = start;
+	p->now = r;
+}
+
+int sched_sample(struct sched_stat *s, struct pt_rows *const *rows, size_t n)
+{
+	__u64 tick = 1000000000ULL / sysconf(_SC_CLK_TCK);
 
 	if (add_new(s, rows, n))
 		return -1;
-	s->last_ns = boot_ns();
-	for (size_t i = 0; i < s->n; i++) {
-		struct sched_proc was = s->v[i], *p = &s->v[i];
+	for (size_t i = 0; i < s->n; i++)
+		sample(&s->v[i], s->last_ns, tick);
+	return 0;
+}
 
-		if (!read_proc(p))
-			continue;	/* gone: forgotten */
-		if (!was.at_ns && p->start >= last)
-			/* started since the last update: all its time is new */
-			was = (struct sched_proc){ .start = p->start, .at_ns = last };
-		sched_delta(&was, p);
-		s->v[k++] = *p;
-	}
-	s->n = k;
+int sched_update(struct sched_stat *s, struct pt_rows *const *rows, size_t n)
+{
+	size_t k = 0;
+
+	if (sched_sample(s, rows, n))
+		return -1;
+	for (size_t i = 0; i < s->n; i++)
+		sched_delta(&s->v[i]);
 	for (size_t j = 0; j < n; j++) {
 		for (size_t i = 0; keyed_by_process(rows[j]) && i < rows[j]->n; i++) {
 			struct pt_counts *c = &rows[j]->v[i].c;
@@ -191,5 +214,16 @@ int sched_update(struct sched_stat *s, struct pt_rows *const *rows, size_t n)
 			c->runq_ns = p ? p->d_runq : 0;
 		}
 	}
+	/* the next interval: from this read, without the processes gone */
+	for (size_t i = 0; i < s->n; i++) {
+		struct sched_proc *p = &s->v[i];
+
+		if (!p->alive)
+			continue;
+		p->base = p->now;
+		s->v[k++] = *p;
+	}
+	s->n = k;
+	s->last_ns = boot_ns();
 	return 0;
 }

@@ -18,12 +18,20 @@
 #include <linux/types.h>
 #include "model/rows.h"
 
+/* One read of a process: its threads' figures summed, and when */
+struct sched_read {
+	__u64 cpu_ns, runq_ns;
+	__u64 at_ns;		/* CLOCK_BOOTTIME; 0: none */
+};
+
 struct sched_proc {
 	__u32 pid;
+	bool alive;		/* found at the last read */
 	__u64 start;		/* boot time it started, ns: a reused pid differs */
-	__u64 cpu_ns, runq_ns;	/* its threads' at the last read */
-	__u64 at_ns;		/* that read's CLOCK_BOOTTIME; 0: not read yet */
-	__u64 span_ns, d_cpu, d_runq;	/* since the read before; span 0: unknown */
+	struct sched_read base;	/* at the interval's start (the last update) */
+	struct sched_read now;	/* the latest since: at the update, or the
+				 * last sample before the process exited */
+	__u64 span_ns, d_cpu, d_runq;	/* base to now; span 0: unknown */
 };
 
 struct sched_stat {
@@ -40,14 +48,19 @@ bool sched_available(void);
 /*
  * Reads every process of the n row sets (those keyed PT_BY_PID or
  * PT_BY_PIPE_PID; others are left alone) and the processes read before,
- * sets each such row's sched_span_ns, cpu_ns and runq_ns for the time
- * since the last update, and forgets the processes that are gone. -1 on
- * out of memory.
+ * keeping the figures of one that exits later for the interval's update.
+ * -1 on out of memory.
+ */
+int sched_sample(struct sched_stat *s, struct pt_rows *const *rows, size_t n);
+/*
+ * sched_sample(), then sets each such row's sched_span_ns, cpu_ns and
+ * runq_ns for the time from the last update to the process's latest read,
+ * starts the next interval, and forgets the processes that are gone.
  */
 int sched_update(struct sched_stat *s, struct pt_rows *const *rows, size_t n);
-/* The figures since the previous read out of two reads of one process
- * (a the earlier, b the later, both read: at_ns set): into b's span_ns,
- * d_cpu, d_runq; span 0 if they do not follow one from the other. */
-void sched_delta(const struct sched_proc *a, struct sched_proc *b);
+/* p's span_ns, d_cpu, d_runq from its base to its latest read; span 0 if
+ * either is missing or they do not follow one from the other (a thread
+ * gone between them takes its time with it). */
+void sched_delta(struct sched_proc *p);
 
 #endif

@@ -179,6 +179,13 @@ static int collect(struct run *r)
 	return 0;
 }
 
+static int sched_oom(struct run *r)
+{
+	fprintf(stderr, "pipestat: out of memory for the CPU figures\n");
+	r->failed = true;
+	return -1;
+}
+
 /* Drains and prints one interval; -1 if that or the output failed. */
 static int report(struct run *r)
 {
@@ -195,11 +202,8 @@ static int report(struct run *r)
 	if (r->by_ends && rows_fold(&r->rows, &r->ends))
 		return counters_failed(r);
 	/* after the fold: a pipe's row is two processes, not one */
-	if (r->sched_on && sched_update(&r->sched, (struct pt_rows *[]){ &r->rows, &r->ends }, 2)) {
-		fprintf(stderr, "pipestat: out of memory for the CPU figures\n");
-		r->failed = true;
-		return -1;
-	}
+	if (r->sched_on && sched_update(&r->sched, (struct pt_rows *[]){ &r->rows, &r->ends }, 2))
+		return sched_oom(r);
 	env.untracked = r->lost.untracked;
 	env.skipped = r->lost.skipped;
 	ends_sort(&r->ends);
@@ -313,21 +317,36 @@ static int wait_until(struct run *r, double deadline, const sigset_t *set)
  */
 #define COLLECT_S 1.0
 
+/* -- COMMAND: the CPU figures are read every SAMPLE_S too, so that a
+ * process that exits keeps those up to its last read (the rest of its
+ * time is lost; its shares are of the time read) */
+#define SAMPLE_S 0.2
+
 /* wait_until(), draining the counters every COLLECT_S meanwhile under
- * -- COMMAND; -1 if a drain failed. */
+ * -- COMMAND, and reading the CPU figures every SAMPLE_S; -1 if a drain
+ * failed. */
 static int wait_collecting(struct run *r, double deadline, const sigset_t *set)
 {
+	double collect_at = pt_now(CLOCK_MONOTONIC) + COLLECT_S;
+
 	for (;;) {
-		double step = pt_now(CLOCK_MONOTONIC) + COLLECT_S;
+		double step = pt_now(CLOCK_MONOTONIC) + (r->sched_on ? SAMPLE_S : COLLECT_S);
 		int w;
 
+		if (step > collect_at)
+			step = collect_at;
 		if (!r->o->command || (deadline && deadline <= step))
 			return wait_until(r, deadline, set);
 		w = wait_until(r, step, set);
 		if (w != 1)
 			return w;
-		if (collect(r))
-			return -1;
+		if (step >= collect_at) {
+			if (collect(r))
+				return -1;
+			collect_at = step + COLLECT_S;
+		}
+		if (r->sched_on && sched_sample(&r->sched, (struct pt_rows *[]){ &r->rows, &r->ends }, 2))
+			return sched_oom(r);
 	}
 }
 

@@ -854,8 +854,6 @@ static bool validate(struct pipestat_opts *o, unsigned long long seen, char *err
 		USAGE_ERR("--graph colours processes by their waits: not with --no-waits");
 	if (o->advise && no_waits)
 		USAGE_ERR("--advise judges the sides' waits: not with --no-waits");
-	if (o->advise)
-		o->by = PT_BY_PIPE;	/* judged per pipe */
 	if ((o->listen || o->textfile) && !o->interval)
 		o->interval = 1;	/* the counters' freshness */
 	/* per command name for series; per process, as perf stat, for a
@@ -864,6 +862,8 @@ static bool validate(struct pipestat_opts *o, unsigned long long seen, char *err
 		o->by = PT_BY_COMM;
 	else if ((o->command || o->demo) && !by_given)
 		o->by = PT_BY_PID;
+	if (o->advise)
+		o->by = PT_BY_PIPE;	/* judged per pipe, a command's too */
 	if (seen & opt_bit(t, "series-ttl") && o->series_ttl && o->series_ttl < o->interval)
 		USAGE_ERR("--series-ttl %ld is shorter than the interval (%g s): a key "
 			  "would lose its series in its first quiet interval",

@@ -218,28 +218,24 @@ static void t_starved(void)
 /* Two reads of one process: the figures between them, or none */
 static void t_sched_delta(void)
 {
-	struct sched_proc a = { .pid = 7, .start = 100, .cpu_ns = 1000, .runq_ns = 500,
-				.at_ns = 10000 };
-	struct sched_proc b = { .pid = 7, .start = 100, .cpu_ns = 4000, .runq_ns = 2500,
-				.at_ns = 20000 };
+	struct sched_proc p = {
+		.pid = 7, .base = { .cpu_ns = 1000, .runq_ns = 500, .at_ns = 10000 },
+		.now = { .cpu_ns = 4000, .runq_ns = 2500, .at_ns = 20000 },
+	};
 
-	sched_delta(&a, &b);
-	CHECK(b.span_ns == 10000 && b.d_cpu == 3000 && b.d_runq == 2000);
-	b.start = 101;		/* the pid reused */
-	sched_delta(&a, &b);
-	CHECK(b.span_ns == 0 && b.d_cpu == 0);
-	b.start = 100;
-	b.cpu_ns = 900;		/* a thread gone, its time with it */
-	sched_delta(&a, &b);
-	CHECK(b.span_ns == 0);
-	b.cpu_ns = 4000;
-	b.at_ns = 10000;	/* no time between the reads */
-	sched_delta(&a, &b);
-	CHECK(b.span_ns == 0);
-	b.at_ns = 20000;
-	a.at_ns = 0;		/* the earlier one never read */
-	sched_delta(&a, &b);
-	CHECK(b.span_ns == 0);
+	sched_delta(&p);
+	CHECK(p.span_ns == 10000 && p.d_cpu == 3000 && p.d_runq == 2000);
+	p.now.cpu_ns = 900;	/* a thread gone, its time with it */
+	sched_delta(&p);
+	CHECK(p.span_ns == 0 && p.d_cpu == 0);
+	p.now.cpu_ns = 4000;
+	p.now.at_ns = 10000;	/* no time between the reads */
+	sched_delta(&p);
+	CHECK(p.span_ns == 0);
+	p.now.at_ns = 20000;
+	p.base.at_ns = 0;	/* no read at the interval's start */
+	sched_delta(&p);
+	CHECK(p.span_ns == 0);
 }
 
 /* This process, read twice: it ran between the reads */
@@ -257,6 +253,8 @@ static void t_sched_self(void)
 	}
 	rows_init(&r, PT_BY_PID);
 	CHECK(!rows_add(&r, &k, &c));
+	/* more than a clock tick after this process started: not new */
+	usleep(30000);
 	sched_init(&s);
 	/* before the process is known: it started before the first read */
 	CHECK(!sched_update(&s, (struct pt_rows *[]){ &r }, 1));
