@@ -130,7 +130,7 @@ static struct sched_proc *find(const struct sched_stat *s, size_t n, __u32 pid)
 {
 	const struct sched_proc key = { .pid = pid };
 
-	return bsearch(&key, s->v, n, sizeof(key), pid_cmp);
+	return n ? bsearch(&key, s->v, n, sizeof(key), pid_cmp) : NULL;
 }
 
 static bool keyed_by_process(const struct pt_rows *rows)
@@ -154,7 +154,8 @@ static int add_new(struct sched_stat *s, struct pt_rows *const *rows, size_t n)
 			s->v[s->n++] = (struct sched_proc){ .pid = pid, .alive = true };
 		}
 	}
-	qsort(s->v, s->n, sizeof(*s->v), pid_cmp);
+	if (s->n)
+		qsort(s->v, s->n, sizeof(*s->v), pid_cmp);
 	/* a process with several ends is in rows once per end */
 	for (size_t i = 0; i < s->n; i++)
 		if (!k || s->v[i].pid != s->v[k - 1].pid)
