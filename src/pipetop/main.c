@@ -88,6 +88,9 @@ static int refresh_data(struct top *t)
 	pt_session_env(&t->s, &t->st.env);
 	t->st.env.interval_s = t->st.secs;
 	t->st.have_data = true;
+	/* once per interval: a rebuild (a key) reads no CPU figures */
+	if (pv_sched(&t->pv, &t->raw, t->st.pipeline))
+		return -1;
 	return rebuild(t);
 }
 

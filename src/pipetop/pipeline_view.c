@@ -30,12 +30,25 @@ void pv_init(struct pv_view *v)
 {
 	pl_init(&v->g);
 	seen_init(&v->seen);
+	sched_init(&v->sched);
 }
 
 void pv_free(struct pv_view *v)
 {
 	pl_free(&v->g);
 	seen_free(&v->seen);
+	sched_free(&v->sched);
+}
+
+int pv_sched(struct pv_view *v, struct pt_rows *raw, bool shown)
+{
+	if (shown)
+		return sched_update(&v->sched, &raw, 1);
+	if (v->sched.n) {
+		sched_free(&v->sched);
+		sched_init(&v->sched);
+	}
+	return 0;
 }
 
 int pv_update(struct pv_view *v, const struct pt_rows *raw, const struct pt_env *env)
@@ -104,7 +117,7 @@ static void v_line(struct canvas *c, int x, int y1, int y2)
 static void state_text(char *buf, size_t n, const struct pl_node *node)
 {
 	if (node->bottleneck)
-		snprintf(buf, n, "BOTTLENECK");
+		snprintf(buf, n, node->state == PL_STARVED ? "STARVED: CPU" : "BOTTLENECK");
 	else if (node->state == PL_WAITS_WRITE)
 		snprintf(buf, n, "waits wr %.0f%%", 100 * node->share.wait_write);
 	else if (node->state == PL_WAITS_READ)

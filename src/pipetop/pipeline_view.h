@@ -10,12 +10,14 @@
 
 #include <stdbool.h>
 #include <wchar.h>
+#include "os/sched_stat.h"
 #include "pipeline/pipe_seen.h"
 #include "pipeline/pipeline.h"
 
 struct pv_view {
 	struct pl_graph g;
 	struct pipe_seen seen;	/* idle holders, command lines, FIFO paths */
+	struct sched_stat sched;	/* busy or starved: CPU figures */
 };
 
 /* What a cell shows: drawn plain, highlighted (the bottleneck) or faded. */
@@ -30,6 +32,12 @@ struct pv_grid {
 
 void pv_init(struct pv_view *v);
 void pv_free(struct pv_view *v);
+/*
+ * Once per interval, after the drain: the processes' CPU figures into
+ * raw's ends while the view is shown; forgotten while it is not (a span
+ * from long ago is no interval's). -1 on OOM.
+ */
+int pv_sched(struct pv_view *v, struct pt_rows *raw, bool shown);
 /* The graph of one interval's rows by pipe and process; -1 on OOM. */
 int pv_update(struct pv_view *v, const struct pt_rows *raw, const struct pt_env *env);
 /* g laid out cols wide (at most rows high); -1 on OOM (free with pv_grid_free). */

@@ -525,8 +525,9 @@ t_pipeline_view() {
 		"$(grep -cE "^┌─+┐ +[0-9.]+[KMG]iB/s +┌─+┐ +[0-9.]+[KMG]?i?B/s +┌─+┐$" "$TMP/screen")" 1
 	expect "pipeline view: dd -> gzip -> cat, arrows between" \
 		"$(grep -cE "^│dd\\[${pids[0]}\\] *│─+▶│gzip\\[${pids[1]}\\] *│─+▶│cat\\[${pids[2]}\\] *│─+▶$" "$TMP/screen")" 1
-	# (an interval on a busy machine may see dd busy too: the next one)
-	if wait_screen "^│waits wr [0-9]+% *│ +[0-9.]+k? w/s +│BOTTLENECK *│ +[0-9.]+k? w/s +│waits rd [0-9]+% *│$" 10; then
+	# (an interval on a busy machine may see dd busy too: the next one;
+	# and gzip waiting for a CPU more than it runs: starved)
+	if wait_screen "^│waits wr [0-9]+% *│ +[0-9.]+k? w/s +│(BOTTLENECK|STARVED: CPU) *│ +[0-9.]+k? w/s +│waits rd [0-9]+% *│$" 10; then
 		ok "pipeline view: dd waits writing, gzip the bottleneck, cat waits reading"
 	else
 		not_ok "pipeline view: dd waits writing, gzip the bottleneck, cat waits reading"
@@ -653,6 +654,24 @@ t_80x24() {
 	wait "$w" "$b" 2>/dev/null
 }
 
+# a stage sharing its CPU with two spinners: the pipeline view says it
+# waits for the CPU, read once the view is up (its first interval not)
+t_starved_view() {
+	taskset -c 0 sh -c 'yes >/dev/null & a=$!; yes >/dev/null & b=$!
+		timeout 8 yes | sha256sum >/dev/null; kill $a $b' &
+	start_top -i 1 -n sha256sum || { not_ok "starved view: pipetop did not start"; wait; return; }
+	held "$TOP" >/dev/null	# what restored checks is released
+	TM send-keys -t pt g
+	if wait_screen "^│STARVED: CPU *│$" 6; then
+		ok "starved view: sha256sum waits for the CPU"
+	else
+		not_ok "starved view: sha256sum not shown starved"
+	fi
+	TM send-keys -t pt q
+	restored "starved view"
+	wait 2>/dev/null
+}
+
 t_bad_input() {
 	local rc msg
 	for args in "-i 0" "-i abc" "-r 0" "--tier nope" "-p 0" "-n 0123456789abcdefg" "--bogus" "extra"; do
@@ -721,6 +740,7 @@ t_resize_charge
 t_not_a_terminal
 t_pipeline_view
 t_80x24
+t_starved_view
 t_bad_input
 t_blocked
 summary
