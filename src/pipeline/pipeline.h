@@ -13,41 +13,9 @@
 #include <stddef.h>
 #include "model/metrics.h"
 #include "model/rows.h"
+#include "model/verdict.h"
 
 struct pipe_seen;
-
-/*
- * Where a process spent the interval, from its pipes' waits: writing
- * (its downstream is slower), reading (its upstream is), or neither: the
- * stage that sets the pace, busy on a CPU or starved (runnable, waiting
- * for one longer than it ran: more CPUs, not a bigger ring, would help).
- */
-enum pl_state {
-	PL_BUSY,
-	PL_WAITS_WRITE,
-	PL_WAITS_READ,
-	PL_UNKNOWN,	/* the waits are not timed (--no-waits, no events) */
-	PL_IDLE,	/* holds a pipe but moved nothing in the interval */
-	PL_STARVED,
-};
-
-/* A process's shares of the interval, 0..1 (one thread all of it: 1). */
-struct pl_shares {
-	double wait_read, wait_write;	/* asleep on its pipes */
-	double cpu, runq;		/* on a CPU; runnable, waiting for one */
-	bool sched;			/* cpu and runq known */
-};
-
-/* c's shares (a process's counts); false if its waits are not known. */
-bool pl_shares_of(const struct pt_counts *c, const struct pt_env *env,
-		  struct pl_shares *s);
-/*
- * The verdict on a process that moved data: waits writing or reading when
- * that wait is the larger and longer than the rest of the interval, else
- * starved if it waited for a CPU longer than it ran on one, else busy
- * (also when that is not known).
- */
-enum pl_state pl_verdict(const struct pl_shares *s);
 
 #define PL_CMDLINE_LEN	128
 /* A pipe with several writers and readers gets an edge per pair up to
@@ -105,9 +73,6 @@ int pl_build(struct pl_graph *g, const struct pt_rows *ends,
 
 /* Per second of the interval; 0 for an interval of no length. */
 double pl_rate(const struct pl_graph *g, __u64 n);
-/* "busy", "starved", "waits writing", "waits reading", "waits unknown",
- * "idle" */
-const char *pl_state_name(enum pl_state s);
 /* The node's label: "comm[pid]" (the comm shown as fmt_comm_marked()). */
 void pl_node_name(char *buf, size_t n, const struct pl_node *node);
 /*

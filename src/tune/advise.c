@@ -5,7 +5,7 @@
 #include "advise.h"
 #include "output/ends.h"
 #include "output/fmt.h"
-#include "pipeline/pipeline.h"
+#include "model/verdict.h"
 
 struct remarks {
 	char *buf;
