@@ -60,38 +60,46 @@ static long ring_for(__u64 bytes, long max)
 	return size < max ? size : max;
 }
 
-/* A writer (or reader) of the pipe that sets the pace on a CPU: busy or
- * starved, on one or waiting for one most of the interval; NULL if none. */
-static const struct pt_row *cpu_bound(const struct pt_rows *ends, const struct pt_row *row,
-				      bool writers, const struct pt_env *e,
-				      struct pl_shares *s)
+/* Of the pipe's writers (or readers) up to ENDS_LISTED, the one that
+ * sets the pace on a CPU (busy or starved) with the most time on one and
+ * waiting for one, if more than best's: into *best, its shares into *s. */
+static void cpu_bound(const struct pt_rows *ends, const struct pt_row *row, bool writers,
+		      const struct pt_env *e, const struct pt_row **best,
+		      struct pl_shares *s)
 {
 	const struct pt_row *v[ENDS_LISTED];
-	size_t n = ends ? ends_list(ends, &row->key, writers, v, ENDS_LISTED) : 0;
+	size_t n = ends_list(ends, &row->key, writers, v, ENDS_LISTED);
+	struct pl_shares t;
 
 	for (size_t i = 0; i < n && i < ENDS_LISTED; i++) {
 		enum pl_state state;
 
-		if (!pl_shares_of(&v[i]->c, e, s) || !s->sched)
+		if (!pl_shares_of(&v[i]->c, e, &t) || !t.sched)
 			continue;
-		state = pl_verdict(s);
+		state = pl_verdict(&t);
 		if ((state == PL_BUSY || state == PL_STARVED) &&
-		    100 * (s->cpu + s->runq) >= ADVISE_BOUND_PCT)
-			return v[i];
+		    100 * (t.cpu + t.runq) >= ADVISE_BOUND_PCT &&
+		    (!*best || t.cpu + t.runq > s->cpu + s->runq)) {
+			*best = v[i];
+			*s = t;
+		}
 	}
-	return NULL;
 }
 
-/* "cpu-bound": true if a side of the pipe is */
+/* "cpu-bound": true if a side of the pipe is (the stage most on a CPU
+ * or waiting for one named) */
 static bool said_cpu_bound(struct remarks *r, const struct pt_row *row,
 			   const struct pt_rows *ends, const struct pt_env *e)
 {
-	const struct pt_row *end;
+	const struct pt_row *end = NULL;
 	struct pl_shares s;
 	char comm[FMT_MARKED_LEN];
 
-	if (!(end = cpu_bound(ends, row, true, e, &s)) &&
-	    !(end = cpu_bound(ends, row, false, e, &s)))
+	if (!ends)
+		return false;
+	cpu_bound(ends, row, true, e, &end, &s);
+	cpu_bound(ends, row, false, e, &end, &s);
+	if (!end)
 		return false;
 	say(r, "cpu-bound: %s[%u] was on a CPU %.0f%% of the interval and waited "
 	    "for one %.0f%% (%s): it sets the pace, a bigger ring will not help",

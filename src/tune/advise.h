@@ -13,8 +13,9 @@
  *   writer-bound  the mirror image
  *   cpu-bound     W% and R% >= ADVISE_IDLE_PCT, and a writer or reader
  *                 sets the pace (pl_verdict(): busy or starved) with its
- *                 time on a CPU and waiting for one >= ADVISE_BOUND_PCT:
- *                 a bigger ring will not help (instead of bursty)
+ *                 time on a CPU and waiting for one >= ADVISE_BOUND_PCT
+ *                 (of several, the one with the most named): a bigger
+ *                 ring will not help (instead of bursty)
  *   bursty        W% and R% >= ADVISE_IDLE_PCT and writes found the ring
  *                 full: grow it to the bursts seen (bytes written per
  *                 reader wait, rounded up to a power of two pages),

@@ -153,7 +153,7 @@ static void t_cpu_bound(void)
 				.wait_read_ns = SEC / 10, .sched_span_ns = SEC,
 				.cpu_ns = SEC * 85 / 100, .runq_ns = SEC / 20 };
 	struct pt_rows ends;
-	struct pt_counts *c;
+	struct pt_counts *c, *t;
 	struct advice a;
 	char buf[1024];
 
@@ -169,6 +169,11 @@ static void t_cpu_bound(void)
 	ends.v[1].c.runq_ns = rd.runq_ns;
 	ends_sort(&ends);
 	c = &ends.v[ends.v[0].key.tgid == 20 ? 0 : 1].c;	/* gzip's */
+	t = &ends.v[ends.v[0].key.tgid == 10 ? 0 : 1].c;	/* tar's */
+	/* tar on a CPU too, less: the one most on a CPU is named */
+	t->sched_span_ns = SEC;
+	t->cpu_ns = SEC * 45 / 100;
+	t->runq_ns = SEC / 10;
 	CHECK(advise_pipe(buf, sizeof(buf), &r, &ends, &e, &a) == 1);
 	CHECK_STR(buf, "cpu-bound: gzip[20] was on a CPU 85% of the interval and "
 		  "waited for one 5% (busy): it sets the pace, a bigger ring will "
@@ -180,6 +185,13 @@ static void t_cpu_bound(void)
 	advise_pipe(buf, sizeof(buf), &r, &ends, &e, &a);
 	CHECK(has(buf, "on a CPU 30% of the interval and waited for one 55% (starved)"));
 	CHECK(a.resize == 0);
+	/* then tar, on a CPU and waiting for one more than gzip */
+	c->cpu_ns = SEC * 3 / 10;
+	c->runq_ns = SEC / 10;
+	advise_pipe(buf, sizeof(buf), &r, &ends, &e, &a);
+	CHECK(has(buf, "cpu-bound: tar[10] was on a CPU 45% of the interval and "
+		  "waited for one 10% (busy)"));
+	t->sched_span_ns = 0;
 	/* a reader mostly asleep elsewhere (a slow consumer's own sleeps):
 	 * the ring's bursts are the story again */
 	c->cpu_ns = SEC / 10;
