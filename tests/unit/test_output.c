@@ -60,8 +60,10 @@ static void csv_contract(void)
 	/* the ring's columns, appended after the later key columns */
 	CHECK(strstr(h, ",writers,readers,ring_slots,ring_peak,ring_full_writes,"
 		      "ring_owner_uid,ring_owner_pages,ring_quota_shrunk,") != NULL);
-	/* then pipe_dev: with pipe_ino, a pipe's name; then blocked_since */
-	CHECK(strstr(h, ",ring_quota_shrunk,pipe_dev,alloc_wasted,blocked_since\n") != NULL);
+	/* then pipe_dev: with pipe_ino, a pipe's name; then blocked_since,
+	 * the bytes in and out with splices */
+	CHECK(strstr(h, ",ring_quota_shrunk,pipe_dev,alloc_wasted,blocked_since,"
+		      "out_bytes,in_bytes\n") != NULL);
 	free(h);
 }
 
