@@ -413,6 +413,84 @@ out:
 	return moved == (long)sizeof(page) * n ? moved : -1;
 }
 
+/*
+ * A child splices len bytes between pipe p's end fd and file (from fd:
+ * out of the pipe, else into it), printing its own time inside splice(2)
+ * as "<who> pid=P splice_ns=T"; this process sleeps ms first, then lets
+ * it go with unblock(p). 0, or -1.
+ */
+static int splice_blocked(const char *who, int p[2], int fd, int file, size_t len,
+			  long ms, int (*unblock)(int p[2]))
+{
+	pid_t pid;
+	int failed;
+
+	fflush(stdout);
+	pid = wl_fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		double t = pt_now(CLOCK_MONOTONIC);
+		ssize_t r = fd == p[0] ? splice(fd, NULL, file, NULL, len, 0) :
+					 splice(file, NULL, fd, NULL, len, 0);
+
+		printf("%s pid=%d splice_ns=%.0f\n", who, getpid(),
+		       (pt_now(CLOCK_MONOTONIC) - t) * 1e9);
+		fflush(stdout);
+		_exit(r != (ssize_t)len);
+	}
+	failed = wait_asleep_in(pid, SYS_splice);
+	usleep(ms * 1000);
+	failed |= unblock(p);
+	return wl_wait_child(pid) || failed ? -1 : 0;
+}
+
+/* a page for the reader asleep on the empty pipe */
+static int give_page(int p[2])
+{
+	static char page[4096];
+
+	return write(p[1], page, sizeof(page)) != sizeof(page);
+}
+
+/* room for the writer asleep on the full pipe: all it holds, and its page */
+static int drain(int p[2])
+{
+	static char buf[65536];
+	long want = 65536 + 4096;
+	ssize_t r;
+
+	while (want > 0 && (r = read(p[0], buf, sizeof(buf))) > 0)
+		want -= r;
+	return want != 0;
+}
+
+long wl_splice_wait(long ms)
+{
+	char path[] = "/tmp/pipework-splice.XXXXXX";
+	static char fill[65536];
+	int file = mkstemp(path), null = open("/dev/null", O_WRONLY);
+	int p[2] = { -1, -1 }, failed = 1;
+
+	if (file >= 0)
+		unlink(path);
+	if (file < 0 || null < 0 || write(file, fill, 4096) != 4096 ||
+	    lseek(file, 0, SEEK_SET) || pipe(p) || fcntl(p[1], F_GETPIPE_SZ) != sizeof(fill))
+		goto out;
+	failed = splice_blocked("reader", p, p[0], null, 4096, ms, give_page) ||
+		 write(p[1], fill, sizeof(fill)) != sizeof(fill) ||
+		 splice_blocked("writer", p, p[1], file, 4096, ms, drain);
+out:
+	for (int fd = 0; fd < 2; fd++)
+		if (p[fd] >= 0)
+			close(p[fd]);
+	if (file >= 0)
+		close(file);
+	if (null >= 0)
+		close(null);
+	return failed ? -1 : 2;
+}
+
 long wl_put(int fd, size_t size, long n)
 {
 	char *buf = calloc(1, size);
