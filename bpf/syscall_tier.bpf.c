@@ -8,6 +8,9 @@
  * kernel with a prefill path, each reads the mutex's owner
  * (pipe_page.bpf.h).
  *
+ * Sleeps: a read's or a write's are its pipe's waits; a splice's are
+ * when its pipe is empty or full as it sleeps (sleep_kind_of()).
+ *
  * User-access sections of a read: one per buffer for a plain buffer
  * (read(2), one iovec). A readv/preadv2 of two or more iovecs opens one
  * per segment piece (iov_pieces.bpf.h): the buffers it copied from are
