@@ -381,6 +381,16 @@ static void table_columns(void)
 	table = render(out_table_report, &r);
 	CHECK(strstr(table, " r/s    w/s   rB/s   wB/s EAGAIN/s WAIT_R%* WAIT_W%*\n") != NULL);
 	free(table);
+	/* a tier that sees no splice: the read(2)/write(2) bytes, so headed */
+	r.rate = false;
+	env.tier = PT_TIER_FUNCTION;
+	table = render(out_table_report, &r);
+	CHECK(widest(table) <= 80);
+	CHECK(strstr(table, "\nPID     COMM             READS WRITES RD_BYTES WR_BYTES EAGAIN "
+			    "WAIT_R%* WAIT_W%*\n") != NULL);
+	CHECK(strstr(table, "\n4194303 fifteen-chars-x   123M      7    1.5Ki    3.0Gi ") != NULL);
+	free(table);
+	env.tier = PT_TIER_SYSCALL;
 
 	/* -o: names, sets, +LIST, and what is refused */
 	CHECK(columns_parse(&cols, "reads,eof_reads,wait_read_pct", err, sizeof(err)));
