@@ -297,6 +297,16 @@ static bool v_untracked(const struct pt_counts *c, const struct pt_env *e,
 	return set_u(v, e->untracked);
 }
 
+/* The bytes of every call on one side (the CSV name, heading, into or
+ * out of, the call's and the splice's counters, the heading with --rate,
+ * the table's stand-in, the Prometheus side) */
+#define EVERY_CALL_BYTES(csv_, head_, dir_, call_, splice_, rate_, stand_in_, side_) \
+	{ csv_, head_, 6, "bytes", "bytes " dir_ " pipes: " #call_ " + " #splice_,	\
+	  PT_V_U64, SYSCALL_ONLY, SUM(call_, splice_), .rate_head = rate_,	\
+	  .stand_in = PT_STAND_IN(stand_in_),					\
+	  .promql = "pipetrace_bytes_total{side=\"" side_ "\"} + "			\
+	  "pipetrace_splice_bytes_total{side=\"" side_ "\"}" }
+
 const struct pt_metric pt_metrics[PT_NCOLS] = {
 	[PT_COL_READS] = { "reads", "READS", 6, "calls",
 		"read calls on pipes (read, readv, preadv2, io_uring)",
@@ -552,18 +562,10 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 	 * so the table shows what they see, the read(2)/write(2) bytes, under
 	 * those columns' own headings.
 	 */
-	[PT_COL_OUT_BYTES] = { "out_bytes", "R_BYTES", 6, "bytes",
-		"bytes out of pipes: read_bytes + splice_out_bytes",
-		PT_V_U64, SYSCALL_ONLY, SUM(read_bytes, splice_out_bytes),
-		.rate_head = "rB/s", .stand_in = PT_STAND_IN(PT_COL_READ_BYTES),
-		.promql = "pipetrace_bytes_total{side=\"read\"} + "
-		"pipetrace_splice_bytes_total{side=\"read\"}" },
-	[PT_COL_IN_BYTES] = { "in_bytes", "W_BYTES", 6, "bytes",
-		"bytes into pipes: write_bytes + splice_in_bytes",
-		PT_V_U64, SYSCALL_ONLY, SUM(write_bytes, splice_in_bytes),
-		.rate_head = "wB/s", .stand_in = PT_STAND_IN(PT_COL_WRITE_BYTES),
-		.promql = "pipetrace_bytes_total{side=\"write\"} + "
-		"pipetrace_splice_bytes_total{side=\"write\"}" },
+	[PT_COL_OUT_BYTES] = EVERY_CALL_BYTES("out_bytes", "R_BYTES", "out of",
+		read_bytes, splice_out_bytes, "rB/s", PT_COL_READ_BYTES, "read"),
+	[PT_COL_IN_BYTES] = EVERY_CALL_BYTES("in_bytes", "W_BYTES", "into",
+		write_bytes, splice_in_bytes, "wB/s", PT_COL_WRITE_BYTES, "write"),
 	[PT_COL_WAIT_READ_PCT] = { NULL, "WAIT_R%", 7, "%",
 		"wait_read_ns as a share of the interval (100: one task all of it)",
 		PT_V_PCT, WAITS(PT_DERIVED), .value = v_wait_read_pct,

@@ -378,39 +378,60 @@ long wl_lock_hold(const long *hold_ms, int rounds)
 	return done == rounds ? rounds : -1;
 }
 
-long wl_splice(long n)
+/* What the splice workloads splice between: a pipe, a file of one page
+ * (read from its start), /dev/null */
+struct splice_ends {
+	int p[2];
+	int file;
+	int null;
+};
+
+/* 0, or -1 (what was opened still to be closed) */
+static int splice_ends_open(struct splice_ends *e)
 {
 	char path[] = "/tmp/pipework-splice.XXXXXX";
 	static char page[4096];
-	int file = mkstemp(path), null = open("/dev/null", O_WRONLY);
-	long moved = 0;
-	int p[2] = { -1, -1 };
 
-	if (file >= 0)
+	e->p[0] = e->p[1] = -1;
+	e->file = mkstemp(path);
+	e->null = open("/dev/null", O_WRONLY);
+	if (e->file >= 0)
 		unlink(path);
-	if (file < 0 || null < 0 || write(file, page, sizeof(page)) != sizeof(page) ||
-	    pipe(p))
+	return e->file < 0 || e->null < 0 ||
+	       write(e->file, page, sizeof(page)) != sizeof(page) ||
+	       lseek(e->file, 0, SEEK_SET) || pipe(e->p) ? -1 : 0;
+}
+
+static void splice_ends_close(struct splice_ends *e)
+{
+	int fds[] = { e->p[0], e->p[1], e->file, e->null };
+
+	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
+long wl_splice(long n)
+{
+	struct splice_ends e;
+	long moved = 0;
+
+	if (splice_ends_open(&e))
 		goto out;
 	for (long i = 0; i < n; i++) {
 		off_t off = 0;
 		ssize_t r;
 
-		if (sendfile(p[1], file, &off, sizeof(page)) != sizeof(page))
+		if (sendfile(e.p[1], e.file, &off, 4096) != 4096)
 			goto out;
-		r = splice(p[0], NULL, null, NULL, sizeof(page), 0);
-		if (r != sizeof(page))
+		r = splice(e.p[0], NULL, e.null, NULL, 4096, 0);
+		if (r != 4096)
 			goto out;
 		moved += r;
 	}
 out:
-	for (int fd = 0; fd < 2; fd++)
-		if (p[fd] >= 0)
-			close(p[fd]);
-	if (file >= 0)
-		close(file);
-	if (null >= 0)
-		close(null);
-	return moved == (long)sizeof(page) * n ? moved : -1;
+	splice_ends_close(&e);
+	return moved == 4096L * n ? moved : -1;
 }
 
 /*
@@ -467,27 +488,17 @@ static int drain(int p[2])
 
 long wl_splice_wait(long ms)
 {
-	char path[] = "/tmp/pipework-splice.XXXXXX";
 	static char fill[65536];
-	int file = mkstemp(path), null = open("/dev/null", O_WRONLY);
-	int p[2] = { -1, -1 }, failed = 1;
+	struct splice_ends e;
+	int failed = 1;
 
-	if (file >= 0)
-		unlink(path);
-	if (file < 0 || null < 0 || write(file, fill, 4096) != 4096 ||
-	    lseek(file, 0, SEEK_SET) || pipe(p) || fcntl(p[1], F_GETPIPE_SZ) != sizeof(fill))
+	if (splice_ends_open(&e) || fcntl(e.p[1], F_GETPIPE_SZ) != sizeof(fill))
 		goto out;
-	failed = splice_blocked("reader", p, p[0], null, 4096, ms, give_page) ||
-		 write(p[1], fill, sizeof(fill)) != sizeof(fill) ||
-		 splice_blocked("writer", p, p[1], file, 4096, ms, drain);
+	failed = splice_blocked("reader", e.p, e.p[0], e.null, 4096, ms, give_page) ||
+		 write(e.p[1], fill, sizeof(fill)) != sizeof(fill) ||
+		 splice_blocked("writer", e.p, e.p[1], e.file, 4096, ms, drain);
 out:
-	for (int fd = 0; fd < 2; fd++)
-		if (p[fd] >= 0)
-			close(p[fd]);
-	if (file >= 0)
-		close(file);
-	if (null >= 0)
-		close(null);
+	splice_ends_close(&e);
 	return failed ? -1 : 2;
 }
 
