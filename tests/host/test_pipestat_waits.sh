@@ -365,11 +365,12 @@ t_splice_waits() {
 	expect "splice waits: 4 KiB out and in" \
 		"$(csv_get "$TMP/out" out_bytes pid "$rpid")/$(csv_get "$TMP/out" in_bytes pid "$wpid")" \
 		4096/4096
-	attach -k pid -n pipework --csv || { not_ok "splice on a socket: attach"; return; }
-	out=$(work lock-hold 500)
+	# (a name of its own: other suites' pipework may run meanwhile)
+	attach -k pid -n pt-sockspl --csv || { not_ok "splice on a socket: attach"; return; }
+	out=$(PIPEWORK_COMM=pt-sockspl work lock-hold 500)
 	stop_pipestat
 	expect "splice on a socket: its byte in, no pipe wait (in_bytes/waits_write)" \
-		"$(csv_sum "$TMP/out" in_bytes comm=pipework)/$(csv_sum "$TMP/out" waits_write comm=pipework)" \
+		"$(csv_sum "$TMP/out" in_bytes comm=pt-sockspl)/$(csv_sum "$TMP/out" waits_write comm=pt-sockspl)" \
 		1/0
 }
 
