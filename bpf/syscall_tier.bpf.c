@@ -8,6 +8,9 @@
  * kernel with a prefill path, each reads the mutex's owner
  * (pipe_page.bpf.h).
  *
+ * Sleeps: a read's or a write's are its pipe's waits; a splice's are
+ * when its pipe is empty or full as it sleeps (sleep_kind_of()).
+ *
  * User-access sections of a read: one per buffer for a plain buffer
  * (read(2), one iovec). A readv/preadv2 of two or more iovecs opens one
  * per segment piece (iov_pieces.bpf.h): the buffers it copied from are
@@ -87,6 +90,7 @@ struct call_state {
 	__u8 op;
 	__u8 nowait;		/* RWF_NOWAIT without O_NONBLOCK */
 	__u8 vec;		/* readv/preadv2 of two or more iovecs; vmsplice */
+	__u8 sleep_kind;	/* its last sleep's pt_sleep_kind (0: none) */
 	__u32 alloc_locked;	/* pipe pages this write allocated under */
 	__u32 alloc_unlocked;	/* ... and before pipe->mutex */
 	struct pipe_end src;	/* pipe read from */
@@ -323,6 +327,7 @@ static __always_inline int on_sys_enter(struct pt_regs *regs, long nr)
 	pipe_end_set(&st->src, in);
 	pipe_end_set(&st->dst, out);
 	st->w = (struct call_waits){};
+	st->sleep_kind = 0;
 	/* a vectored read's sections: only with the ring claim */
 	if (vec && op == PT_OP_READ && (pt_scope.hooks & PT_HOOK_BUFS))
 		st->src.offset = ring_tail_offset(true, kernel_obj(st->src.pipe,
@@ -478,6 +483,7 @@ static __always_inline void exit_write(struct task_struct *task, struct call_sta
 							st->dst.tail));
 }
 
+/* A splice's sleeps were counted as each ended (splice_sleep_ended()) */
 static __always_inline void exit_splice(struct task_struct *task, struct call_state *st,
 					long ret)
 {
@@ -508,18 +514,73 @@ static __always_inline void exit_splice(struct task_struct *task, struct call_st
 	}
 }
 
-/* --hist: a sleep of st's call, d ns long (WAIT_NONE: none), as task's */
-static __always_inline void sleep_hist(const struct call_state *st,
-				       struct task_struct *task, __u64 d)
+/*
+ * The side a task asleep in st's call waits on (pt_sleep_kind; 0: not a
+ * pipe's wait). A read or a write sleeps only for its pipe. A splice
+ * (tee, vmsplice, sendfile) sleeps for its pipe when that is empty (a
+ * pipe it reads: pipe_wait_readable()) or full (one it writes:
+ * pipe_wait_writable()); else for the other file, a socket's data or
+ * room, which is no pipe's wait.
+ */
+static __always_inline __u8 sleep_kind_of(const struct call_state *st)
 {
-	bool rd = st->op == PT_OP_READ;
+	struct pipe_inode_info *pipe;
+
+	if (st->op == PT_OP_READ)
+		return PT_SLEEP_READ;
+	if (st->op == PT_OP_WRITE)
+		return PT_SLEEP_WRITE;
+	if (st->src.pipe) {
+		pipe = kernel_obj(st->src.pipe, struct pipe_inode_info);
+		if (pipe->head == pipe->tail)
+			return PT_SLEEP_READ;
+	}
+	if (st->dst.pipe) {
+		pipe = kernel_obj(st->dst.pipe, struct pipe_inode_info);
+		if (pipe->head - pipe->tail >= pipe->max_usage)
+			return PT_SLEEP_WRITE;
+	}
+	return 0;
+}
+
+/* The pipe end a sleep of kind waits on, and its side */
+static __always_inline const struct pipe_end *sleep_end_of(const struct call_state *st,
+							    __u8 kind)
+{
+	return kind == PT_SLEEP_READ ? &st->src : &st->dst;
+}
+
+static __always_inline enum pt_op sleep_side(__u8 kind)
+{
+	return kind == PT_SLEEP_READ ? PT_OP_READ : PT_OP_WRITE;
+}
+
+/*
+ * A sleep of st's call ended, d ns long (WAIT_NONE: none): its --hist
+ * value; a splice's sleeps go to their side's pipe now, as the next may
+ * be on the other (a splice between two pipes), a read's or a write's
+ * at the call's exit.
+ */
+static __always_inline void sleep_ended(struct call_state *st, struct task_struct *task,
+					__u64 d)
+{
+	const struct pipe_end *end = sleep_end_of(st, st->sleep_kind);
+	struct pt_counts *c;
 	struct pt_key key = {};
 
-	if (d == WAIT_NONE ||
-	    (!hist_wanted(PT_HIST_WAIT_READ) && !hist_wanted(PT_HIST_WAIT_WRITE)))
+	if (d == WAIT_NONE)
 		return;
-	end_key(&key, rd ? &st->src : &st->dst, task);
-	waits_hist(&key, st->op, d);
+	if (hist_wanted(PT_HIST_WAIT_READ) || hist_wanted(PT_HIST_WAIT_WRITE)) {
+		end_key(&key, end, task);
+		waits_hist(&key, sleep_side(st->sleep_kind), d);
+	}
+	if (st->op != PT_OP_SPLICE || !st->w.waits)
+		return;
+	c = end_counts(end, task);
+	if (c)
+		count_sleeps(c, &st->w, sleep_side(st->sleep_kind));
+	st->w.waits = 0;
+	st->w.wait_ns = 0;
 }
 
 static __always_inline int on_sys_exit(struct pt_regs *regs, long ret)
@@ -537,7 +598,7 @@ static __always_inline int on_sys_exit(struct pt_regs *regs, long ret)
 		seed_end(task->pid);
 		return 0;
 	}
-	sleep_hist(st, task, waits_call_end(&st->w, task->pid));
+	sleep_ended(st, task, waits_call_end(&st->w, task->pid));
 	if (st->op == PT_OP_READ)
 		exit_read(task, st, regs, ret);
 	else if (st->op == PT_OP_WRITE)
@@ -564,25 +625,28 @@ static __always_inline int on_page_alloc(unsigned int order, gfp_t gfp_flags)
 	return 0;
 }
 
-/* A task inside a pipe read or write leaves the CPU or gets it back. */
+/* A task inside a pipe call leaves the CPU or gets it back. */
 SEC("tp_btf/sched_switch")
 int BPF_PROG(sc_switch, bool preempt, struct task_struct *prev,
 	     struct task_struct *next, unsigned int prev_state)
 {
 	struct call_state *st;
 	__u64 now = 0;
+	__u8 kind;
 
 	/* a preemption or an uninterruptible sleep: no look-up for prev */
 	st = waits_is_sleep(preempt, prev_state) ? call_in_progress(prev) : NULL;
-	if (st && (st->op == PT_OP_READ || st->op == PT_OP_WRITE)) {
-		bool rd = st->op == PT_OP_READ;
+	kind = st ? sleep_kind_of(st) : 0;
+	if (kind) {
 		struct pt_key key = {};
 
-		end_key(&key, rd ? &st->src : &st->dst, prev);
 		now = bpf_ktime_get_ns();
-		waits_hist(&key, st->op,
-			   waits_sleep_begin(&st->w, prev->pid,
-					     rd ? PT_SLEEP_READ : PT_SLEEP_WRITE, &key, now));
+		/* a sleep whose switch-in was missed ends here, on its side */
+		if (st->w.off_ts)
+			sleep_ended(st, prev, waits_switch_in(&st->w, prev->pid, now));
+		st->sleep_kind = kind;
+		end_key(&key, sleep_end_of(st, kind), prev);
+		waits_sleep_begin(&st->w, prev->pid, kind, &key, now);
 	}
 	/* tests: every switch-in missed (waits.bpf.h says why that matters) */
 	if (pt_scope.miss_switch_in)
@@ -591,7 +655,7 @@ int BPF_PROG(sc_switch, bool preempt, struct task_struct *prev,
 	if (!st || !st->w.off_ts)
 		return 0;
 	/* prev's sleep begins when next's ends: one clock read */
-	sleep_hist(st, next, waits_switch_in(&st->w, next->pid, now ?: bpf_ktime_get_ns()));
+	sleep_ended(st, next, waits_switch_in(&st->w, next->pid, now ?: bpf_ktime_get_ns()));
 	return 0;
 }
 

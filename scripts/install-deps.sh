@@ -8,7 +8,7 @@ for pkg in make gcc clang llvm bpftool libbpf-dev libelf-dev zlib1g-dev \
 	   libncurses-dev util-linux tmux liburing-dev gcc-multilib libgnutls28-dev \
 	   libmicrohttpd-dev libyaml-dev libcrypt-dev prometheus prometheus-node-exporter \
 	   python3-prometheus-client curl jq dpkg-dev openssl apache2-utils lintian systemd \
-	   fakeroot libclang-rt-14-dev bpftrace acl libgraphviz-dev graphviz chromium; do
+	   fakeroot libclang-rt-14-dev bpftrace acl libgraphviz-dev graphviz chromium pv; do
 	have "$pkg" || need="$need $pkg"
 done
 [ -z "$need" ] && exit 0

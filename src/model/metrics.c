@@ -288,10 +288,19 @@ static bool v_ring_quota_shrunk(const struct pt_counts *c, const struct pt_env *
 		     c->ring_owner_pages + PT_DEFAULT_SLOTS > (__u64)e->user_pages_soft);
 }
 
+__u64 pt_bytes_in(const struct pt_counts *c)
+{
+	return c->write_bytes + c->splice_in_bytes;
+}
+
+__u64 pt_bytes_out(const struct pt_counts *c)
+{
+	return c->read_bytes + c->splice_out_bytes;
+}
+
 __u64 pt_bytes_moved(const struct pt_counts *c)
 {
-	__u64 in = c->write_bytes + c->splice_in_bytes;
-	__u64 out = c->read_bytes + c->splice_out_bytes;
+	__u64 in = pt_bytes_in(c), out = pt_bytes_out(c);
 
 	return in > out ? in : out;
 }
@@ -317,6 +326,16 @@ static bool v_untracked(const struct pt_counts *c, const struct pt_env *e,
 	return set_u(v, e->untracked);
 }
 
+/* The bytes of every call on one side (the CSV name, heading, into or
+ * out of, the call's and the splice's counters, the heading with --rate,
+ * the table's stand-in, the Prometheus side) */
+#define EVERY_CALL_BYTES(csv_, head_, dir_, call_, splice_, rate_, stand_in_, side_) \
+	{ csv_, head_, 6, "bytes", "bytes " dir_ " pipes: " #call_ " + " #splice_,	\
+	  PT_V_U64, SYSCALL_ONLY, SUM(call_, splice_), .rate_head = rate_,	\
+	  .stand_in = PT_STAND_IN(stand_in_),					\
+	  .promql = "pipetrace_bytes_total{side=\"" side_ "\"} + "			\
+	  "pipetrace_splice_bytes_total{side=\"" side_ "\"}" }
+
 const struct pt_metric pt_metrics[PT_NCOLS] = {
 	[PT_COL_READS] = { "reads", "READS", 6, "calls",
 		"read calls on pipes (read, readv, preadv2, io_uring)",
@@ -332,14 +351,14 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 		.rate_head = "w/s", .bench = true,
 		PROM("calls_total", "side=\"write\""),
 		TOP(TM_WPS, "WR/s", "writes/s", 8, true) },
-	[PT_COL_READ_BYTES] = { "read_bytes", "R_BYTES", 6, "bytes",
+	[PT_COL_READ_BYTES] = { "read_bytes", "RD_BYTES", 8, "bytes",
 		"bytes read", PT_V_U64, ALL_EXACT, RAW(read_bytes),
-		.rate_head = "rB/s", .bench = true,
+		.rate_head = "rdB/s", .bench = true,
 		PROM("bytes_total", "side=\"read\""),
 		.help = "Bytes those calls read and wrote." },
-	[PT_COL_WRITE_BYTES] = { "write_bytes", "W_BYTES", 6, "bytes",
+	[PT_COL_WRITE_BYTES] = { "write_bytes", "WR_BYTES", 8, "bytes",
 		"bytes written", PT_V_U64, ALL_EXACT, RAW(write_bytes),
-		.rate_head = "wB/s", .bench = true,
+		.rate_head = "wrB/s", .bench = true,
 		PROM("bytes_total", "side=\"write\"") },
 	[PT_COL_EAGAIN_READ] = { "eagain_read", "EAGAIN_R", 8, "calls",
 		"reads that returned -EAGAIN", PT_V_U64, ALL_EXACT,
@@ -575,6 +594,15 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 		"the process's time runnable but waiting for a CPU, as a share of "
 		"the interval: starved, not busy (-k pid and a pipe's ends only)",
 		PT_V_PCT, SCHED, .value = v_runq_pct, SCHED_NOTE },
+	/*
+	 * Every byte in or out, splices too: the other tiers see no splice,
+	 * so the table shows what they see, the read(2)/write(2) bytes, under
+	 * those columns' own headings.
+	 */
+	[PT_COL_OUT_BYTES] = EVERY_CALL_BYTES("out_bytes", "R_BYTES", "out of",
+		read_bytes, splice_out_bytes, "rB/s", PT_COL_READ_BYTES, "read"),
+	[PT_COL_IN_BYTES] = EVERY_CALL_BYTES("in_bytes", "W_BYTES", "into",
+		write_bytes, splice_in_bytes, "wB/s", PT_COL_WRITE_BYTES, "write"),
 	[PT_COL_WAIT_READ_PCT] = { NULL, "WAIT_R%", 7, "%",
 		"wait_read_ns as a share of the interval (100: one task all of it)",
 		PT_V_PCT, WAITS(PT_DERIVED), .value = v_wait_read_pct,
@@ -686,6 +714,16 @@ struct pt_value pt_get(enum pt_col col, const struct pt_counts *c,
 		return (struct pt_value){ .q = PT_NA, .type = m->type };
 	}
 	return v;
+}
+
+enum pt_col pt_table_col(enum pt_col col, const struct pt_env *env)
+{
+	int in = pt_metrics[col].stand_in;
+
+	if (in && pt_col_quality(col, env) == PT_NA &&
+	    pt_col_quality(in - 1, env) != PT_NA)
+		return in - 1;
+	return col;
 }
 
 /* Appends to buf at *len (snprintf-style: *len may pass n). */

@@ -102,6 +102,8 @@ enum pt_col {
 	PT_COL_BLOCKED_SINCE,
 	PT_COL_CPU_PCT,
 	PT_COL_RUNQ_PCT,
+	PT_COL_OUT_BYTES,
+	PT_COL_IN_BYTES,
 	/* table only (no CSV name) */
 	PT_COL_WAIT_READ_PCT,
 	PT_COL_WAIT_WRITE_PCT,
@@ -192,6 +194,9 @@ struct pt_metric {
 	/* the raw counters value reads (PT_RAW(f) | ...; sum's are known) */
 	__u64 uses;
 	const char *rate_head;	/* heading with --rate; NULL: head and "/s" */
+	/* the table shows this column instead where the tier cannot know
+	 * this one (PT_STAND_IN(col); 0: none) */
+	int stand_in;
 	const char *name;	/* -o's name of a table-only column */
 	bool bench;		/* in pipetrace-bench's rows */
 	struct pt_top top;	/* in pipetop */
@@ -246,6 +251,15 @@ void pt_print_tiers(FILE *f);
  */
 int pt_tier_line(char *buf, size_t n, const struct pt_env *env, bool lists);
 
+#define PT_STAND_IN(col)	((col) + 1)
+/* The column the table shows for col on env's tier: its stand-in where
+ * the tier cannot know col and knows that, else col. */
+enum pt_col pt_table_col(enum pt_col col, const struct pt_env *env);
+
+/* Bytes into a pipe (written or spliced in) and out of it (read or
+ * spliced out), every call that moves them. */
+__u64 pt_bytes_in(const struct pt_counts *c);
+__u64 pt_bytes_out(const struct pt_counts *c);
 /* Bytes through a pipe: written or spliced in, read or spliced out,
  * whichever side moved more (a pipe's writers may be traced without its
  * readers). */

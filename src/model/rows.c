@@ -2,6 +2,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include "metrics.h"
 #include "rows.h"
 
 static const char *const by_names[] = {
@@ -280,8 +281,8 @@ int rows_add_hists(struct pt_rows *r, const struct pt_row *src)
 static int row_cmp(const void *a, const void *b)
 {
 	const struct pt_row *x = a, *y = b;
-	__u64 bx = x->c.read_bytes + x->c.write_bytes;
-	__u64 by = y->c.read_bytes + y->c.write_bytes;
+	__u64 bx = pt_bytes_out(&x->c) + pt_bytes_in(&x->c);
+	__u64 by = pt_bytes_out(&y->c) + pt_bytes_in(&y->c);
 
 	if (bx != by)
 		return bx < by ? 1 : -1;

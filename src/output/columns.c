@@ -3,14 +3,16 @@
 #include <string.h>
 #include "columns.h"
 
+/* the bytes: every call's, splices too (a tier that sees none shows the
+ * read(2)/write(2) bytes: pt_table_col) */
 static const enum pt_col default_set[] = {
-	PT_COL_READS, PT_COL_WRITES, PT_COL_READ_BYTES, PT_COL_WRITE_BYTES,
+	PT_COL_READS, PT_COL_WRITES, PT_COL_OUT_BYTES, PT_COL_IN_BYTES,
 	PT_COL_EAGAIN, PT_COL_WAIT_READ_PCT, PT_COL_WAIT_WRITE_PCT,
 };
 
 /* -k pipe's: the bytes, EAGAINs and waits, then the pipe's ends */
 static const enum pt_col pipe_set[] = {
-	PT_COL_READ_BYTES, PT_COL_WRITE_BYTES, PT_COL_EAGAIN,
+	PT_COL_OUT_BYTES, PT_COL_IN_BYTES, PT_COL_EAGAIN,
 	PT_COL_WAIT_READ_PCT, PT_COL_WAIT_WRITE_PCT,
 };
 

@@ -37,7 +37,8 @@ static int values_width(const struct pt_report *r)
 	int w = 0;
 
 	for (int i = 0; i < cols->n; i++)
-		w += 1 + column_head(head, sizeof(head), cols->col[i], r->env, r->rate);
+		w += 1 + column_head(head, sizeof(head), pt_table_col(cols->col[i], r->env),
+				     r->env, r->rate);
 	return w;
 }
 
@@ -95,7 +96,8 @@ static void heading(FILE *f, const struct pt_report *r, const struct table_layou
 	if (by_has_cgroup(by))
 		fprintf(f, "%-*s ", l->cgroup_w, "CGROUP");
 	for (int i = 0; i < cols->n; i++) {
-		int w = column_head(head, sizeof(head), cols->col[i], r->env, r->rate);
+		int w = column_head(head, sizeof(head), pt_table_col(cols->col[i], r->env),
+				    r->env, r->rate);
 
 		fprintf(f, " %*s", w, head);
 	}
@@ -146,7 +148,7 @@ static void line(FILE *f, const struct pt_report *r, const struct pt_row *row,
 			fprintf(f, "%-*s ", l->cgroup_w, cg);
 	}
 	for (int i = 0; i < cols->n; i++) {
-		enum pt_col col = cols->col[i];
+		enum pt_col col = pt_table_col(cols->col[i], r->env);
 		int w = column_head(head, sizeof(head), col, r->env, r->rate);
 		struct pt_value v = out_value(r, col, row, true);
 

@@ -143,16 +143,6 @@ static int add_nodes(struct pl_graph *g, const struct part *v, size_t n,
 	return 0;
 }
 
-static __u64 written(const struct pt_counts *c)
-{
-	return c->write_bytes + c->splice_in_bytes;
-}
-
-static __u64 read_out(const struct pt_counts *c)
-{
-	return c->read_bytes + c->splice_out_bytes;
-}
-
 static int add_edge(struct pl_graph *g, const struct part *w, const struct part *r,
 		    size_t nw, size_t nr, const struct pipe_seen *seen)
 {
@@ -177,11 +167,11 @@ static int add_edge(struct pl_graph *g, const struct part *w, const struct part 
 	 * all a lone writer wrote went to the readers */
 	if (nr == 1) {
 		edge->known = true;
-		edge->bytes = written(&w->c);
+		edge->bytes = pt_bytes_in(&w->c);
 		edge->calls = w->c.writes + w->c.splice_in;
 	} else if (nw == 1) {
 		edge->known = edge->by_reader = true;
-		edge->bytes = read_out(&r->c);
+		edge->bytes = pt_bytes_out(&r->c);
 		edge->calls = r->c.reads + r->c.splice_out;
 	}
 	if (edge->bytes > g->max_bytes)

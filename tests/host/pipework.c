@@ -15,6 +15,8 @@
  *                                "pt-lockwait" child waits for it
  *                                (wl_lock_hold)
  *   pipework splice N            N sendfile()s of 4 KiB into a pipe, spliced out
+ *   pipework splice-wait MS      a splice asleep MS ms on an empty pipe, then
+ *                                one on a full pipe (wl_splice_wait)
  *   pipework zero-read N         reads of 0 bytes, writer open or not, and
  *                                one end of file (wl_zero_reads)
  *   pipework hold BYTES [packet|thread]  a pipe holding BYTES bytes
@@ -224,6 +226,8 @@ int main(int argc, char **argv)
 		r = wl_jobserver(arg(argv[2]), arg(argv[3]), argc > 4 ? arg(argv[4]) : 0);
 	else if (!strcmp(w, "splice"))
 		r = wl_splice(arg(argv[2]));
+	else if (!strcmp(w, "splice-wait"))
+		r = wl_splice_wait(arg(argv[2]));
 	else if (!strcmp(w, "zero-read"))
 		r = wl_zero_reads(arg(argv[2]));
 	else if (!strcmp(w, "slow-reader") && argc >= 4)

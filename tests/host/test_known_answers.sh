@@ -475,15 +475,18 @@ t_uring_bench() {
 	expect "uring bench: writes (plain write(2))" "$(csv_get "$TMP/out" writes comm "$comm")" 65536
 }
 
-# sendfile and splice move pages, not copies: their own columns
+# sendfile and splice move pages, not copies: their own columns, and the
+# bytes in and out of every call
 t_splice() {
-	local n=300 out pid r w got want=-/-
+	local n=300 out pid r w got want=-/- heads=R_BYTES/W_BYTES
 	under splice splice "$n" || return
 	expect "splice: workload moved" "$OUT" "pid=$PID splice=$((n * 4096))"
 	expect_col "splice: splice_in" splice_in "$n" pid="$PID"
 	expect_col "splice: splice_in_bytes" splice_in_bytes $((n * 4096)) pid="$PID"
 	expect_col "splice: splice_out" splice_out "$n" pid="$PID"
 	expect_col "splice: splice_out_bytes" splice_out_bytes $((n * 4096)) pid="$PID"
+	expect_col "splice: in_bytes" in_bytes $((n * 4096)) pid="$PID"
+	expect_col "splice: out_bytes" out_bytes $((n * 4096)) pid="$PID"
 	# (a tier that sees no splice has no row of it: nothing counted)
 	r=$(of reads); w=$(of writes)
 	expect "splice: not reads or writes" "${r:-0}/${w:-0}" 0/0
@@ -496,6 +499,36 @@ t_splice() {
 		$1 == "PID" { for (i = 1; i <= NF; i++) idx[$i] = i }
 		$1 == p { print $idx["SPL_IN_B"] "/" $idx["SPL_OUT_B"] }' "$TMP/out")
 	expect "splice table (-o kernel): SPL_IN_B, SPL_OUT_B" "${got:--/-}" "$want"
+	# the default table's bytes are every call's; a tier that sees no
+	# splice shows its read(2)/write(2) bytes under their own headings
+	known in_bytes || heads=RD_BYTES/WR_BYTES
+	attach -k pid -n pipework || { not_ok "splice default table: attach"; return; }
+	out=$(work splice "$n"); pid=$(pid_of "$out")
+	stop_pipestat
+	got=$(awk -v p="$pid" -v h="$heads" '
+		BEGIN { split(h, hd, "/"); v = "-/-" }
+		$1 == "PID" { for (i = 1; i <= NF; i++) idx[$i] = i
+			      heads = (hd[1] in idx) && (hd[2] in idx) }
+		$1 == p { v = $idx[hd[1]] "/" $idx[hd[2]] }
+		END { print (heads ? h : "other headings") " " v }' "$TMP/out")
+	expect "splice default table: bytes of every call" "$got" "$heads $want"
+}
+
+# pv between two pipes splices (a read(2) or two aside): its bytes in and
+# out are the stream's, exactly (the host's pv; the guests
+# have none)
+t_splice_pv() {
+	if ! command -v pv >/dev/null; then
+		echo "# pv: not checked: no pv here (scripts/install-deps.sh installs it)"
+		return
+	fi
+	attach -k comm -n pv --csv || { not_ok "pv: attach"; return; }
+	head -c 50M /dev/zero | pv -q | cat >/dev/null
+	stop_pipestat
+	known splice_out && below "pv: spliced out of its pipe" 0 \
+		"$(csv_sum "$TMP/out" splice_out comm=pv)"
+	expect_col "pv: out_bytes" out_bytes 52428800 comm=pv
+	expect_col "pv: in_bytes" in_bytes 52428800 comm=pv
 }
 
 # Pipe I/O through the 32-bit system call entry (a static -m32 program):
@@ -537,7 +570,7 @@ run() {
 [ "${SPILL:-1}" = only ] ||
 	run t_eagain_read t_nowait_read t_eagain_write t_eagain_write_big t_stream t_prealloc_sizes \
 	t_fifo t_jobserver t_intervals \
-	t_zero_read t_pingpong t_fullread t_vectored t_vmsplice_sections t_uring t_uring_bench t_splice t_compat_32bit
+	t_zero_read t_pingpong t_fullread t_vectored t_vmsplice_sections t_uring t_uring_bench t_splice t_splice_pv t_compat_32bit
 # Syscall and tracepoint tiers: a call's state sits in a slot picked by
 # thread id, or in task storage when another thread holds the slot. Every
 # thread on one slot sends all but one of them there: the same answers must

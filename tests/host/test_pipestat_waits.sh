@@ -339,6 +339,41 @@ t_default_waits() {
 		"$(csv_get "$TMP/out" wait_write_ns pid "$pid" | sed 's/^$/0/')"
 }
 
+# A splice asleep on a pipe waits as a read or write does: 1 s on an empty
+# pipe (the reader's side), then 1 s on a full one (the writer's), as long
+# as each measured itself inside splice(2). Only the syscall tier sees
+# splice calls (docs/TIERS.md). A splice asleep on a socket's data is no
+# pipe's wait: lock-hold's holder sleeps so for 500 ms, its pipe empty.
+t_splice_waits() {
+	local out r w rpid wpid
+	if [ "${TIER:-syscall}" != syscall ]; then
+		echo "# splice waits: not checked: the $TIER tier sees no splice calls"
+		return
+	fi
+	attach -k pid --csv || { not_ok "splice waits: attach"; return; }
+	out=$(work splice-wait 1000)
+	stop_pipestat
+	r=$(grep '^reader ' <<<"$out"); w=$(grep '^writer ' <<<"$out")
+	rpid=$(field pid "$r"); wpid=$(field pid "$w")
+	expect "splice waits: one sleep each (reader read, writer write)" \
+		"$(csv_get "$TMP/out" waits_read pid "$rpid")/$(csv_get "$TMP/out" waits_write pid "$rpid")/$(csv_get "$TMP/out" waits_read pid "$wpid")/$(csv_get "$TMP/out" waits_write pid "$wpid")" \
+		1/0/0/1
+	within "splice waits: the reader's wait_read_ns is its time in splice()" \
+		"$(csv_get "$TMP/out" wait_read_ns pid "$rpid")" "$(field splice_ns "$r")" 2
+	within "splice waits: the writer's wait_write_ns is its time in splice()" \
+		"$(csv_get "$TMP/out" wait_write_ns pid "$wpid")" "$(field splice_ns "$w")" 2
+	expect "splice waits: 4 KiB out and in" \
+		"$(csv_get "$TMP/out" out_bytes pid "$rpid")/$(csv_get "$TMP/out" in_bytes pid "$wpid")" \
+		4096/4096
+	# (a name of its own: other suites' pipework may run meanwhile)
+	attach -k pid -n pt-sockspl --csv || { not_ok "splice on a socket: attach"; return; }
+	out=$(PIPEWORK_COMM=pt-sockspl work lock-hold 500)
+	stop_pipestat
+	expect "splice on a socket: its byte in, no pipe wait (in_bytes/waits_write)" \
+		"$(csv_sum "$TMP/out" in_bytes comm=pt-sockspl)/$(csv_sum "$TMP/out" waits_write comm=pt-sockspl)" \
+		1/0
+}
+
 t_bad_hist() {
 	"$PIPESTAT" --hist bogus >/dev/null 2>"$TMP/err"
 	expect "--hist bogus: exit status" $? 2
@@ -360,6 +395,7 @@ run t_lock
 run t_hist_sizes
 run t_hist_waits
 run t_jobserver_waits
+run t_splice_waits
 # The same 3.5 s read watched by a pipestat already running: its
 # intervals do not start with the pipeline, so the first and the last are
 # partial; none over 100%, the ones between 100, the sum 3.5 s.

@@ -378,39 +378,128 @@ long wl_lock_hold(const long *hold_ms, int rounds)
 	return done == rounds ? rounds : -1;
 }
 
-long wl_splice(long n)
+/* What the splice workloads splice between: a pipe, a file of one page
+ * (read from its start), /dev/null */
+struct splice_ends {
+	int p[2];
+	int file;
+	int null;
+};
+
+/* 0, or -1 (what was opened still to be closed) */
+static int splice_ends_open(struct splice_ends *e)
 {
 	char path[] = "/tmp/pipework-splice.XXXXXX";
 	static char page[4096];
-	int file = mkstemp(path), null = open("/dev/null", O_WRONLY);
-	long moved = 0;
-	int p[2] = { -1, -1 };
 
-	if (file >= 0)
+	e->p[0] = e->p[1] = -1;
+	e->file = mkstemp(path);
+	e->null = open("/dev/null", O_WRONLY);
+	if (e->file >= 0)
 		unlink(path);
-	if (file < 0 || null < 0 || write(file, page, sizeof(page)) != sizeof(page) ||
-	    pipe(p))
+	return e->file < 0 || e->null < 0 ||
+	       write(e->file, page, sizeof(page)) != sizeof(page) ||
+	       lseek(e->file, 0, SEEK_SET) || pipe(e->p) ? -1 : 0;
+}
+
+static void splice_ends_close(struct splice_ends *e)
+{
+	int fds[] = { e->p[0], e->p[1], e->file, e->null };
+
+	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
+long wl_splice(long n)
+{
+	struct splice_ends e;
+	long moved = 0;
+
+	if (splice_ends_open(&e))
 		goto out;
 	for (long i = 0; i < n; i++) {
 		off_t off = 0;
 		ssize_t r;
 
-		if (sendfile(p[1], file, &off, sizeof(page)) != sizeof(page))
+		if (sendfile(e.p[1], e.file, &off, 4096) != 4096)
 			goto out;
-		r = splice(p[0], NULL, null, NULL, sizeof(page), 0);
-		if (r != sizeof(page))
+		r = splice(e.p[0], NULL, e.null, NULL, 4096, 0);
+		if (r != 4096)
 			goto out;
 		moved += r;
 	}
 out:
-	for (int fd = 0; fd < 2; fd++)
-		if (p[fd] >= 0)
-			close(p[fd]);
-	if (file >= 0)
-		close(file);
-	if (null >= 0)
-		close(null);
-	return moved == (long)sizeof(page) * n ? moved : -1;
+	splice_ends_close(&e);
+	return moved == 4096L * n ? moved : -1;
+}
+
+/*
+ * A child splices len bytes between pipe p's end fd and file (from fd:
+ * out of the pipe, else into it), printing its own time inside splice(2)
+ * as "<who> pid=P splice_ns=T"; this process sleeps ms first, then lets
+ * it go with unblock(p). 0, or -1.
+ */
+static int splice_blocked(const char *who, int p[2], int fd, int file, size_t len,
+			  long ms, int (*unblock)(int p[2]))
+{
+	pid_t pid;
+	int failed;
+
+	fflush(stdout);
+	pid = wl_fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		double t = pt_now(CLOCK_MONOTONIC);
+		ssize_t r = fd == p[0] ? splice(fd, NULL, file, NULL, len, 0) :
+					 splice(file, NULL, fd, NULL, len, 0);
+
+		printf("%s pid=%d splice_ns=%.0f\n", who, getpid(),
+		       (pt_now(CLOCK_MONOTONIC) - t) * 1e9);
+		fflush(stdout);
+		_exit(r != (ssize_t)len);
+	}
+	failed = wait_asleep_in(pid, SYS_splice);
+	usleep(ms * 1000);
+	failed |= unblock(p);
+	return wl_wait_child(pid) || failed ? -1 : 0;
+}
+
+/* a page for the reader asleep on the empty pipe */
+static int give_page(int p[2])
+{
+	static char page[4096];
+
+	return write(p[1], page, sizeof(page)) != sizeof(page);
+}
+
+/* room for the writer asleep on the full pipe: all it holds, and its page */
+static int drain(int p[2])
+{
+	static char buf[65536];
+	long want = 65536 + 4096;
+	ssize_t r;
+
+	while (want > 0 && (r = read(p[0], buf, sizeof(buf))) > 0)
+		want -= r;
+	return want != 0;
+}
+
+long wl_splice_wait(long ms)
+{
+	static char fill[65536];
+	struct splice_ends e;
+	int failed = 1;
+
+	if (splice_ends_open(&e) || fcntl(e.p[1], F_GETPIPE_SZ) != sizeof(fill))
+		goto out;
+	failed = splice_blocked("reader", e.p, e.p[0], e.null, 4096, ms, give_page) ||
+		 write(e.p[1], fill, sizeof(fill)) != sizeof(fill) ||
+		 splice_blocked("writer", e.p, e.p[1], e.file, 4096, ms, drain);
+out:
+	splice_ends_close(&e);
+	return failed ? -1 : 2;
 }
 
 long wl_put(int fd, size_t size, long n)

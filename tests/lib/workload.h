@@ -75,6 +75,14 @@ long wl_lock_hold(const long *hold_ms, int rounds);
  */
 long wl_splice(long n);
 /*
+ * splice(2) asleep on a pipe for ms: a child splicing 4 KiB out of an
+ * empty pipe until this process writes a page, then one splicing 4 KiB of
+ * a file into the full pipe until this process drains it. Each child
+ * prints "reader|writer pid=P splice_ns=T" (T: its time inside
+ * splice(2)). Returns 2 (the splices).
+ */
+long wl_splice_wait(long ms);
+/*
  * Reads of 0 bytes of a pipe holding data, its writer open: n each of
  * read(fd, buf, 0), readv(fd, NULL, 0), readv of one empty iovec, an
  * io_uring READ of 0 bytes and a READV of no iovec; then the writer

@@ -100,6 +100,32 @@ static void values(void)
 	CHECK(pt_get(PT_COL_KNOB_PREALLOC_MAX, &c, &e).q == PT_NA);
 }
 
+/*
+ * The bytes of every call: reads and splices out, writes and splices in,
+ * on the tier that sees splices; the table's stand-ins on the others.
+ */
+static void every_call_bytes(void)
+{
+	struct pt_counts c = { .read_bytes = 100, .splice_out_bytes = 20,
+			       .write_bytes = 7, .splice_in_bytes = 5000 };
+	struct pt_env e = env_of(PT_TIER_SYSCALL, 0, 0);
+
+	CHECK(pt_get(PT_COL_OUT_BYTES, &c, &e).u == 120);
+	CHECK(pt_get(PT_COL_IN_BYTES, &c, &e).u == 5007);
+	CHECK(pt_bytes_out(&c) == 120 && pt_bytes_in(&c) == 5007);
+	CHECK(pt_table_col(PT_COL_OUT_BYTES, &e) == PT_COL_OUT_BYTES);
+	CHECK(pt_table_col(PT_COL_IN_BYTES, &e) == PT_COL_IN_BYTES);
+	for (int t = PT_TIER_TRACEPOINT; t <= PT_TIER_FUNCTION; t++) {
+		e.tier = t;
+		CHECK(pt_get(PT_COL_OUT_BYTES, &c, &e).q == PT_NA);
+		CHECK(pt_get(PT_COL_IN_BYTES, &c, &e).q == PT_NA);
+		CHECK(pt_table_col(PT_COL_OUT_BYTES, &e) == PT_COL_READ_BYTES);
+		CHECK(pt_table_col(PT_COL_IN_BYTES, &e) == PT_COL_WRITE_BYTES);
+	}
+	/* a column without a stand-in is itself, known or not */
+	CHECK(pt_table_col(PT_COL_SPLICE_IN_BYTES, &e) == PT_COL_SPLICE_IN_BYTES);
+}
+
 /* The ring columns: known only for keys that wrote; quota-shrunk rings */
 static void ring(void)
 {
@@ -378,6 +404,7 @@ int main(void)
 	rows_complete();
 	qualities();
 	values();
+	every_call_bytes();
 	help_is_table();
 	tier_line();
 	ring();

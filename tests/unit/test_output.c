@@ -60,10 +60,10 @@ static void csv_contract(void)
 	/* the ring's columns, appended after the later key columns */
 	CHECK(strstr(h, ",writers,readers,ring_slots,ring_peak,ring_full_writes,"
 		      "ring_owner_uid,ring_owner_pages,ring_quota_shrunk,") != NULL);
-	/* then pipe_dev: with pipe_ino, a pipe's name; then blocked_since, then
-	 * the scheduler's shares */
+	/* then pipe_dev: with pipe_ino, a pipe's name; then blocked_since,
+	 * the scheduler's shares, the bytes in and out with splices */
 	CHECK(strstr(h, ",ring_quota_shrunk,pipe_dev,alloc_wasted,blocked_since,"
-		      "cpu_pct,runq_pct\n") != NULL);
+		      "cpu_pct,runq_pct,out_bytes,in_bytes\n") != NULL);
 	free(h);
 }
 
@@ -381,6 +381,16 @@ static void table_columns(void)
 	table = render(out_table_report, &r);
 	CHECK(strstr(table, " r/s    w/s   rB/s   wB/s EAGAIN/s WAIT_R%* WAIT_W%*\n") != NULL);
 	free(table);
+	/* a tier that sees no splice: the read(2)/write(2) bytes, so headed */
+	r.rate = false;
+	env.tier = PT_TIER_FUNCTION;
+	table = render(out_table_report, &r);
+	CHECK(widest(table) <= 80);
+	CHECK(strstr(table, "\nPID     COMM             READS WRITES RD_BYTES WR_BYTES EAGAIN "
+			    "WAIT_R%* WAIT_W%*\n") != NULL);
+	CHECK(strstr(table, "\n4194303 fifteen-chars-x   123M      7    1.5Ki    3.0Gi ") != NULL);
+	free(table);
+	env.tier = PT_TIER_SYSCALL;
 
 	/* -o: names, sets, +LIST, and what is refused */
 	CHECK(columns_parse(&cols, "reads,eof_reads,wait_read_pct", err, sizeof(err)));
