@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -325,6 +326,78 @@ int pl_build(struct pl_graph *g, const struct pt_rows *ends,
 	qsort(g->edges, g->nedges, sizeof(*g->edges), edge_cmp);
 	classify(g, env);
 	stage(g);
+	return 0;
+}
+
+struct pipe_rank {
+	long rank;
+	size_t i;	/* its row: ties keep their order */
+};
+
+static int rank_cmp(const void *a, const void *b)
+{
+	const struct pipe_rank *x = a, *y = b;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+/*
+ * Each pipe's rank from its ends' stages: twice its earliest writer's (a
+ * stage's pipes out after those into it), else its earliest reader's less
+ * one (just before the reader), else last.
+ */
+static void rank_pipes(struct pipe_rank *rk, long *wmin, const struct pt_rows *pipes,
+		       const struct pt_rows *ends, const struct pl_graph *g)
+{
+	long *rmin = wmin + pipes->n;	/* wmin holds 2 * pipes->n */
+
+	for (size_t i = 0; i < 2 * pipes->n; i++)
+		wmin[i] = LONG_MAX;
+	for (size_t i = 0; i < ends->n; i++) {
+		const struct pt_row *e = &ends->v[i];
+		long p = rows_find(pipes, &e->key), node = node_of(g, e->key.tgid);
+		long st = node >= 0 ? g->nodes[node].stage : LONG_MAX / 4;
+
+		if (p < 0)
+			continue;
+		if (pt_is_writer(&e->c) && 2 * st < wmin[p])
+			wmin[p] = 2 * st;
+		if (pt_is_reader(&e->c) && 2 * st - 1 < rmin[p])
+			rmin[p] = 2 * st - 1;
+	}
+	for (size_t i = 0; i < pipes->n; i++)
+		rk[i] = (struct pipe_rank){ wmin[i] != LONG_MAX ? wmin[i] : rmin[i], i };
+}
+
+int pl_order_pipes(struct pt_rows *pipes, const struct pt_rows *ends,
+		   const struct pl_graph *g)
+{
+	struct pipe_rank *rk;
+	struct pt_row *v;
+	long *lim;
+
+	if (pipes->n < 2)
+		return 0;
+	rk = malloc(pipes->n * sizeof(*rk));
+	v = malloc(pipes->n * sizeof(*v));
+	lim = malloc(2 * pipes->n * sizeof(*lim));
+	if (!rk || !v || !lim) {
+		free(rk);
+		free(v);
+		free(lim);
+		return -1;
+	}
+	rank_pipes(rk, lim, pipes, ends, g);
+	qsort(rk, pipes->n, sizeof(*rk), rank_cmp);
+	for (size_t i = 0; i < pipes->n; i++)
+		v[i] = pipes->v[rk[i].i];
+	memcpy(pipes->v, v, pipes->n * sizeof(*v));
+	free(rk);
+	free(v);
+	free(lim);
+	rows_reindex(pipes);
 	return 0;
 }
 
