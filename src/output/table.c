@@ -3,6 +3,7 @@
 #include <string.h>
 #include <time.h>
 #include "os/cgroup.h"
+#include "os/proc_args.h"
 #include "columns.h"
 #include "ends.h"
 #include "fmt.h"
@@ -28,6 +29,7 @@ struct table_layout {
 	int pipe_w;	/* the widest inode, at least "PIPE" */
 	int cgroup_w;	/* the widest path, within TABLE_COLS */
 	int ends_w;	/* writers -> readers, within TABLE_COLS */
+	int args_w;	/* -k pid: the arguments, within TABLE_COLS */
 };
 
 static int values_width(const struct pt_report *r)
@@ -72,6 +74,7 @@ static void lay_out(struct table_layout *l, const struct pt_report *r)
 	if (l->cgroup_w > cg_room)
 		l->cgroup_w = cg_room;
 	l->ends_w = room(l->pipe_w + 1 + values + 2);
+	l->args_w = room(8 + 15 + values + 2);
 }
 
 static void heading(FILE *f, const struct pt_report *r, const struct table_layout *l)
@@ -90,6 +93,8 @@ static void heading(FILE *f, const struct pt_report *r, const struct table_layou
 		fprintf(f, "%-8s", "PID");
 	if (by_has_comm(by))
 		fprintf(f, "%-15s", "COMM");
+	if (by_has_side(by))
+		fprintf(f, "%-6s", "SIDE");
 	if (by_has_pipe(by))
 		fprintf(f, "%-*s ", l->pipe_w, "PIPE");
 	if (by_has_cgroup(by))
@@ -101,15 +106,19 @@ static void heading(FILE *f, const struct pt_report *r, const struct table_layou
 	}
 	if (r->ends)
 		fputs("  WRITERS -> READERS", f);
+	else if (r->args && by_has_pid(by))
+		fputs("  ARGS", f);
 	fputc('\n', f);
 }
 
-/* A pipe's ends in width characters (ends_text's rule), its processes by pid. */
-static void ends_cell(char *buf, size_t n, const struct pt_rows *ends,
+/* A pipe's ends in width characters (ends_text's rule), its processes by
+ * pid with their arguments. */
+static void ends_cell(char *buf, size_t n, const struct pt_report *rep,
 		      const struct pt_key *pipe, int width)
 {
 	const struct pt_row *w[ENDS_LISTED], *r[ENDS_LISTED];
-	struct ends_side sw = { .v = w }, sr = { .v = r };
+	struct ends_side sw = { .v = w, .args = rep->args }, sr = { .v = r, .args = rep->args };
+	const struct pt_rows *ends = rep->ends;
 
 	sw.total = ends_list(ends, pipe, true, w, ENDS_LISTED);
 	sr.total = ends_list(ends, pipe, false, r, ENDS_LISTED);
@@ -131,6 +140,8 @@ static void line(FILE *f, const struct pt_report *r, const struct pt_row *row,
 		fprintf(f, "%-8u", row->key.tgid);
 	if (by_has_comm(by))
 		fprintf(f, "%-15.15s", fmt_comm(comm, row->key.comm));
+	if (by_has_side(by))
+		fprintf(f, "%-6s", row->side ? side_name(row->side) : "-");
 	if (by_has_pipe(by))
 		fprintf(f, "%-*llu ", l->pipe_w, (unsigned long long)row->key.ino);
 	if (by_has_cgroup(by)) {
@@ -159,8 +170,16 @@ static void line(FILE *f, const struct pt_report *r, const struct pt_row *row,
 	if (r->ends) {
 		char ends[1024];
 
-		ends_cell(ends, sizeof(ends), r->ends, &row->key, l->ends_w);
+		ends_cell(ends, sizeof(ends), r, &row->key, l->ends_w);
 		fprintf(f, "  %s", ends);
+	} else if (r->args && by_has_pid(by)) {
+		const char *a = args_of(r->args, row->key.tgid, row->key.comm);
+		char marked[FMT_ARGS_MARKED_LEN];
+
+		/* "-": gone before they were read; none: nothing */
+		if (!a || *fmt_args_marked(marked, sizeof(marked), args_after_command(a),
+					   l->args_w))
+			fprintf(f, "  %s", a ? marked : "-");
 	}
 	fputc('\n', f);
 }

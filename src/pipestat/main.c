@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "os/sigout.h"
 #include "os/clock.h"
+#include "os/proc_args.h"
 #include "session/privs.h"
 #include "command.h"
 #include "demo.h"
@@ -49,7 +50,10 @@ struct run {
 	struct pt_server *server;
 	struct textfile textfile;	/* --textfile; dirfd -1 if none */
 	bool textfile_failed;
-	bool by_ends;		/* drained by pipe and process: -k pipe, the graph */
+	bool by_ends;		/* drained by pipe and process: -k pipe, -k comm
+				 * (its sides), the graph */
+	struct proc_args args;	/* -k pid, -k pipe: the processes' arguments */
+	bool args_wanted;
 	struct pipe_seen seen;	/* --graph, --listen: ends beyond an interval */
 	struct pl_graph graph;
 	struct textfile graph_file;	/* --graph; dirfd -1 if none */
@@ -111,8 +115,33 @@ static int fill_picture(FILE *f, const void *arg)
 	return fwrite(p->data, 1, p->len, f) != p->len;
 }
 
-/* The interval's pipeline into --graph's file and the exporter's page. */
-static int export_graph(struct run *r, const struct pt_env *env)
+/* The pipeline is drawn: into --graph's file, or for the page's viewers. */
+static bool graph_drawn(struct run *r)
+{
+	return r->o->graph || (r->server && serve_graph_wanted(r->server));
+}
+
+/* The interval's pipeline: for --graph, the exporter's page and -k pipe's
+ * order. */
+static int build_graph(struct run *r, const struct pt_env *env)
+{
+	bool drawn = graph_drawn(r);
+
+	if (!drawn && r->rows.by != PT_BY_PIPE)
+		return 0;
+	if (drawn)
+		seen_prune(&r->seen, &r->ends);
+	if (pl_build(&r->graph, &r->ends, env, drawn ? &r->seen : NULL)) {
+		fprintf(stderr, "pipestat: out of memory for the graph\n");
+		r->failed = true;
+		return -1;
+	}
+	return 0;
+}
+
+/* The interval's pipeline (built) into --graph's file and the exporter's
+ * page. */
+static int export_graph(struct run *r)
 {
 	struct picture p;
 	char *data;
@@ -123,11 +152,6 @@ static int export_graph(struct run *r, const struct pt_env *env)
 		serve_set_graph(r->server, NULL, 0);	/* none stale when asked again */
 	if (!page && !r->o->graph)
 		return 0;
-	seen_prune(&r->seen, &r->ends);
-	if (pl_build(&r->graph, &r->ends, env, &r->seen)) {
-		fprintf(stderr, "pipestat: out of memory for the graph\n");
-		return -1;
-	}
 	if (page && !graph_render(&r->graph, PL_FMT_SVG, &data, &p.len))
 		serve_set_graph(r->server, data, p.len);
 	if (r->graph_file.dirfd < 0)
@@ -154,12 +178,6 @@ static int counters_failed(struct run *r)
 	return -1;
 }
 
-/* The pipeline is drawn: into --graph's file, or for the page's viewers. */
-static bool graph_drawn(struct run *r)
-{
-	return r->o->graph || (r->server && serve_graph_wanted(r->server));
-}
-
 /* Adds what the kernel counted since the last drain to the interval's rows. */
 static int collect(struct run *r)
 {
@@ -170,6 +188,11 @@ static int collect(struct run *r)
 	/* names while the processes run: a command's are gone by its report */
 	if (graph_drawn(r) && seen_learn(&r->seen, &r->ends)) {
 		fprintf(stderr, "pipestat: out of memory for the graph\n");
+		r->failed = true;
+		return -1;
+	}
+	if (r->args_wanted && args_learn(&r->args, r->by_ends ? &r->ends : &r->rows)) {
+		fprintf(stderr, "pipestat: out of memory for the command lines\n");
 		r->failed = true;
 		return -1;
 	}
@@ -196,6 +219,8 @@ static int report(struct run *r)
 	ends_sort(&r->ends);
 	if (r->rows.by == PT_BY_PIPE)
 		rep.ends = &r->ends;
+	if (r->args_wanted)
+		rep.args = &r->args;
 	/* the interval ends where the drain switched generations: waits in
 	 * progress were counted up to there (a busy machine can delay it) */
 	t = r->s.switched_ns / 1e9;
@@ -210,15 +235,23 @@ static int report(struct run *r)
 	rows_sort(&r->rows);
 	pt_session_env(&r->s, &env);
 	env.interval_s = rep.interval_s;
+	if (build_graph(r, &env))
+		return -1;
+	/* -k pipe: a pipeline as it flows, unless -s asks for another order */
 	if (r->o->sort_col >= 0)
 		out_sort(&r->rows, r->o->sort_col, &env);
+	else if (r->rows.by == PT_BY_PIPE && pl_order_pipes(&r->rows, &r->ends, &r->graph)) {
+		fprintf(stderr, "pipestat: out of memory for the pipes' order\n");
+		r->failed = true;
+		return -1;
+	}
 	rep.hists = r->o->json ? r->o->load.hists : 0;
 	rep.max_rows = r->o->rows;
 	rep.rate = r->o->rate;
 	rep.cols = &r->o->cols;
 	if (r->prom && export_prom(r, &env))
 		return -1;
-	if ((r->o->graph || r->server) && export_graph(r, &env))
+	if ((r->o->graph || r->server) && export_graph(r))
 		return -1;
 	if (r->o->csv)
 		err = out_csv_report(r->out, &rep);
@@ -234,6 +267,7 @@ static int report(struct run *r)
 		fprintf(stderr, "pipestat: %s\n", lost);
 	rows_clear(&r->rows);
 	rows_clear(&r->ends);
+	args_prune(&r->args);
 	memset(&r->lost, 0, sizeof(r->lost));
 	return err;
 }
@@ -556,7 +590,11 @@ int main(int argc, char **argv)
 			(r.last - r.start) * 1e3);
 	rows_init(&r.rows, o.by);
 	rows_init(&r.ends, PT_BY_PIPE_PID);
-	r.by_ends = o.by == PT_BY_PIPE || o.graph || o.listen;
+	r.by_ends = o.by == PT_BY_PIPE || by_has_side(o.by) || o.graph || o.listen;
+	/* named in the table, CSV and JSON (not in Prometheus' labels) */
+	r.args_wanted = (o.by == PT_BY_PID || o.by == PT_BY_PIPE) && !o.listen &&
+			!o.textfile && !o.advise;
+	args_init(&r.args);
 	seen_init(&r.seen);
 	pl_init(&r.graph);
 	if (o.listen || o.textfile) {
@@ -619,6 +657,7 @@ out:
 	textfile_close(&r.textfile);
 	textfile_close(&r.graph_file);
 	seen_free(&r.seen);
+	args_free(&r.args);
 	pl_free(&r.graph);
 	command_cleanup(&r.cmd);
 	return rc;

@@ -60,8 +60,10 @@ static void csv_contract(void)
 	/* the ring's columns, appended after the later key columns */
 	CHECK(strstr(h, ",writers,readers,ring_slots,ring_peak,ring_full_writes,"
 		      "ring_owner_uid,ring_owner_pages,ring_quota_shrunk,") != NULL);
-	/* then pipe_dev: with pipe_ino, a pipe's name; then blocked_since */
-	CHECK(strstr(h, ",ring_quota_shrunk,pipe_dev,alloc_wasted,blocked_since\n") != NULL);
+	/* then pipe_dev: with pipe_ino, a pipe's name; then blocked_since;
+	 * then a process's args and a -k comm row's side */
+	CHECK(strstr(h, ",ring_quota_shrunk,pipe_dev,alloc_wasted,blocked_since,args,side\n")
+	      != NULL);
 	free(h);
 }
 
@@ -468,9 +470,9 @@ static char *procs_record(enum rec_fmt fmt, const struct pt_row *const *v,
 	struct rec r;
 
 	rec_begin(&r, f, fmt);
-	rec_procs(&r, "writers", v, n, n);
+	rec_procs(&r, "writers", v, n, n, NULL);
 	if (readers)
-		rec_procs(&r, "readers", v, n, total);
+		rec_procs(&r, "readers", v, n, total, NULL);
 	rec_end(&r);
 	fclose(f);
 	return buf;
