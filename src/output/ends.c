@@ -201,6 +201,26 @@ static int side_text(char *buf, size_t n, const struct ends_side *s, int budget)
 	return len;
 }
 
+/*
+ * avail characters for two sides that want w and r more: a side that
+ * fits in half gives the other the rest, else each gets half.
+ */
+static void split(int w, int r, int avail, int *bw, int *br)
+{
+	int half = avail / 2;
+
+	if (w <= half) {
+		*bw = w;
+		*br = avail - w;
+	} else if (r <= avail - half) {
+		*br = r;
+		*bw = avail - r;
+	} else {
+		*bw = half;
+		*br = avail - half;
+	}
+}
+
 void ends_text(char *buf, size_t n, const struct ends_side *w,
 	       const struct ends_side *r, int width)
 {
@@ -210,18 +230,19 @@ void ends_text(char *buf, size_t n, const struct ends_side *w,
 	lw = side_text(sw, sizeof(sw), w, -1);
 	lr = side_text(sr, sizeof(sr), r, -1);
 	if (width >= 0 && lw + lr > avail && avail >= 2) {
-		int half = avail / 2;
+		struct ends_side nw = *w, nr = *r;
+		int lw0, lr0;
 
-		/* a side that fits in half gives the other the rest */
-		if (lw <= half) {
-			bw = lw;
-			br = avail - lw;
-		} else if (lr <= avail - half) {
-			br = lr;
-			bw = avail - lr;
+		/* the names without their args: what the args may have */
+		nw.args = nr.args = NULL;
+		lw0 = side_text(sw, sizeof(sw), &nw, -1);
+		lr0 = side_text(sr, sizeof(sr), &nr, -1);
+		if (lw0 + lr0 <= avail) {
+			split(lw - lw0, lr - lr0, avail - lw0 - lr0, &bw, &br);
+			bw += lw0;
+			br += lr0;
 		} else {
-			bw = half;
-			br = avail - half;
+			split(lw0, lr0, avail, &bw, &br);
 		}
 		side_text(sw, sizeof(sw), w, bw);
 		side_text(sr, sizeof(sr), r, br);

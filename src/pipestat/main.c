@@ -337,16 +337,24 @@ static int wait_until(struct run *r, double deadline, const sigset_t *set)
  * thousands of processes in one report.
  */
 #define COLLECT_S 1.0
+/*
+ * Processes named with their arguments (-k pid, -k pipe): drained every
+ * ARGS_COLLECT_S, so a process's command line is read while it runs (a
+ * stage of a short pipeline is gone by the report).
+ */
+#define ARGS_COLLECT_S 0.25
 
-/* wait_until(), draining the counters every COLLECT_S meanwhile under
- * -- COMMAND; -1 if a drain failed. */
+/* wait_until(), draining the counters meanwhile every COLLECT_S under
+ * -- COMMAND, every ARGS_COLLECT_S for the processes' arguments; -1 if a
+ * drain failed. */
 static int wait_collecting(struct run *r, double deadline, const sigset_t *set)
 {
 	for (;;) {
-		double step = pt_now(CLOCK_MONOTONIC) + COLLECT_S;
+		double step = pt_now(CLOCK_MONOTONIC) +
+			      (r->args_wanted ? ARGS_COLLECT_S : COLLECT_S);
 		int w;
 
-		if (!r->o->command || (deadline && deadline <= step))
+		if ((!r->o->command && !r->args_wanted) || (deadline && deadline <= step))
 			return wait_until(r, deadline, set);
 		w = wait_until(r, step, set);
 		if (w != 1)
