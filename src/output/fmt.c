@@ -208,18 +208,18 @@ const char *fmt_args_marked(char *buf, size_t n, const char *args, int max)
 	char p[FMT_ARGS_MARKED_LEN / 2];
 	size_t len = strlen(fmt_printable(p, sizeof(p), args, strlen(args)));
 	bool quote = p[strcspn(p, FMT_LIST_CHARS)] != '\0';
-	size_t keep = 0, mlen = quote ? 2 : 0, o = 0;
-	bool cut = false;
+	size_t keep = 0, mlen = quote ? 2 : 0, o = 0, full = mlen;
+	bool cut;
 
-	/* the longest start of p that fits max, ".." after it when cut */
+	for (size_t i = 0; i < len; i++)
+		full += 1 + (quote && (p[i] == '"' || p[i] == '\\'));
+	cut = max >= 0 && full > (size_t)max;
+	/* cut: the longest start of p that fits max with ".." after it */
 	for (; keep < len; keep++) {
 		size_t c = 1 + (quote && (p[keep] == '"' || p[keep] == '\\'));
-		size_t after = mlen + c + (keep + 1 < len ? 2 : 0);
 
-		if (max >= 0 && after > (size_t)max) {
-			cut = true;
+		if (cut && mlen + c + 2 > (size_t)max)
 			break;
-		}
 		mlen += c;
 	}
 	/* too short to say anything: nothing */

@@ -25,6 +25,9 @@ struct pt_report {
 	const struct pt_rows *ends;
 	/* the processes' command lines (-k pid, -k pipe's ends); NULL: none */
 	const struct proc_args *args;
+	/* the table's line: a terminal's width; at most 80 columns below
+	 * that (and for 0: not a terminal) */
+	int width;
 };
 
 /* The rows a report prints: all, or the first max_rows. */

@@ -23,13 +23,14 @@ static const struct pt_columns *columns(const struct pt_report *r)
 
 #define TABLE_COLS	80	/* a line with the default columns, at most */
 #define NAME_MIN	24	/* a cgroup or a pipe's ends, however many -o adds */
+#define ARGS_MIN	8	/* -k pid: the ARGS column, when there is room */
 
 /* Where a line's parts go: the widths that depend on the rows printed. */
 struct table_layout {
 	int pipe_w;	/* the widest inode, at least "PIPE" */
 	int cgroup_w;	/* the widest path, within TABLE_COLS */
 	int ends_w;	/* writers -> readers, within TABLE_COLS */
-	int args_w;	/* -k pid: the arguments, within TABLE_COLS */
+	int args_w;	/* -k pid: the arguments, within the line; 0: none */
 };
 
 static int values_width(const struct pt_report *r)
@@ -43,16 +44,24 @@ static int values_width(const struct pt_report *r)
 	return w;
 }
 
-/* What TABLE_COLS leave a name column after the rest of the line. */
-static int room(int used)
+/* The line's width: a wider terminal's, else TABLE_COLS. */
+static int line_width(const struct pt_report *r)
 {
-	return TABLE_COLS - used > NAME_MIN ? TABLE_COLS - used : NAME_MIN;
+	return r->width > TABLE_COLS ? r->width : TABLE_COLS;
+}
+
+/* What the line leaves a name column after the rest of it. */
+static int room(const struct pt_report *r, int used)
+{
+	int left = line_width(r) - used;
+
+	return left > NAME_MIN ? left : NAME_MIN;
 }
 
 static void lay_out(struct table_layout *l, const struct pt_report *r)
 {
 	enum pt_by by = r->rows->by;
-	int values = values_width(r), cg_room = room(values + 1);
+	int values = values_width(r), cg_room = room(r, values + 1);
 	char buf[4096];
 
 	l->pipe_w = 4;
@@ -73,8 +82,11 @@ static void lay_out(struct table_layout *l, const struct pt_report *r)
 	}
 	if (l->cgroup_w > cg_room)
 		l->cgroup_w = cg_room;
-	l->ends_w = room(l->pipe_w + 1 + values + 2);
-	l->args_w = room(8 + 15 + values + 2);
+	l->ends_w = room(r, l->pipe_w + 1 + values + 2);
+	/* the arguments only where the line has room: never past it */
+	l->args_w = r->args && by_has_pid(by) ? line_width(r) - (8 + 15 + values + 2) : 0;
+	if (l->args_w < ARGS_MIN)
+		l->args_w = 0;
 }
 
 static void heading(FILE *f, const struct pt_report *r, const struct table_layout *l)
@@ -106,7 +118,7 @@ static void heading(FILE *f, const struct pt_report *r, const struct table_layou
 	}
 	if (r->ends)
 		fputs("  WRITERS -> READERS", f);
-	else if (r->args && by_has_pid(by))
+	else if (l->args_w)
 		fputs("  ARGS", f);
 	fputc('\n', f);
 }
@@ -172,7 +184,7 @@ static void line(FILE *f, const struct pt_report *r, const struct pt_row *row,
 
 		ends_cell(ends, sizeof(ends), r, &row->key, l->ends_w);
 		fprintf(f, "  %s", ends);
-	} else if (r->args && by_has_pid(by)) {
+	} else if (l->args_w) {
 		const char *a = args_of(r->args, row->key.tgid, row->key.comm);
 		char marked[FMT_ARGS_MARKED_LEN];
 

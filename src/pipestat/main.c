@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include "tune/advise.h"
@@ -199,6 +200,25 @@ static int collect(struct run *r)
 	return 0;
 }
 
+/*
+ * The table's width: $COLUMNS, as ps(1) takes it, else the terminal's the
+ * report goes to; 0 (80 columns) for a file or a pipe.
+ */
+static int table_width(int fd)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+	char *end;
+	long v;
+
+	if (env && *env) {
+		v = strtol(env, &end, 10);
+		if (!*end && v > 0 && v < 4096)
+			return v;
+	}
+	return isatty(fd) && !ioctl(fd, TIOCGWINSZ, &ws) ? ws.ws_col : 0;
+}
+
 /* Drains and prints one interval; -1 if that or the output failed. */
 static int report(struct run *r)
 {
@@ -221,6 +241,7 @@ static int report(struct run *r)
 		rep.ends = &r->ends;
 	if (r->args_wanted)
 		rep.args = &r->args;
+	rep.width = table_width(r->out_fd);
 	/* the interval ends where the drain switched generations: waits in
 	 * progress were counted up to there (a busy machine can delay it) */
 	t = r->s.switched_ns / 1e9;
@@ -337,24 +358,16 @@ static int wait_until(struct run *r, double deadline, const sigset_t *set)
  * thousands of processes in one report.
  */
 #define COLLECT_S 1.0
-/*
- * Processes named with their arguments (-k pid, -k pipe): drained every
- * ARGS_COLLECT_S, so a process's command line is read while it runs (a
- * stage of a short pipeline is gone by the report).
- */
-#define ARGS_COLLECT_S 0.25
 
-/* wait_until(), draining the counters meanwhile every COLLECT_S under
- * -- COMMAND, every ARGS_COLLECT_S for the processes' arguments; -1 if a
- * drain failed. */
+/* wait_until(), draining the counters every COLLECT_S meanwhile under
+ * -- COMMAND; -1 if a drain failed. */
 static int wait_collecting(struct run *r, double deadline, const sigset_t *set)
 {
 	for (;;) {
-		double step = pt_now(CLOCK_MONOTONIC) +
-			      (r->args_wanted ? ARGS_COLLECT_S : COLLECT_S);
+		double step = pt_now(CLOCK_MONOTONIC) + COLLECT_S;
 		int w;
 
-		if ((!r->o->command && !r->args_wanted) || (deadline && deadline <= step))
+		if (!r->o->command || (deadline && deadline <= step))
 			return wait_until(r, deadline, set);
 		w = wait_until(r, step, set);
 		if (w != 1)
