@@ -55,6 +55,7 @@ struct run {
 				 * (its sides), the graph */
 	struct proc_args args;	/* -k pid, -k pipe: the processes' arguments */
 	bool args_wanted;
+	struct pt_rows peeked;	/* the keys counted so far (args_wanted) */
 	struct pipe_seen seen;	/* --graph, --listen: ends beyond an interval */
 	struct pl_graph graph;
 	struct textfile graph_file;	/* --graph; dirfd -1 if none */
@@ -358,22 +359,54 @@ static int wait_until(struct run *r, double deadline, const sigset_t *set)
  * thousands of processes in one report.
  */
 #define COLLECT_S 1.0
+/*
+ * Processes named with their arguments (-k pid, -k pipe): the keys counted
+ * so far are looked at every PEEK_S (nothing drained: --max-keys holds per
+ * interval), so a process's command line is read while it runs (a stage
+ * of a short pipeline is gone by the report).
+ */
+#define PEEK_S 0.25
+
+/* The command lines of the processes counted since the last drain. */
+static int peek_args(struct run *r)
+{
+	rows_clear(&r->peeked);
+	if (pt_session_peek(&r->s, &r->peeked))
+		return counters_failed(r);
+	if (args_learn(&r->args, &r->peeked)) {
+		fprintf(stderr, "pipestat: out of memory for the command lines\n");
+		r->failed = true;
+		return -1;
+	}
+	return 0;
+}
 
 /* wait_until(), draining the counters every COLLECT_S meanwhile under
- * -- COMMAND; -1 if a drain failed. */
+ * -- COMMAND and looking for new processes every PEEK_S for their
+ * arguments; -1 if a drain failed. */
 static int wait_collecting(struct run *r, double deadline, const sigset_t *set)
 {
+	double drain = pt_now(CLOCK_MONOTONIC) + COLLECT_S;
+
 	for (;;) {
-		double step = pt_now(CLOCK_MONOTONIC) + COLLECT_S;
+		double peek = pt_now(CLOCK_MONOTONIC) + PEEK_S;
+		double step = r->o->command ? drain : 0;
 		int w;
 
-		if (!r->o->command || (deadline && deadline <= step))
+		if (r->args_wanted && (!step || peek < step))
+			step = peek;
+		if (!step || (deadline && deadline <= step))
 			return wait_until(r, deadline, set);
 		w = wait_until(r, step, set);
 		if (w != 1)
 			return w;
-		if (collect(r))
+		if (r->o->command && pt_now(CLOCK_MONOTONIC) >= drain) {
+			if (collect(r))
+				return -1;
+			drain = pt_now(CLOCK_MONOTONIC) + COLLECT_S;
+		} else if (r->args_wanted && peek_args(r)) {
 			return -1;
+		}
 	}
 }
 
@@ -616,6 +649,7 @@ int main(int argc, char **argv)
 	r.args_wanted = (o.by == PT_BY_PID || o.by == PT_BY_PIPE) && !o.listen &&
 			!o.textfile && !o.advise;
 	args_init(&r.args);
+	rows_init(&r.peeked, PT_BY_PIPE_PID);
 	seen_init(&r.seen);
 	pl_init(&r.graph);
 	if (o.listen || o.textfile) {
@@ -679,6 +713,7 @@ out:
 	textfile_close(&r.graph_file);
 	seen_free(&r.seen);
 	args_free(&r.args);
+	rows_free(&r.peeked);
 	pl_free(&r.graph);
 	command_cleanup(&r.cmd);
 	return rc;
