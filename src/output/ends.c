@@ -238,9 +238,18 @@ void ends_text(char *buf, size_t n, const struct ends_side *w,
 		lw0 = side_text(sw, sizeof(sw), &nw, -1);
 		lr0 = side_text(sr, sizeof(sr), &nr, -1);
 		if (lw0 + lr0 <= avail) {
-			split(lw - lw0, lr - lr0, avail - lw0 - lr0, &bw, &br);
-			bw += lw0;
-			br += lr0;
+			int extra = avail - lw0 - lr0, ew = lw - lw0, er = lr - lr0;
+
+			/* the shorter args whole where they fit, the rest
+			 * to the other's: two cut ones say less */
+			if (ew <= er && ew <= extra)
+				er = extra - ew;
+			else if (er <= extra)
+				ew = extra - er;
+			else
+				split(ew, er, extra, &ew, &er);
+			bw = lw0 + ew;
+			br = lr0 + er;
 		} else {
 			split(lw0, lr0, avail, &bw, &br);
 		}
