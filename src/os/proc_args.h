@@ -41,8 +41,8 @@ void args_free(struct proc_args *a);
 /* Reads the command line of each process of rows (a key with a pid) not
  * known yet; -1 on out of memory. */
 int args_learn(struct proc_args *a, const struct pt_rows *rows);
-/* The command line of pid running comm; NULL if it was not read (a is
- * NULL, or the process was gone first). */
+/* The command line of pid running comm (a key's PT_COMM_LEN bytes); NULL
+ * if it was not read (a is NULL, or the process was gone first). */
 const char *args_of(const struct proc_args *a, __u32 pid, const char *comm);
 /* Forgets the processes no args_learn() met since the last prune. */
 void args_prune(struct proc_args *a);
