@@ -208,8 +208,8 @@ static const struct csv_field fields[] = {
 		"major:minor"),
 	CSV_COLS(PT_COL_ALLOC_WASTED, PT_COL_BLOCKED_SINCE),
 	CSV_OWN("args", put_args, "with `-k pid`: the process's command line (its arguments a "
-		"space apart, the first 255 bytes), read from /proc when its row was made; "
-		"empty if it was gone first"),
+		"space apart, the first 255 bytes), read from /proc when pipestat first saw it "
+		"counted; empty if it was gone first"),
 	CSV_OWN("side", put_side, "with `-k comm`: the side of their pipes the row's "
 		"processes took, `write`, `read` or `both` (of one pipe); empty for neither"),
 	CSV_REST,
