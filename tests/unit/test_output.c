@@ -512,41 +512,43 @@ static void proc_lists(void)
 	free(buf);
 }
 
+/* the tables' tests' interval: a second on the syscall tier */
+static const struct pt_env table_env = {
+	.tier = PT_TIER_SYSCALL, .knob_prealloc_max = -1, .knob_prealloc_keep = -1,
+	.knob_read_batch = -1, .interval_s = 1,
+};
+
+/* ends: a writer pid and a reader pid + 1 of pipe ino, 4 KiB each way */
+static void pipe_pair(struct pt_rows *ends, __u64 ino, __u32 pid, const char *w,
+		      const char *r)
+{
+	struct pt_key k = { .dev = 15, .ino = ino, .tgid = pid };
+	struct pt_counts wc = { .writes = 1, .write_bytes = 4096 };
+	struct pt_counts rc = { .reads = 1, .read_bytes = 4096 };
+
+	snprintf(k.comm, sizeof(k.comm), "%s", w);
+	rows_add(ends, &k, &wc);
+	k.tgid = pid + 1;
+	snprintf(k.comm, sizeof(k.comm), "%s", r);
+	rows_add(ends, &k, &rc);
+}
+
 /* -k pipe's table in 80 columns: its own columns, the PIPE column as wide
  * as its inodes, the ends cut to the room left (ends_text's rule). */
 static void pipe_table(void)
 {
-	static const struct { __u64 ino; const char *w, *r; } pipes[] = {
-		{ 1592538, "dd", "cat" }, { 1592539, "python3", "python3" },
-	};
-	struct pt_env env = { .tier = PT_TIER_SYSCALL, .knob_prealloc_max = -1,
-			      .knob_prealloc_keep = -1, .knob_read_batch = -1,
-			      .interval_s = 1 };
 	struct pt_rows rows, ends;
 	struct pt_columns cols;
-	struct pt_report r = { .rows = &rows, .ends = &ends, .env = &env,
+	struct pt_report r = { .rows = &rows, .ends = &ends, .env = &table_env,
 			       .interval_s = 1, .cols = &cols };
 	char *table;
 
 	columns_pipe(&cols);
 	rows_init(&rows, PT_BY_PIPE);
 	rows_init(&ends, PT_BY_PIPE_PID);
-	for (int i = 0; i < 2; i++) {
-		struct pt_key k = { .dev = 15, .ino = pipes[i].ino, .tgid = 4194300 + 2 * i };
-		struct pt_counts wc = { .writes = 1, .write_bytes = 4096 };
-		struct pt_counts rc = { .reads = 1, .read_bytes = 4096 };
-
-		snprintf(k.comm, sizeof(k.comm), "%s", pipes[i].w);
-		rows_add(&ends, &k, &wc);
-		k.tgid++;
-		snprintf(k.comm, sizeof(k.comm), "%s", pipes[i].r);
-		rows_add(&ends, &k, &rc);
-		k.tgid = 0;
-		memset(k.comm, 0, sizeof(k.comm));
-		wc.reads = 1;
-		wc.read_bytes = 4096;
-		rows_add(&rows, &k, &wc);
-	}
+	pipe_pair(&ends, 1592538, 4194300, "dd", "cat");
+	pipe_pair(&ends, 1592539, 4194302, "python3", "python3");
+	rows_fold(&rows, &ends);
 	ends_sort(&ends);
 	table = render(out_table_report, &r);
 	CHECK(widest(table) <= 80);
@@ -571,38 +573,20 @@ static struct proc_arg known_args[] = {
 };
 static const struct proc_args args = { known_args, 6, 6 };
 
-/* a writer pid and a reader pid + 1 of pipe ino, their names as args has */
-static void pipe_pair(struct pt_rows *rows, struct pt_rows *ends, __u64 ino,
-		      __u32 pid, const char *w, const char *r)
-{
-	struct pt_key k = { .dev = 15, .ino = ino, .tgid = pid };
-	struct pt_counts wc = { .writes = 1, .write_bytes = 4096 };
-	struct pt_counts rc = { .reads = 1, .read_bytes = 4096 };
-
-	snprintf(k.comm, sizeof(k.comm), "%s", w);
-	rows_add(ends, &k, &wc);
-	k.tgid = pid + 1;
-	snprintf(k.comm, sizeof(k.comm), "%s", r);
-	rows_add(ends, &k, &rc);
-	rows_fold(rows, ends);
-}
-
 /* issue 41.6: processes told apart by their arguments, in every format */
 static void proc_args_shown(void)
 {
-	struct pt_env env = { .tier = PT_TIER_SYSCALL, .knob_prealloc_max = -1,
-			      .knob_prealloc_keep = -1, .knob_read_batch = -1,
-			      .interval_s = 1 };
 	struct pt_rows rows, ends;
 	struct pt_columns cols;
-	struct pt_report r = { .rows = &rows, .ends = &ends, .env = &env,
+	struct pt_report r = { .rows = &rows, .ends = &ends, .env = &table_env,
 			       .interval_s = 1, .args = &args };
 	char *out, err[128], buf[FMT_ARGS_MARKED_LEN];
 
 	/* -k pipe, the default columns: the args get what the names leave */
 	rows_init(&rows, PT_BY_PIPE);
 	rows_init(&ends, PT_BY_PIPE_PID);
-	pipe_pair(&rows, &ends, 1592538, 12, "dd", "cat");
+	pipe_pair(&ends, 1592538, 12, "dd", "cat");
+	rows_fold(&rows, &ends);
 	ends_sort(&ends);
 	columns_pipe(&cols);
 	r.cols = &cols;
@@ -613,7 +597,8 @@ static void proc_args_shown(void)
 	/* room for all of them with one column */
 	CHECK(columns_parse(&cols, "reads", err, sizeof(err)));
 	rows_clear(&rows);
-	pipe_pair(&rows, &ends, 1592539, 544, "python3", "python3");
+	pipe_pair(&ends, 1592539, 544, "python3", "python3");
+	rows_fold(&rows, &ends);
 	ends_sort(&ends);
 	out = render(out_table_report, &r);
 	CHECK(strstr(out, "  python3[544] w.py -> python3[545] r.py\n") != NULL);
@@ -672,7 +657,8 @@ static void proc_args_shown(void)
 	/* -k comm: the side, in the table and the CSV */
 	rows_init(&ends, PT_BY_PIPE_PID);
 	rows_init(&rows, PT_BY_COMM);
-	pipe_pair(&rows, &ends, 7, 544, "python3", "python3");
+	pipe_pair(&ends, 7, 544, "python3", "python3");
+	rows_fold(&rows, &ends);
 	r.args = NULL;
 	out = render(out_table_report, &r);
 	CHECK(widest(out) <= 80);
