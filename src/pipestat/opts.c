@@ -283,7 +283,9 @@ static const struct opt options[] = {
 		"before those its readers write into (\\fBa | b | c\\fR: the pipe from\n"
 		"\\fBa\\fR to \\fBb\\fR, then the one from \\fBb\\fR to \\fBc\\fR,\n"
 		"whatever their inode numbers), pipes of one stage by bytes moved.\n"
-		"Every key's table fits 80 columns with the default columns: a\n"
+		"Every key's table fits 80 columns with the default columns (a wider\n"
+		"terminal's width, or \\fBCOLUMNS\\fR in the environment, gives its\n"
+		"names more): a\n"
 		"cgroup path longer than its column keeps its end, after \\fB..\\fR\n"
 		"(\\fB..ice/session\\-3.scope\\fR), and a list of processes is cut as\n"
 		"PROCESS LISTS says." },
