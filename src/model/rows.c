@@ -64,6 +64,20 @@ bool by_has_cgroup(enum pt_by by)
 	return by == PT_BY_CGROUP;
 }
 
+bool by_has_side(enum pt_by by)
+{
+	return by == PT_BY_COMM;
+}
+
+const char *side_name(enum pt_side side)
+{
+	static const char *const names[] = {
+		[PT_SIDE_WRITE] = "write", [PT_SIDE_READ] = "read", [PT_SIDE_BOTH] = "both",
+	};
+
+	return names[side];
+}
+
 void rows_init(struct pt_rows *r, enum pt_by by)
 {
 	memset(r, 0, sizeof(*r));
@@ -125,10 +139,10 @@ static struct pt_key fold_key(enum pt_by by, const struct pt_key *k)
 	return f;
 }
 
-static size_t key_hash(const struct pt_key *k)
+static size_t key_hash(const struct pt_key *k, enum pt_side side)
 {
 	const unsigned char *p = (const unsigned char *)k;
-	size_t h = 1469598103934665603ull;
+	size_t h = 1469598103934665603ull ^ side;
 
 	for (size_t i = 0; i < sizeof(*k); i++)
 		h = (h ^ p[i]) * 1099511628211ull;
@@ -141,7 +155,7 @@ static void index_rows(struct pt_rows *r)
 
 	memset(r->slot, 0, r->nslots * sizeof(*r->slot));
 	for (size_t i = 0; i < r->n; i++) {
-		size_t s = key_hash(&r->v[i].key) & mask;
+		size_t s = key_hash(&r->v[i].key, r->v[i].side) & mask;
 
 		while (r->slot[s])
 			s = (s + 1) & mask;
@@ -187,14 +201,19 @@ void counts_add(struct pt_counts *sum, const struct pt_counts *c)
 	}
 }
 
-/* The slot of folded key f: its row's, or the empty one it would take. */
-static size_t find_slot(const struct pt_rows *r, const struct pt_key *f)
+/* The slot of folded key f and side: its row's, or the empty one it
+ * would take. */
+static size_t find_slot(const struct pt_rows *r, const struct pt_key *f,
+			enum pt_side side)
 {
-	size_t s = key_hash(f) & (r->nslots - 1);
+	size_t s = key_hash(f, side) & (r->nslots - 1);
 
-	for (; r->slot[s]; s = (s + 1) & (r->nslots - 1))
-		if (!memcmp(&r->v[r->slot[s] - 1].key, f, sizeof(*f)))
+	for (; r->slot[s]; s = (s + 1) & (r->nslots - 1)) {
+		const struct pt_row *row = &r->v[r->slot[s] - 1];
+
+		if (row->side == side && !memcmp(&row->key, f, sizeof(*f)))
 			break;
+	}
 	return s;
 }
 
@@ -202,7 +221,7 @@ long rows_find(const struct pt_rows *r, const struct pt_key *k)
 {
 	struct pt_key f = fold_key(r->by, k);
 
-	return r->nslots ? (long)r->slot[find_slot(r, &f)] - 1 : -1;
+	return r->nslots ? (long)r->slot[find_slot(r, &f, PT_SIDE_NONE)] - 1 : -1;
 }
 
 bool rows_has(const struct pt_rows *r, const struct pt_key *k)
@@ -210,27 +229,29 @@ bool rows_has(const struct pt_rows *r, const struct pt_key *k)
 	return rows_find(r, k) >= 0;
 }
 
-/* The row of k's key under r->by, created with zero counts; NULL on OOM. */
-static struct pt_row *row_of(struct pt_rows *r, const struct pt_key *k)
+/* The row of k's key under r->by and side, created with zero counts;
+ * NULL on OOM. */
+static struct pt_row *row_of(struct pt_rows *r, const struct pt_key *k,
+			     enum pt_side side)
 {
 	struct pt_key f = fold_key(r->by, k);
 	size_t s;
 
 	if ((r->n + 1) * 2 > r->nslots && grow_index(r))
 		return NULL;
-	s = find_slot(r, &f);
+	s = find_slot(r, &f, side);
 	if (r->slot[s])
 		return &r->v[r->slot[s] - 1];
 	if (pt_grow((void **)&r->v, &r->cap, r->n + 1, sizeof(*r->v), 64))
 		return NULL;
-	r->v[r->n] = (struct pt_row){ .key = f };
+	r->v[r->n] = (struct pt_row){ .key = f, .side = side };
 	r->slot[s] = ++r->n;
 	return &r->v[r->n - 1];
 }
 
 int rows_add(struct pt_rows *r, const struct pt_key *k, const struct pt_counts *c)
 {
-	struct pt_row *row = row_of(r, k);
+	struct pt_row *row = row_of(r, k, PT_SIDE_NONE);
 
 	if (!row)
 		return -1;
@@ -250,7 +271,7 @@ static int hists_of(struct pt_row *row)
 
 int rows_add_hist(struct pt_rows *r, const struct pt_hkey *hk, __u64 n, __u64 sum)
 {
-	struct pt_row *row = row_of(r, &hk->key);
+	struct pt_row *row = row_of(r, &hk->key, PT_SIDE_NONE);
 
 	if (!row || hk->hist >= PT_NHIST || hk->slot >= PT_HIST_SLOTS)
 		return row ? 0 : -1;
@@ -261,14 +282,12 @@ int rows_add_hist(struct pt_rows *r, const struct pt_hkey *hk, __u64 n, __u64 su
 	return 0;
 }
 
-int rows_add_hists(struct pt_rows *r, const struct pt_row *src)
+/* src's histograms into row's; -1 on OOM */
+static int hists_add(struct pt_row *row, const struct pt_row *src)
 {
-	struct pt_row *row;
-
 	if (!src->hist)
 		return 0;
-	row = row_of(r, &src->key);
-	if (!row || hists_of(row))
+	if (hists_of(row))
 		return -1;
 	for (int h = 0; h < PT_NHIST; h++) {
 		for (int s = 0; s < PT_HIST_SLOTS; s++)
@@ -276,6 +295,26 @@ int rows_add_hists(struct pt_rows *r, const struct pt_row *src)
 		row->hist_sum[h] += src->hist_sum[h];
 	}
 	return 0;
+}
+
+int rows_add_hists(struct pt_rows *r, const struct pt_row *src)
+{
+	struct pt_row *row;
+
+	if (!src->hist)
+		return 0;
+	row = row_of(r, &src->key, PT_SIDE_NONE);
+	return row ? hists_add(row, src) : -1;
+}
+
+int rows_add_row(struct pt_rows *r, const struct pt_row *src, enum pt_side side)
+{
+	struct pt_row *row = row_of(r, &src->key, side);
+
+	if (!row)
+		return -1;
+	counts_add(&row->c, &src->c);
+	return hists_add(row, src);
 }
 
 static int row_cmp(const void *a, const void *b)
@@ -286,7 +325,13 @@ static int row_cmp(const void *a, const void *b)
 
 	if (bx != by)
 		return bx < by ? 1 : -1;
-	return memcmp(&x->key, &y->key, sizeof(x->key));
+	return rows_key_cmp(x, y);
+}
+
+int rows_key_cmp(const struct pt_row *x, const struct pt_row *y)
+{
+	return memcmp(&x->key, &y->key, sizeof(x->key)) ?:
+	       (x->side > y->side) - (x->side < y->side);
 }
 
 void rows_keep(struct pt_rows *r, const bool *keep)

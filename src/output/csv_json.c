@@ -8,6 +8,7 @@
 #include "fmt.h"
 #include "report.h"
 #include "os/cgroup.h"
+#include "os/proc_args.h"
 #include "csv_layout.h"
 #include "ends.h"
 #include "record.h"
@@ -85,9 +86,10 @@ static void put_derived(struct rec *o, const char *name, const void *arg)
 }
 
 /* A pipe's writers or readers: all in JSON, ENDS_LISTED and "+N" in CSV. */
-static void procs(struct rec *o, const char *name, const struct pt_rows *ends,
+static void procs(struct rec *o, const char *name, const struct pt_report *r,
 		  const struct pt_key *pipe, bool writers)
 {
+	const struct pt_rows *ends = r->ends;
 	const struct pt_row *few[ENDS_LISTED], **v = few;
 	size_t total = ends_list(ends, pipe, writers, few, ENDS_LISTED);
 	size_t n = total < ENDS_LISTED ? total : ENDS_LISTED;
@@ -99,7 +101,7 @@ static void procs(struct rec *o, const char *name, const struct pt_rows *ends,
 		else
 			v = few;
 	}
-	rec_procs(o, name, v, n, total);
+	rec_procs(o, name, v, n, total, r->args);
 	if (v != few)
 		free(v);
 }
@@ -121,7 +123,7 @@ static void put_ends(struct rec *o, const char *name, const struct csv_row *a,
 		     bool writers)
 {
 	if (a->r->ends)
-		procs(o, name, a->r->ends, &a->row->key, writers);
+		procs(o, name, a->r, &a->row->key, writers);
 	else
 		rec_null(o, name);
 }
@@ -150,6 +152,26 @@ static void put_pipe_dev(struct rec *o, const char *name, const void *arg)
 	rec_str(o, name, dev);
 }
 
+/* -k pid: the process's command line, as read when its row was made */
+static void put_args(struct rec *o, const char *name, const void *arg)
+{
+	const struct csv_row *a = arg;
+
+	if (by_has_pid(a->r->rows->by))
+		rec_str(o, name, args_of(a->r->args, a->row->key.tgid, a->row->key.comm));
+	else
+		rec_null(o, name);
+}
+
+/* -k comm: the side its processes took */
+static void put_side(struct rec *o, const char *name, const void *arg)
+{
+	const struct csv_row *a = arg;
+
+	rec_str(o, name, by_has_side(a->r->rows->by) && a->row->side ?
+		side_name(a->row->side) : NULL);
+}
+
 static struct pt_value metric(enum pt_col col, const void *arg)
 {
 	const struct csv_row *a = arg;
@@ -160,8 +182,9 @@ static struct pt_value metric(enum pt_col col, const void *arg)
 /*
  * pipestat's fields. Key fields added after the first metrics follow the
  * columns there were when they came (cgroup, writers and readers after
- * eof_reads; pipe_dev after ring_quota_shrunk), and 'derived' was once
- * the last field; columns appended since come after them all.
+ * eof_reads; pipe_dev after ring_quota_shrunk; args and side after
+ * blocked_since), and 'derived' was once the last field; columns appended
+ * since come after them all.
  */
 static const struct csv_field fields[] = {
 	CSV_OWN("time", put_time, "end of the interval, Unix seconds (ms precision)"),
@@ -183,6 +206,12 @@ static const struct csv_field fields[] = {
 	CSV_COLS(PT_COL_RING_SLOTS, PT_COL_RING_QUOTA_SHRUNK),
 	CSV_OWN("pipe_dev", put_pipe_dev, "with `pipe_ino`, the pipe: its file system's device, "
 		"major:minor"),
+	CSV_COLS(PT_COL_ALLOC_WASTED, PT_COL_IN_BYTES),
+	CSV_OWN("args", put_args, "with `-k pid`: the process's command line (its arguments a "
+		"space apart, the first 255 bytes), read from /proc when pipestat first saw it "
+		"counted; empty if it was gone first"),
+	CSV_OWN("side", put_side, "with `-k comm`: the side of their pipes the row's "
+		"processes took, `write`, `read` or `both` (of one pipe); empty for neither"),
 	CSV_REST,
 };
 

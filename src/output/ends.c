@@ -4,6 +4,7 @@
 #include <string.h>
 #include "ends.h"
 #include "fmt.h"
+#include "os/proc_args.h"
 
 bool pt_is_writer(const struct pt_counts *c)
 {
@@ -17,12 +18,20 @@ bool pt_is_reader(const struct pt_counts *c)
 	       c->eagain_read_nowait || c->wait_read_ns;
 }
 
+enum pt_side end_side(const struct pt_counts *c)
+{
+	bool w = pt_is_writer(c), r = pt_is_reader(c);
+
+	return w && r ? PT_SIDE_BOTH : w ? PT_SIDE_WRITE : r ? PT_SIDE_READ : PT_SIDE_NONE;
+}
+
 int rows_fold(struct pt_rows *dst, const struct pt_rows *src)
 {
 	for (size_t i = 0; i < src->n; i++) {
 		const struct pt_row *row = &src->v[i];
+		enum pt_side side = by_has_side(dst->by) ? end_side(&row->c) : PT_SIDE_NONE;
 
-		if (rows_add(dst, &row->key, &row->c) || rows_add_hists(dst, row))
+		if (rows_add_row(dst, row, side))
 			return -1;
 	}
 	return 0;
@@ -93,17 +102,38 @@ void ends_names(char *buf, size_t n, const struct pt_rows *ends,
 }
 
 /*
- * "comm[pid]", the comm marked (fmt_comm_marked) and cut so the whole fits
- * in at most max characters: the name is cut before it is marked, so a
- * cut one is still well formed.
+ * " ARGS" of r's process (fmt_args_marked), at most acap characters of
+ * them; "" when acap is 0 or they were not read.
  */
-static int end_name(char *buf, size_t n, const struct pt_row *r, int max)
+static int end_args(char *buf, size_t n, const struct pt_row *r,
+		    const struct proc_args *args, int acap)
 {
-	char pid[16], comm[FMT_MARKED_LEN];
+	const char *a = acap > 0 ? args_of(args, r->key.tgid, r->key.comm) : NULL;
+	char marked[FMT_ARGS_MARKED_LEN];
+
+	buf[0] = '\0';
+	if (!a || !*(a = args_after_command(a)))
+		return 0;
+	if (!*fmt_args_marked(marked, sizeof(marked), a, acap))
+		return 0;
+	return snprintf(buf, n, " %s", marked);
+}
+
+/*
+ * "comm[pid] args", the comm marked (fmt_comm_marked) and cut so the whole
+ * fits in at most max characters (the args first: cut to at most acap
+ * characters, 0: left out): the name is cut before it is marked, so a cut
+ * one is still well formed.
+ */
+static int end_name(char *buf, size_t n, const struct pt_row *r,
+		    const struct proc_args *args, int acap, int max)
+{
+	char pid[16 + FMT_ARGS_MARKED_LEN], comm[FMT_MARKED_LEN];
 	int plen = snprintf(pid, sizeof(pid), "[%u]", r->key.tgid);
 	size_t keep = strnlen(r->key.comm, PT_COMM_LEN);
 	int clen = strlen(fmt_comm_marked(comm, r->key.comm, keep));
 
+	plen += end_args(pid + plen, sizeof(pid) - plen, r, args, acap);
 	while (max >= 0 && clen + plen > max && keep > 1)
 		clen = strlen(fmt_comm_marked(comm, r->key.comm, --keep));
 	if (max >= 0 && clen + plen > max)
@@ -111,20 +141,18 @@ static int end_name(char *buf, size_t n, const struct pt_row *r, int max)
 	return snprintf(buf, n, "%.*s%s", clen, comm, pid);
 }
 
-/* One side's processes in at most budget characters (budget < 0: what buf
- * holds); returns the length. */
-static int side_text(char *buf, size_t n, const struct ends_side *s, int budget)
+/* One side's processes in at most budget characters (budget >= 0), each
+ * one's args cut to acap characters; returns the length, *whole whether
+ * every process is there uncut. */
+static int side_cut(char *buf, size_t n, const struct ends_side *s, int budget,
+		    int acap, bool *whole)
 {
-	char ent[48], more[16];
+	char ent[64 + FMT_ARGS_MARKED_LEN], more[16];
 	int len = 0, i;
 
-	if (budget < 0 || budget > (int)n - 1)
-		budget = n - 1;
-	buf[0] = '\0';
-	if (!s->total)
-		return snprintf(buf, n, "%.*s", budget, s->idle && *s->idle ? s->idle : "?");
 	for (i = 0; i < s->k; i++) {
-		int elen = (i ? 1 : 0) + end_name(ent, sizeof(ent), s->v[i], -1);
+		int elen = (i ? 1 : 0) + end_name(ent, sizeof(ent), s->v[i], s->args,
+						   acap, -1);
 		int rest = s->total - i - 1;
 		int mlen = rest ? snprintf(more, sizeof(more), "+%d", rest) : 0;
 
@@ -132,7 +160,8 @@ static int side_text(char *buf, size_t n, const struct ends_side *s, int budget)
 			break;
 		len += snprintf(buf + len, n - len, "%s%s", i ? "," : "", ent);
 	}
-	if (i == s->total)
+	*whole = i == s->total;
+	if (*whole)
 		return len;
 	if (!i) {
 		int mlen = s->total > 1 ? snprintf(more, sizeof(more), "+%d",
@@ -143,13 +172,53 @@ static int side_text(char *buf, size_t n, const struct ends_side *s, int budget)
 			room = budget;
 			mlen = 0;
 		}
-		end_name(ent, sizeof(ent), s->v[0], room);
+		end_name(ent, sizeof(ent), s->v[0], s->args, acap, room);
 		len = snprintf(buf, n, "%.*s", room > 0 ? room : 0, ent);
 		if (mlen)
 			len += snprintf(buf + len, n - len, "%s", more);
 		return len;
 	}
 	return len + snprintf(buf + len, n - len, "+%d", s->total - i);
+}
+
+/* One side's processes in at most budget characters (budget < 0: what buf
+ * holds); returns the length. Args are what gives way first: cut shorter
+ * and shorter, then left out, before any process is. */
+static int side_text(char *buf, size_t n, const struct ends_side *s, int budget)
+{
+	static const int acaps[] = { PROC_ARGS_LEN, 24, 12, 6, 0 };
+	size_t last = sizeof(acaps) / sizeof(acaps[0]) - 1;
+	bool whole = false;
+	int len = 0;
+
+	if (budget < 0 || budget > (int)n - 1)
+		budget = n - 1;
+	buf[0] = '\0';
+	if (!s->total)
+		return snprintf(buf, n, "%.*s", budget, s->idle && *s->idle ? s->idle : "?");
+	for (size_t a = s->args ? 0 : last; a <= last && !whole; a++)
+		len = side_cut(buf, n, s, budget, acaps[a], &whole);
+	return len;
+}
+
+/*
+ * avail characters for two sides that want w and r more: a side that
+ * fits in half gives the other the rest, else each gets half.
+ */
+static void split(int w, int r, int avail, int *bw, int *br)
+{
+	int half = avail / 2;
+
+	if (w <= half) {
+		*bw = w;
+		*br = avail - w;
+	} else if (r <= avail - half) {
+		*br = r;
+		*bw = avail - r;
+	} else {
+		*bw = half;
+		*br = avail - half;
+	}
 }
 
 void ends_text(char *buf, size_t n, const struct ends_side *w,
@@ -161,18 +230,28 @@ void ends_text(char *buf, size_t n, const struct ends_side *w,
 	lw = side_text(sw, sizeof(sw), w, -1);
 	lr = side_text(sr, sizeof(sr), r, -1);
 	if (width >= 0 && lw + lr > avail && avail >= 2) {
-		int half = avail / 2;
+		struct ends_side nw = *w, nr = *r;
+		int lw0, lr0;
 
-		/* a side that fits in half gives the other the rest */
-		if (lw <= half) {
-			bw = lw;
-			br = avail - lw;
-		} else if (lr <= avail - half) {
-			br = lr;
-			bw = avail - lr;
+		/* the names without their args: what the args may have */
+		nw.args = nr.args = NULL;
+		lw0 = side_text(sw, sizeof(sw), &nw, -1);
+		lr0 = side_text(sr, sizeof(sr), &nr, -1);
+		if (lw0 + lr0 <= avail) {
+			int extra = avail - lw0 - lr0, ew = lw - lw0, er = lr - lr0;
+
+			/* the shorter args whole where they fit, the rest
+			 * to the other's: two cut ones say less */
+			if (ew <= er && ew <= extra)
+				er = extra - ew;
+			else if (er <= extra)
+				ew = extra - er;
+			else
+				split(ew, er, extra, &ew, &er);
+			bw = lw0 + ew;
+			br = lr0 + er;
 		} else {
-			bw = half;
-			br = avail - half;
+			split(lw0, lr0, avail, &bw, &br);
 		}
 		side_text(sw, sizeof(sw), w, bw);
 		side_text(sr, sizeof(sr), r, br);

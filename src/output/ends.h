@@ -19,7 +19,12 @@
 bool pt_is_writer(const struct pt_counts *c);
 bool pt_is_reader(const struct pt_counts *c);
 
-/* Folds src's rows (counts and histograms) into dst under dst->by. */
+struct proc_args;
+
+/* The side of its pipe an end (a PT_BY_PIPE_PID row) took. */
+enum pt_side end_side(const struct pt_counts *c);
+/* Folds src's rows (counts and histograms) into dst under dst->by, apart
+ * by end_side() where dst's key has a side (by_has_side). */
 int rows_fold(struct pt_rows *dst, const struct pt_rows *src);
 /* Orders ends (PT_BY_PIPE_PID rows) by pipe, then process, for ends_names. */
 void ends_sort(struct pt_rows *ends);
@@ -43,13 +48,16 @@ struct ends_side {
 	int k, total;
 	const char *idle;	/* shown for a side no process used, if not
 				 * NULL or "": who holds it open */
+	const struct proc_args *args;	/* each one's arguments; NULL: none */
 };
 /*
  * "writer[pid],... -> reader[pid],..." in at most width characters (n >
- * width; width < 0: no limit), the rule both tools cut lists by: each side
- * keeps the whole names that fit and counts the rest as "+N"; a name alone
- * too long for its side loses the end of its command name, never its
- * [pid]; a side not seen shows its idle text, else "?".
+ * width; width < 0: no limit), the rule both tools cut lists by: a name
+ * is "comm[pid] ARGS" with the side's args, which give way first (cut,
+ * then left out); then each side keeps the whole names that fit and
+ * counts the rest as "+N"; a name alone too long for its side loses the
+ * end of its command name, never its [pid]; a side not seen shows its
+ * idle text, else "?".
  */
 void ends_text(char *buf, size_t n, const struct ends_side *w,
 	       const struct ends_side *r, int width);

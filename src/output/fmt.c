@@ -203,6 +203,43 @@ const char *fmt_comm_marked(char *buf, const char *comm, size_t len)
 	return buf;
 }
 
+const char *fmt_args_marked(char *buf, size_t n, const char *args, int max)
+{
+	char p[FMT_ARGS_MARKED_LEN / 2];
+	size_t len = strlen(fmt_printable(p, sizeof(p), args, strlen(args)));
+	bool quote = p[strcspn(p, FMT_LIST_CHARS)] != '\0';
+	size_t keep = 0, mlen = quote ? 2 : 0, o = 0, full = mlen;
+	bool cut;
+
+	for (size_t i = 0; i < len; i++)
+		full += 1 + (quote && (p[i] == '"' || p[i] == '\\'));
+	cut = max >= 0 && full > (size_t)max;
+	/* cut: the longest start of p that fits max with ".." after it */
+	for (; keep < len; keep++) {
+		size_t c = 1 + (quote && (p[keep] == '"' || p[keep] == '\\'));
+
+		if (cut && mlen + c + 2 > (size_t)max)
+			break;
+		mlen += c;
+	}
+	/* too short to say anything: nothing */
+	if (cut && keep < 3)
+		keep = 0, quote = false, cut = false;
+	if (quote && o + 1 < n)
+		buf[o++] = '"';
+	for (size_t i = 0; i < keep && o + 3 < n; i++) {
+		if (quote && (p[i] == '"' || p[i] == '\\'))
+			buf[o++] = '\\';
+		buf[o++] = p[i];
+	}
+	if (cut && o + 3 < n)
+		buf[o++] = '.', buf[o++] = '.';
+	if (quote && o + 1 < n)
+		buf[o++] = '"';
+	buf[o] = '\0';
+	return buf;
+}
+
 void fmt_key(char *buf, size_t n, enum pt_by by, const struct pt_key *k)
 {
 	int len = snprintf(buf, n, "%s", by == PT_BY_TOTAL ? "total" : "");

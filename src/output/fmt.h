@@ -59,6 +59,16 @@ const char *fmt_lost(char *buf, size_t n, const struct pt_env *e);
  * buf holds FMT_MARKED_LEN bytes; returns buf.
  */
 const char *fmt_comm_marked(char *buf, const char *comm, size_t len);
+#define FMT_ARGS_MARKED_LEN	(2 * 256 + 5)
+/*
+ * A command's arguments (a NUL-terminated string of at most 255 bytes)
+ * for a human, beside its name in a list of processes: printable as
+ * fmt_printable() makes them, and marked as fmt_comm_marked() marks a
+ * comm; in at most max characters (max < 0: no limit), cut ones ending in
+ * "..", and "" when max leaves no room for a useful start. buf holds
+ * FMT_ARGS_MARKED_LEN bytes (n); returns buf.
+ */
+const char *fmt_args_marked(char *buf, size_t n, const char *args, int max);
 /*
  * A comm (PT_COMM_LEN bytes at most, NUL-terminated or not) for a human
  * to read, as ps shows it: each byte outside printable ASCII becomes '?'.

@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 #include "fmt.h"
+#include "os/proc_args.h"
 #include "record.h"
 
 void rec_begin(struct rec *r, FILE *f, enum rec_fmt fmt)
@@ -139,7 +140,7 @@ static void csv_proc(FILE *f, const struct pt_key *k, bool quote)
 }
 
 void rec_procs(struct rec *r, const char *name, const struct pt_row *const *v,
-	       size_t n, size_t total)
+	       size_t n, size_t total, const struct proc_args *args)
 {
 	bool quote = n > 1 || total > n;
 
@@ -150,6 +151,15 @@ void rec_procs(struct rec *r, const char *name, const struct pt_row *const *v,
 			fprintf(r->f, "%s{\"pid\":%u,\"comm\":", i ? "," : "",
 				v[i]->key.tgid);
 			json_string(r->f, v[i]->key.comm, PT_COMM_LEN);
+			if (args) {
+				const char *a = args_of(args, v[i]->key.tgid, v[i]->key.comm);
+
+				fputs(",\"args\":", r->f);
+				if (a)
+					json_string(r->f, a, strlen(a));
+				else
+					fputs("null", r->f);
+			}
 			fputc('}', r->f);
 		}
 		fputc(']', r->f);

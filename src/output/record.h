@@ -39,15 +39,18 @@ void rec_value(struct rec *r, const char *name, const struct pt_value *v);
 void rec_derived(struct rec *r, const char *name, const struct pt_counts *c,
 		 const struct pt_env *env);
 
+struct proc_args;
+
 /*
  * Processes (the first n of total rows' keys): JSON, an array of
- * {"pid":N,"comm":"..."} objects (pass every one); CSV, "comm[pid],..."
+ * {"pid":N,"comm":"..."} objects (pass every one), with "args" (the
+ * command line, null if not read) when args is not NULL; CSV, "comm[pid],..."
  * then ",+N" for those left out, each comm escaped as fmt_csv_escape()
  * does with ',', '[' and ']' as \xHH too, so the list splits back at its
  * commas and each entry at its last '['.
  */
 void rec_procs(struct rec *r, const char *name, const struct pt_row *const *v,
-	       size_t n, size_t total);
+	       size_t n, size_t total, const struct proc_args *args);
 
 /*
  * A log2 histogram as an object keyed by each slot's lower bound (slot s:

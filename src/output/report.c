@@ -45,7 +45,7 @@ static int sort_cmp(const void *a, const void *b, void *arg)
 		return vx.q == PT_NA ? 1 : -1;
 	if (vx.q != PT_NA && dx != dy)
 		return dx < dy ? 1 : -1;
-	return memcmp(&x->key, &y->key, sizeof(x->key));
+	return rows_key_cmp(x, y);
 }
 
 void out_sort(struct pt_rows *rows, enum pt_col col, const struct pt_env *env)

@@ -9,6 +9,7 @@
 
 struct pt_columns;
 struct csv_layout;
+struct proc_args;
 
 struct pt_report {
 	const struct pt_rows *rows;
@@ -22,6 +23,11 @@ struct pt_report {
 	const struct pt_columns *cols;	/* the table's (-o); NULL: the default */
 	/* -k pipe: rows by pipe and process, ends_sort()ed: writers, readers */
 	const struct pt_rows *ends;
+	/* the processes' command lines (-k pid, -k pipe's ends); NULL: none */
+	const struct proc_args *args;
+	/* the table's line: a terminal's width; at most 80 columns below
+	 * that (and for 0: not a terminal) */
+	int width;
 };
 
 /* The rows a report prints: all, or the first max_rows. */

@@ -3,6 +3,7 @@
 #include <string.h>
 #include <time.h>
 #include "os/cgroup.h"
+#include "os/proc_args.h"
 #include "columns.h"
 #include "ends.h"
 #include "fmt.h"
@@ -22,12 +23,14 @@ static const struct pt_columns *columns(const struct pt_report *r)
 
 #define TABLE_COLS	80	/* a line with the default columns, at most */
 #define NAME_MIN	24	/* a cgroup or a pipe's ends, however many -o adds */
+#define ARGS_MIN	8	/* -k pid: the ARGS column, when there is room */
 
 /* Where a line's parts go: the widths that depend on the rows printed. */
 struct table_layout {
 	int pipe_w;	/* the widest inode, at least "PIPE" */
 	int cgroup_w;	/* the widest path, within TABLE_COLS */
 	int ends_w;	/* writers -> readers, within TABLE_COLS */
+	int args_w;	/* -k pid: the arguments, within the line; 0: none */
 };
 
 static int values_width(const struct pt_report *r)
@@ -42,16 +45,24 @@ static int values_width(const struct pt_report *r)
 	return w;
 }
 
-/* What TABLE_COLS leave a name column after the rest of the line. */
-static int room(int used)
+/* The line's width: a wider terminal's, else TABLE_COLS. */
+static int line_width(const struct pt_report *r)
 {
-	return TABLE_COLS - used > NAME_MIN ? TABLE_COLS - used : NAME_MIN;
+	return r->width > TABLE_COLS ? r->width : TABLE_COLS;
+}
+
+/* What the line leaves a name column after the rest of it. */
+static int room(const struct pt_report *r, int used)
+{
+	int left = line_width(r) - used;
+
+	return left > NAME_MIN ? left : NAME_MIN;
 }
 
 static void lay_out(struct table_layout *l, const struct pt_report *r)
 {
 	enum pt_by by = r->rows->by;
-	int values = values_width(r), cg_room = room(values + 1);
+	int values = values_width(r), cg_room = room(r, values + 1);
 	char buf[4096];
 
 	l->pipe_w = 4;
@@ -72,7 +83,11 @@ static void lay_out(struct table_layout *l, const struct pt_report *r)
 	}
 	if (l->cgroup_w > cg_room)
 		l->cgroup_w = cg_room;
-	l->ends_w = room(l->pipe_w + 1 + values + 2);
+	l->ends_w = room(r, l->pipe_w + 1 + values + 2);
+	/* the arguments only where the line has room: never past it */
+	l->args_w = r->args && by_has_pid(by) ? line_width(r) - (8 + 15 + values + 2) : 0;
+	if (l->args_w < ARGS_MIN)
+		l->args_w = 0;
 }
 
 static void heading(FILE *f, const struct pt_report *r, const struct table_layout *l)
@@ -91,6 +106,8 @@ static void heading(FILE *f, const struct pt_report *r, const struct table_layou
 		fprintf(f, "%-8s", "PID");
 	if (by_has_comm(by))
 		fprintf(f, "%-15s", "COMM");
+	if (by_has_side(by))
+		fprintf(f, "%-6s", "SIDE");
 	if (by_has_pipe(by))
 		fprintf(f, "%-*s ", l->pipe_w, "PIPE");
 	if (by_has_cgroup(by))
@@ -103,15 +120,19 @@ static void heading(FILE *f, const struct pt_report *r, const struct table_layou
 	}
 	if (r->ends)
 		fputs("  WRITERS -> READERS", f);
+	else if (l->args_w)
+		fputs("  ARGS", f);
 	fputc('\n', f);
 }
 
-/* A pipe's ends in width characters (ends_text's rule), its processes by pid. */
-static void ends_cell(char *buf, size_t n, const struct pt_rows *ends,
+/* A pipe's ends in width characters (ends_text's rule), its processes by
+ * pid with their arguments. */
+static void ends_cell(char *buf, size_t n, const struct pt_report *rep,
 		      const struct pt_key *pipe, int width)
 {
 	const struct pt_row *w[ENDS_LISTED], *r[ENDS_LISTED];
-	struct ends_side sw = { .v = w }, sr = { .v = r };
+	struct ends_side sw = { .v = w, .args = rep->args }, sr = { .v = r, .args = rep->args };
+	const struct pt_rows *ends = rep->ends;
 
 	sw.total = ends_list(ends, pipe, true, w, ENDS_LISTED);
 	sr.total = ends_list(ends, pipe, false, r, ENDS_LISTED);
@@ -133,6 +154,8 @@ static void line(FILE *f, const struct pt_report *r, const struct pt_row *row,
 		fprintf(f, "%-8u", row->key.tgid);
 	if (by_has_comm(by))
 		fprintf(f, "%-15.15s", fmt_comm(comm, row->key.comm));
+	if (by_has_side(by))
+		fprintf(f, "%-6s", row->side ? side_name(row->side) : "-");
 	if (by_has_pipe(by))
 		fprintf(f, "%-*llu ", l->pipe_w, (unsigned long long)row->key.ino);
 	if (by_has_cgroup(by)) {
@@ -161,8 +184,16 @@ static void line(FILE *f, const struct pt_report *r, const struct pt_row *row,
 	if (r->ends) {
 		char ends[1024];
 
-		ends_cell(ends, sizeof(ends), r->ends, &row->key, l->ends_w);
+		ends_cell(ends, sizeof(ends), r, &row->key, l->ends_w);
 		fprintf(f, "  %s", ends);
+	} else if (l->args_w) {
+		const char *a = args_of(r->args, row->key.tgid, row->key.comm);
+		char marked[FMT_ARGS_MARKED_LEN];
+
+		/* "-": gone before they were read; none: nothing */
+		if (!a || *fmt_args_marked(marked, sizeof(marked), args_after_command(a),
+					   l->args_w))
+			fprintf(f, "  %s", a ? marked : "-");
 	}
 	fputc('\n', f);
 }

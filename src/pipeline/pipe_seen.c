@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 #include "output/ends.h"
+#include "os/proc_args.h"
 #include "output/fmt.h"
 #include "tune/pipe_resize.h"
 #include "pipe_seen.h"
@@ -104,25 +105,12 @@ int seen_holds(pid_t pid, __u32 dev, __u64 ino, char *path, size_t n)
 /* The command line of pid, its arguments a space apart, printable. */
 static void read_cmdline(__u32 pid, char *buf, size_t n)
 {
-	char path[64], raw[PL_CMDLINE_LEN];
-	ssize_t len;
-	int fd;
+	char raw[PL_CMDLINE_LEN];
+	int len = proc_cmdline(pid, raw, sizeof(raw));
 
 	buf[0] = '\0';
-	snprintf(path, sizeof(path), "/proc/%u/cmdline", pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return;
-	len = read(fd, raw, sizeof(raw) - 1);
-	close(fd);
-	if (len <= 0)
-		return;
-	while (len > 0 && !raw[len - 1])
-		len--;
-	for (ssize_t i = 0; i < len; i++)
-		if (!raw[i])
-			raw[i] = ' ';
-	fmt_printable(buf, n, raw, len);
+	if (len > 0)
+		fmt_printable(buf, n, raw, len);
 }
 
 /* A new end of row's process and pipe, appended (sorted later). */

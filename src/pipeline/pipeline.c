@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -305,6 +307,123 @@ int pl_build(struct pl_graph *g, const struct pt_rows *ends,
 	classify(g, env);
 	stage(g);
 	return 0;
+}
+
+struct pipe_rank {
+	size_t group;	/* its pipeline's first row */
+	long rank;	/* upstream first in it */
+	size_t i;	/* its row: ties keep their order */
+};
+
+static int rank_cmp(const void *a, const void *b)
+{
+	const struct pipe_rank *x = a, *y = b;
+
+	if (x->group != y->group)
+		return x->group < y->group ? -1 : 1;
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	return (x->i > y->i) - (x->i < y->i);
+}
+
+/* What ordering the pipes needs, per pipe and per node. */
+struct order_work {
+	struct pipe_rank *rk;
+	long *wmin, *rmin;	/* per pipe: its writers', readers' rank */
+	long *node;		/* per pipe: a node of its ends; -1: none */
+	size_t *up;		/* per node: union-find of the pipelines */
+	size_t *first;		/* per node: its pipeline's first row */
+};
+
+static size_t root_of(size_t *up, size_t x)
+{
+	while (up[x] != x)
+		x = up[x] = up[up[x]];
+	return x;
+}
+
+/*
+ * Each pipe's pipeline (the nodes its edges join, named by its first row:
+ * pipelines as busy as their busiest pipe), and its rank in it from its
+ * ends' stages: twice its earliest writer's (a stage's pipes out after
+ * those into it), else its earliest reader's less one (just before the
+ * reader), else last.
+ */
+static void rank_pipes(struct order_work *w, const struct pt_rows *pipes,
+		       const struct pt_rows *ends, const struct pl_graph *g)
+{
+	for (size_t i = 0; i < g->nnodes; i++) {
+		w->up[i] = i;
+		w->first[i] = SIZE_MAX;
+	}
+	for (size_t i = 0; i < g->nedges; i++)
+		w->up[root_of(w->up, g->edges[i].from)] = root_of(w->up, g->edges[i].to);
+	for (size_t i = 0; i < pipes->n; i++) {
+		w->wmin[i] = w->rmin[i] = LONG_MAX;
+		w->node[i] = -1;
+	}
+	for (size_t i = 0; i < ends->n; i++) {
+		const struct pt_row *e = &ends->v[i];
+		long p = rows_find(pipes, &e->key), node = node_of(g, e->key.tgid);
+		long st = node >= 0 ? g->nodes[node].stage : LONG_MAX / 4;
+
+		if (p < 0)
+			continue;
+		if (node >= 0)
+			w->node[p] = node;
+		if (pt_is_writer(&e->c) && 2 * st < w->wmin[p])
+			w->wmin[p] = 2 * st;
+		if (pt_is_reader(&e->c) && 2 * st - 1 < w->rmin[p])
+			w->rmin[p] = 2 * st - 1;
+	}
+	for (size_t i = 0; i < pipes->n; i++) {
+		size_t group = i;
+
+		if (w->node[i] >= 0) {
+			size_t root = root_of(w->up, w->node[i]);
+
+			if (w->first[root] == SIZE_MAX)
+				w->first[root] = i;
+			group = w->first[root];
+		}
+		w->rk[i] = (struct pipe_rank){ group, w->wmin[i] != LONG_MAX ?
+					       w->wmin[i] : w->rmin[i], i };
+	}
+}
+
+int pl_order_pipes(struct pt_rows *pipes, const struct pt_rows *ends,
+		   const struct pl_graph *g)
+{
+	size_t n = pipes->n, nn = g->nnodes;
+	struct order_work w;
+	struct pt_row *v;
+	int err = -1;
+
+	if (n < 2)
+		return 0;
+	w = (struct order_work){
+		.rk = malloc(n * sizeof(*w.rk)), .wmin = malloc(3 * n * sizeof(long)),
+		.up = malloc((2 * nn + 1) * sizeof(size_t)),
+	};
+	v = malloc(n * sizeof(*v));
+	if (!w.rk || !w.wmin || !w.up || !v)
+		goto out;
+	w.rmin = w.wmin + n;
+	w.node = w.wmin + 2 * n;
+	w.first = w.up + nn;
+	rank_pipes(&w, pipes, ends, g);
+	qsort(w.rk, n, sizeof(*w.rk), rank_cmp);
+	for (size_t i = 0; i < n; i++)
+		v[i] = pipes->v[w.rk[i].i];
+	memcpy(pipes->v, v, n * sizeof(*v));
+	rows_reindex(pipes);
+	err = 0;
+out:
+	free(w.rk);
+	free(w.wmin);
+	free(w.up);
+	free(v);
+	return err;
 }
 
 double pl_rate(const struct pl_graph *g, __u64 n)

@@ -71,6 +71,18 @@ void pl_free(struct pl_graph *g);
 int pl_build(struct pl_graph *g, const struct pt_rows *ends,
 	     const struct pt_env *env, const struct pipe_seen *seen);
 
+/*
+ * pipes (PT_BY_PIPE rows) in pipeline order: each pipeline's pipes
+ * together (the pipelines in the order of their first rows), upstream
+ * first: a pipe whose reader writes into another pipe comes before it
+ * (a | b | c: a's pipe into b, then b's into c, whatever their inode
+ * numbers), by the stage of each pipe's earliest writer in g (built from
+ * ends with pl_build()); ties keep their order. -1 on out of memory
+ * (pipes left as they were).
+ */
+int pl_order_pipes(struct pt_rows *pipes, const struct pt_rows *ends,
+		   const struct pl_graph *g);
+
 /* Per second of the interval; 0 for an interval of no length. */
 double pl_rate(const struct pl_graph *g, __u64 n);
 /* The node's label: "comm[pid]" (the comm shown as fmt_comm_marked()). */

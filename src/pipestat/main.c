@@ -8,12 +8,14 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
 #include "tune/advise.h"
 #include "cli/cli.h"
 #include "os/sigout.h"
 #include "os/clock.h"
+#include "os/proc_args.h"
 #include "session/privs.h"
 #include "command.h"
 #include "demo.h"
@@ -50,7 +52,11 @@ struct run {
 	struct pt_server *server;
 	struct textfile textfile;	/* --textfile; dirfd -1 if none */
 	bool textfile_failed;
-	bool by_ends;		/* drained by pipe and process: -k pipe, the graph */
+	bool by_ends;		/* drained by pipe and process: -k pipe, -k comm
+				 * (its sides), the graph */
+	struct proc_args args;	/* -k pid, -k pipe: the processes' arguments */
+	bool args_wanted;
+	struct pt_rows peeked;	/* the keys counted so far (args_wanted) */
 	struct pipe_seen seen;	/* --graph, --listen: ends beyond an interval */
 	struct pl_graph graph;
 	struct textfile graph_file;	/* --graph; dirfd -1 if none */
@@ -114,8 +120,33 @@ static int fill_picture(FILE *f, const void *arg)
 	return fwrite(p->data, 1, p->len, f) != p->len;
 }
 
-/* The interval's pipeline into --graph's file and the exporter's page. */
-static int export_graph(struct run *r, const struct pt_env *env)
+/* The pipeline is drawn: into --graph's file, or for the page's viewers. */
+static bool graph_drawn(struct run *r)
+{
+	return r->o->graph || (r->server && serve_graph_wanted(r->server));
+}
+
+/* The interval's pipeline: for --graph, the exporter's page and -k pipe's
+ * order. */
+static int build_graph(struct run *r, const struct pt_env *env)
+{
+	bool drawn = graph_drawn(r);
+
+	if (!drawn && r->rows.by != PT_BY_PIPE)
+		return 0;
+	if (drawn)
+		seen_prune(&r->seen, &r->ends);
+	if (pl_build(&r->graph, &r->ends, env, drawn ? &r->seen : NULL)) {
+		fprintf(stderr, "pipestat: out of memory for the graph\n");
+		r->failed = true;
+		return -1;
+	}
+	return 0;
+}
+
+/* The interval's pipeline (built) into --graph's file and the exporter's
+ * page. */
+static int export_graph(struct run *r)
 {
 	struct picture p;
 	char *data;
@@ -126,11 +157,6 @@ static int export_graph(struct run *r, const struct pt_env *env)
 		serve_set_graph(r->server, NULL, 0);	/* none stale when asked again */
 	if (!page && !r->o->graph)
 		return 0;
-	seen_prune(&r->seen, &r->ends);
-	if (pl_build(&r->graph, &r->ends, env, &r->seen)) {
-		fprintf(stderr, "pipestat: out of memory for the graph\n");
-		return -1;
-	}
 	if (page && !graph_render(&r->graph, PL_FMT_SVG, &data, &p.len))
 		serve_set_graph(r->server, data, p.len);
 	if (r->graph_file.dirfd < 0)
@@ -157,12 +183,6 @@ static int counters_failed(struct run *r)
 	return -1;
 }
 
-/* The pipeline is drawn: into --graph's file, or for the page's viewers. */
-static bool graph_drawn(struct run *r)
-{
-	return r->o->graph || (r->server && serve_graph_wanted(r->server));
-}
-
 /* Adds what the kernel counted since the last drain to the interval's rows. */
 static int collect(struct run *r)
 {
@@ -176,6 +196,11 @@ static int collect(struct run *r)
 		r->failed = true;
 		return -1;
 	}
+	if (r->args_wanted && args_learn(&r->args, r->by_ends ? &r->ends : &r->rows)) {
+		fprintf(stderr, "pipestat: out of memory for the command lines\n");
+		r->failed = true;
+		return -1;
+	}
 	return 0;
 }
 
@@ -184,6 +209,25 @@ static int sched_oom(struct run *r)
 	fprintf(stderr, "pipestat: out of memory for the CPU figures\n");
 	r->failed = true;
 	return -1;
+}
+
+/*
+ * The table's width: $COLUMNS, as ps(1) takes it, else the terminal's the
+ * report goes to; 0 (80 columns) for a file or a pipe.
+ */
+static int table_width(int fd)
+{
+	const char *env = getenv("COLUMNS");
+	struct winsize ws;
+	char *end;
+	long v;
+
+	if (env && *env) {
+		v = strtol(env, &end, 10);
+		if (!*end && v > 0 && v < 4096)
+			return v;
+	}
+	return isatty(fd) && !ioctl(fd, TIOCGWINSZ, &ws) ? ws.ws_col : 0;
 }
 
 /* Drains and prints one interval; -1 if that or the output failed. */
@@ -209,6 +253,9 @@ static int report(struct run *r)
 	ends_sort(&r->ends);
 	if (r->rows.by == PT_BY_PIPE)
 		rep.ends = &r->ends;
+	if (r->args_wanted)
+		rep.args = &r->args;
+	rep.width = table_width(r->out_fd);
 	/* the interval ends where the drain switched generations: waits in
 	 * progress were counted up to there (a busy machine can delay it) */
 	t = r->s.switched_ns / 1e9;
@@ -223,15 +270,23 @@ static int report(struct run *r)
 	rows_sort(&r->rows);
 	pt_session_env(&r->s, &env);
 	env.interval_s = rep.interval_s;
+	if (build_graph(r, &env))
+		return -1;
+	/* -k pipe: a pipeline as it flows, unless -s asks for another order */
 	if (r->o->sort_col >= 0)
 		out_sort(&r->rows, r->o->sort_col, &env);
+	else if (r->rows.by == PT_BY_PIPE && pl_order_pipes(&r->rows, &r->ends, &r->graph)) {
+		fprintf(stderr, "pipestat: out of memory for the pipes' order\n");
+		r->failed = true;
+		return -1;
+	}
 	rep.hists = r->o->json ? r->o->load.hists : 0;
 	rep.max_rows = r->o->rows;
 	rep.rate = r->o->rate;
 	rep.cols = &r->o->cols;
 	if (r->prom && export_prom(r, &env))
 		return -1;
-	if ((r->o->graph || r->server) && export_graph(r, &env))
+	if ((r->o->graph || r->server) && export_graph(r))
 		return -1;
 	if (r->o->csv)
 		err = out_csv_report(r->out, &rep);
@@ -247,6 +302,7 @@ static int report(struct run *r)
 		fprintf(stderr, "pipestat: %s\n", lost);
 	rows_clear(&r->rows);
 	rows_clear(&r->ends);
+	args_prune(&r->args);
 	memset(&r->lost, 0, sizeof(r->lost));
 	return err;
 }
@@ -316,6 +372,27 @@ static int wait_until(struct run *r, double deadline, const sigset_t *set)
  * thousands of processes in one report.
  */
 #define COLLECT_S 1.0
+/*
+ * Processes named with their arguments (-k pid, -k pipe): the keys counted
+ * so far are looked at every PEEK_S (nothing drained: --max-keys holds per
+ * interval), so a process's command line is read while it runs (a stage
+ * of a short pipeline is gone by the report).
+ */
+#define PEEK_S 0.25
+
+/* The command lines of the processes counted since the last drain. */
+static int peek_args(struct run *r)
+{
+	rows_clear(&r->peeked);
+	if (pt_session_peek(&r->s, &r->peeked))
+		return counters_failed(r);
+	if (args_learn(&r->args, &r->peeked)) {
+		fprintf(stderr, "pipestat: out of memory for the command lines\n");
+		r->failed = true;
+		return -1;
+	}
+	return 0;
+}
 
 /* -- COMMAND: the CPU figures are read every SAMPLE_S too, so that a
  * process that exits keeps those up to its last read (the rest of its
@@ -323,29 +400,35 @@ static int wait_until(struct run *r, double deadline, const sigset_t *set)
 #define SAMPLE_S 0.2
 
 /* wait_until(), draining the counters every COLLECT_S meanwhile under
- * -- COMMAND, and reading the CPU figures every SAMPLE_S; -1 if a drain
- * failed. */
+ * -- COMMAND, reading the CPU figures every SAMPLE_S there and looking for
+ * new processes every PEEK_S for their arguments; -1 if a drain failed. */
 static int wait_collecting(struct run *r, double deadline, const sigset_t *set)
 {
-	double collect_at = pt_now(CLOCK_MONOTONIC) + COLLECT_S;
+	bool sample = r->o->command && r->sched_on;
+	double drain = pt_now(CLOCK_MONOTONIC) + COLLECT_S;
 
 	for (;;) {
-		double step = pt_now(CLOCK_MONOTONIC) + (r->sched_on ? SAMPLE_S : COLLECT_S);
+		double now = pt_now(CLOCK_MONOTONIC);
+		double step = r->o->command ? drain : 0;
 		int w;
 
-		if (step > collect_at)
-			step = collect_at;
-		if (!r->o->command || (deadline && deadline <= step))
+		if (sample && (!step || now + SAMPLE_S < step))
+			step = now + SAMPLE_S;
+		if (r->args_wanted && (!step || now + PEEK_S < step))
+			step = now + PEEK_S;
+		if (!step || (deadline && deadline <= step))
 			return wait_until(r, deadline, set);
 		w = wait_until(r, step, set);
 		if (w != 1)
 			return w;
-		if (step >= collect_at) {
+		if (r->o->command && pt_now(CLOCK_MONOTONIC) >= drain) {
 			if (collect(r))
 				return -1;
-			collect_at = step + COLLECT_S;
+			drain = pt_now(CLOCK_MONOTONIC) + COLLECT_S;
+		} else if (r->args_wanted && peek_args(r)) {
+			return -1;
 		}
-		if (r->sched_on && sched_sample(&r->sched, (struct pt_rows *[]){ &r->rows, &r->ends }, 2))
+		if (sample && sched_sample(&r->sched, (struct pt_rows *[]){ &r->rows, &r->ends }, 2))
 			return sched_oom(r);
 	}
 }
@@ -584,7 +667,12 @@ int main(int argc, char **argv)
 			(r.last - r.start) * 1e3);
 	rows_init(&r.rows, o.by);
 	rows_init(&r.ends, PT_BY_PIPE_PID);
-	r.by_ends = o.by == PT_BY_PIPE || o.graph || o.listen;
+	r.by_ends = o.by == PT_BY_PIPE || by_has_side(o.by) || o.graph || o.listen;
+	/* named in the table, CSV and JSON (not in Prometheus' labels) */
+	r.args_wanted = (o.by == PT_BY_PID || o.by == PT_BY_PIPE) && !o.listen &&
+			!o.textfile && !o.advise;
+	args_init(&r.args);
+	rows_init(&r.peeked, PT_BY_PIPE_PID);
 	seen_init(&r.seen);
 	pl_init(&r.graph);
 	r.sched_on = o.graph || o.listen || (o.load.cols & (PT_COL_BIT(PT_COL_CPU_PCT) |
@@ -651,6 +739,8 @@ out:
 	textfile_close(&r.textfile);
 	textfile_close(&r.graph_file);
 	seen_free(&r.seen);
+	args_free(&r.args);
+	rows_free(&r.peeked);
 	pl_free(&r.graph);
 	sched_free(&r.sched);
 	command_cleanup(&r.cmd);

@@ -17,6 +17,7 @@
 #include <termios.h>
 #include "cli/cli.h"
 #include "os/clock.h"
+#include "os/proc_args.h"
 #include "session/privs.h"
 #include "session/session.h"
 #include "opts.h"
@@ -36,6 +37,7 @@ struct top {
 	struct tm_model m;
 	struct tv_state st;
 	struct pv_view pv;	/* g */
+	struct proc_args args;	/* the processes' arguments, read at the drain */
 	double last;		/* last drain, monotonic */
 	double cpu_last;	/* own user + system seconds at the last drain */
 };
@@ -91,6 +93,11 @@ static int refresh_data(struct top *t)
 	/* once per interval: a rebuild (a key) reads no CPU figures */
 	if (pv_sched(&t->pv, &t->raw, t->st.pipeline))
 		return -1;
+	/* read while the processes run; kept while they show up */
+	if (args_learn(&t->args, &t->raw))
+		return -1;
+	args_prune(&t->args);
+	t->m.args = &t->args;
 	return rebuild(t);
 }
 
@@ -249,6 +256,7 @@ int main(int argc, char **argv)
 	rows_init(&t.discard, PT_BY_PIPE_PID);
 	tm_init(&t.m);
 	pv_init(&t.pv);
+	args_init(&t.args);
 	t.st.mode = TM_PER_PIPE;
 	t.st.sort = TM_MBPS;
 	t.st.interval = o.interval;
@@ -276,6 +284,7 @@ int main(int argc, char **argv)
 	pt_session_close(&t.s);
 	tm_free(&t.m);
 	pv_free(&t.pv);
+	args_free(&t.args);
 	rows_free(&t.raw);
 	rows_free(&t.discard);
 	close(sigfd);

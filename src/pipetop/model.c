@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "pipeline/blocked.h"
+#include "os/proc_args.h"
 #include "output/fmt.h"
 #include "model.h"
 
@@ -285,8 +286,9 @@ void tm_name_idle_sides(struct tm_model *m)
 	blocked_ends(q, nq);
 }
 
-void tm_ends_text(char *buf, size_t n, const struct tm_model *m,
-		  const struct tm_item *it, int width)
+/* tm_ends_text, with each process's arguments or without */
+static void ends_of(char *buf, size_t n, const struct tm_model *m,
+		    const struct tm_item *it, int width, bool args)
 {
 	const struct pt_row *w[TM_ENDS_LISTED], *r[TM_ENDS_LISTED];
 	struct ends_side sw = { .v = w }, sr = { .v = r };
@@ -301,7 +303,31 @@ void tm_ends_text(char *buf, size_t n, const struct tm_model *m,
 	}
 	sw.idle = it->held[0];
 	sr.idle = it->held[1];
+	sw.args = sr.args = args ? m->args : NULL;
 	ends_text(buf, n, &sw, &sr, width);
+}
+
+void tm_ends_text(char *buf, size_t n, const struct tm_model *m,
+		  const struct tm_item *it, int width)
+{
+	ends_of(buf, n, m, it, width, false);
+}
+
+void tm_ends_named(char *buf, size_t n, const struct tm_model *m,
+		   const struct tm_item *it, int width)
+{
+	ends_of(buf, n, m, it, width, true);
+}
+
+void tm_proc_name(char *buf, size_t n, const struct tm_model *m,
+		  const struct tm_item *it)
+{
+	const char *a = args_of(m->args, it->key.tgid, it->key.comm);
+	char comm[PT_COMM_LEN + 1], marked[FMT_ARGS_MARKED_LEN];
+
+	a = a ? fmt_args_marked(marked, sizeof(marked), args_after_command(a), -1) : "";
+	snprintf(buf, n, "%s[%u]%s%s", fmt_comm(comm, it->key.comm), it->key.tgid,
+		 *a ? " " : "", a);
 }
 
 double tm_interval_step(double cur, int dir)

@@ -57,6 +57,7 @@ struct tm_model {
 	struct pt_counts total;	/* everything traced, unfiltered */
 	double moved;		/* bytes through pipes: sum of per-pipe bytes */
 	size_t npipes, nprocs;
+	const struct proc_args *args;	/* the processes' arguments; NULL: none */
 };
 
 void tm_init(struct tm_model *m);
@@ -86,6 +87,11 @@ enum pt_quality tm_col_quality(int col, const struct pt_env *env);
 void tm_format(char *buf, size_t n, const struct pt_value *v, enum tm_kind kind,
 	       int width);
 
+/* A process for a human: "comm[pid] args" (args as fmt_args_marked()
+ * shows them, none when not known). */
+void tm_proc_name(char *buf, size_t n, const struct tm_model *m,
+		  const struct tm_item *it);
+
 #define TM_ENDS_LISTED	ENDS_LISTED	/* per side; the rest only counted, as "+N" */
 /*
  * "writer[pid],... -> reader[pid],..." in at most width characters (n >
@@ -93,6 +99,10 @@ void tm_format(char *buf, size_t n, const struct pt_value *v, enum tm_kind kind,
  */
 void tm_ends_text(char *buf, size_t n, const struct tm_model *m,
 		  const struct tm_item *it, int width);
+/* The same with each process's arguments (ends_text()'s rule): the detail
+ * pane's, where a row's columns do not depend on it. */
+void tm_ends_named(char *buf, size_t n, const struct tm_model *m,
+		   const struct tm_item *it, int width);
 
 /*
  * The histograms (enum pt_hist x slots) of an item, summed over its raw

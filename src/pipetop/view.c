@@ -251,7 +251,7 @@ struct layout {
 /* The ends / process column: wide enough for the rows on screen. */
 static int name_want(const struct tv_state *st, const struct tm_model *m, int nrows)
 {
-	char buf[512], comm[PT_COMM_LEN + 1];
+	char buf[512];
 	int want = NAME_MIN, cap;
 
 	for (int i = 0; st->have_data && i < nrows && (size_t)i < m->n; i++) {
@@ -260,9 +260,7 @@ static int name_want(const struct tv_state *st, const struct tm_model *m, int nr
 		if (st->mode == TM_PER_PIPE)
 			tm_ends_text(buf, sizeof(buf), m, &m->items[i], sizeof(buf) - 1);
 		else
-			snprintf(buf, sizeof(buf), "%s[%u]",
-				 fmt_comm(comm, m->items[i].key.comm),
-				 m->items[i].key.tgid);
+			tm_proc_name(buf, sizeof(buf), m, &m->items[i]);
 		len = strlen(buf) + 1;
 		if (len > want)
 			want = len;
@@ -327,7 +325,7 @@ static void heading(int y, const struct tv_state *st, const struct layout *l)
 static void row(int y, const struct tv_state *st, const struct tm_model *m,
 		const struct tm_item *it, const struct layout *l, bool selected)
 {
-	char buf[512], comm[PT_COMM_LEN + 1];
+	char buf[512];
 	int x = 0;
 
 	if (selected) {
@@ -342,8 +340,7 @@ static void row(int y, const struct tv_state *st, const struct tm_model *m,
 	if (st->mode == TM_PER_PIPE)
 		tm_ends_text(buf, sizeof(buf), m, it, l->name_w - 1);
 	else
-		snprintf(buf, sizeof(buf), "%s[%u]", fmt_comm(comm, it->key.comm),
-			 it->key.tgid);
+		tm_proc_name(buf, sizeof(buf), m, it);
 	mvaddnstr(y, x, buf, l->name_w - 1);
 	x += l->name_w;
 	for (int i = 0; i < l->ncols; i++) {
@@ -417,14 +414,13 @@ static void detail(int y0, const struct tv_state *st, const struct tm_model *m,
 	__u64 h[PT_NHIST][PT_HIST_SLOTS];
 	int colw = 40, ncol = COLS / colw > 0 ? COLS / colw : 1, col = 0;
 	int ymax = LINES - 1, y, ytop;
-	char name[256], line[512], a[32], b[32], c[32], comm[PT_COMM_LEN + 1];
+	char name[256], line[512], a[32], b[32], c[32];
 
 	mvhline(y0, 0, ACS_HLINE, COLS);
 	if (m->mode == TM_PER_PIPE)
-		tm_ends_text(name, sizeof(name), m, it, 60);
+		tm_ends_named(name, sizeof(name), m, it, 60);
 	else
-		snprintf(name, sizeof(name), "%s[%u]", fmt_comm(comm, it->key.comm),
-			 it->key.tgid);
+		tm_proc_name(name, sizeof(name), m, it);
 	duration_cell(a, sizeof(a), PT_COL_WAIT_READ_NS, st, it);
 	duration_cell(b, sizeof(b), PT_COL_WAIT_WRITE_NS, st, it);
 	duration_cell(c, sizeof(c), PT_COL_LOCK_WAIT_NS, st, it);

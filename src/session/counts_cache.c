@@ -27,8 +27,13 @@ int counts_cache_bind(struct pt_counts_cache *cc, struct bpf_object *obj)
 	return 0;
 }
 
-int counts_cache_drain(struct pt_counts_cache *cc, __u32 gen, struct pt_rows *rows)
+/* Generation gen's ready entries into rows (their counts, or none);
+ * emptied when take. */
+static int read_gen(struct pt_counts_cache *cc, __u32 gen, struct pt_rows *rows,
+		    bool take)
 {
+	static const struct pt_counts none;
+
 	for (__u32 i = gen * PT_CACHE_SLOTS; i < (gen + 1) * PT_CACHE_SLOTS; i++) {
 		bool used = false;
 
@@ -39,14 +44,25 @@ int counts_cache_drain(struct pt_counts_cache *cc, __u32 gen, struct pt_rows *ro
 
 			/* claims are never left half done: the programs
 			 * that made them have all returned */
-			if (e->state == PT_CACHE_READY && rows_add(rows, &e->key, &e->c))
+			if (e->state == PT_CACHE_READY &&
+			    rows_add(rows, &e->key, take ? &e->c : &none))
 				return -ENOMEM;
 			used |= e->state != PT_CACHE_FREE;
 		}
-		if (used && bpf_map_update_elem(cc->fd, &i, cc->zero, BPF_ANY))
+		if (take && used && bpf_map_update_elem(cc->fd, &i, cc->zero, BPF_ANY))
 			return -errno;
 	}
 	return 0;
+}
+
+int counts_cache_drain(struct pt_counts_cache *cc, __u32 gen, struct pt_rows *rows)
+{
+	return read_gen(cc, gen, rows, true);
+}
+
+int counts_cache_keys(struct pt_counts_cache *cc, __u32 gen, struct pt_rows *rows)
+{
+	return read_gen(cc, gen, rows, false);
 }
 
 void counts_cache_unbind(struct pt_counts_cache *cc)

@@ -25,6 +25,10 @@ int counts_cache_bind(struct pt_counts_cache *cc, struct bpf_object *obj);
  * no program can write gen (pt_session_drain). 0, or -errno.
  */
 int counts_cache_drain(struct pt_counts_cache *cc, __u32 gen, struct pt_rows *rows);
+/* The keys of generation gen's entries ready so far into rows, with no
+ * counts, the entries left as they are (programs may be adding to them).
+ * 0, or -errno. */
+int counts_cache_keys(struct pt_counts_cache *cc, __u32 gen, struct pt_rows *rows);
 void counts_cache_unbind(struct pt_counts_cache *cc);
 
 #endif

@@ -424,6 +424,38 @@ static int drain_map(struct pt_gen_map *m, int gen, struct pt_rows *rows)
 	return m->fold(rows, keys, vals, count) ? -ENOMEM : 0;
 }
 
+/* The keys in generation gen of m so far, with no counts, left in it:
+ * the programs may be adding to it. */
+static int peek_map(struct pt_gen_map *m, int gen, struct pt_rows *rows)
+{
+	static const struct pt_counts none;
+	__u32 batch, count;
+	void *in = NULL;
+	int err;
+
+	do {
+		count = m->max;
+		err = bpf_map_lookup_batch(m->fd[gen], in, &batch, m->keys, m->vals,
+					   &count, NULL);
+		if (err && errno != ENOENT)
+			return 0;	/* no batch ops: names at the drain only */
+		for (__u32 i = 0; i < count; i++)
+			if (rows_add(rows, (const struct pt_key *)((char *)m->keys + i * m->ksz),
+				     &none))
+				return -ENOMEM;
+		in = &batch;
+	} while (!err);
+	return 0;
+}
+
+int pt_session_peek(struct pt_session *s, struct pt_rows *rows)
+{
+	__u32 live = __atomic_load_n(&s->o.gen->epoch, __ATOMIC_RELAXED) & 1;
+
+	return counts_cache_keys(&s->cache, live, rows) ?:
+	       peek_map(&s->counts, live, rows);
+}
+
 /*
  * Runs of the session's programs the kernel skipped: their recursion
  * guard, a run of the same program already in progress on that CPU (one

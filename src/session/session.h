@@ -101,6 +101,12 @@ struct pt_lost {
  */
 int pt_session_drain(struct pt_session *s, struct pt_rows *rows, struct pt_lost *lost);
 /*
+ * Adds the keys counted since the last drain to rows, with no counts,
+ * taking nothing: who is being counted now, for what is read of a
+ * process while it runs (its command line). 0, or -1 (errno).
+ */
+int pt_session_peek(struct pt_session *s, struct pt_rows *rows);
+/*
  * Finds the threads o lets through asleep in a pipe read or write now
  * (since before attach: no program saw them begin) and counts their waits
  * from now on, as waits in progress, until their calls end: s->seeded

@@ -2,6 +2,8 @@
 # Run as root from the repository top; pipestat and pipework must be built.
 
 PIPESTAT=${PIPESTAT:-./pipestat}
+# pipestat's table takes its width from COLUMNS: 80 unless a test says
+unset COLUMNS
 PIPEWORK=${PIPEWORK:-tests/host/pipework}
 TMP=$(mktemp -d /tmp/pipetrace-test.XXXXXX)
 passed=0

@@ -268,7 +268,11 @@ t_split_lock() {
 		--output "$TMP/out" -- sh -c "$PIPEWORK lock-hold 1 3500 >$TMP/work" 2>"$TMP/err"
 	expect "lock held: exit status" $? 0
 	# per interval: lock_wait_ns, the part of the writes inside it, its ns
+	# (summed over the command's sides: a wait for the mutex of a pipe
+	# the process has not written yet is on a row of no side)
 	per=$(cols "$TMP/out" time interval_s lock_wait_ns comm |
+		awk -F, '$4 == "pt-lockwait" { k = $1 "," $2; if (!(k in s)) o[++n] = k; s[k] += $3 }
+			END { for (i = 1; i <= n; i++) print o[i] "," s[o[i]] ",pt-lockwait" }' |
 		awk -F, -v w="$(sed -n 's/^contender .*from_ns=\([0-9]*\) to_ns=\([0-9]*\)/\1 \2/p' \
 			"$TMP/work" | paste -sd' ')" '
 		BEGIN { n = split(w, f, " ") }

@@ -213,8 +213,11 @@ t_pipeline() {
 	if wait_screen 'view: per process'; then ok "per process: p toggles"; else not_ok "per process: p"; fi
 	wait_screen "^cat\\[$CAT\\] " >/dev/null
 	expect "per process: heading" "$(grep -c '^PROCESS ' "$TMP/screen")" 1
-	expect_positive "per process: dd writes/s" "$(field "^dd\\[$DD\\] " 3)"
-	expect "per process: dd reads/s" "$(field "^dd\\[$DD\\] " 2)" 0
+	# its arguments beside its name: three words before the values
+	expect "per process: dd with its arguments" \
+		"$(grep -c "^dd\\[$DD\\] if=/dev/zero bs=64k status=none " "$TMP/screen")" 1
+	expect_positive "per process: dd writes/s" "$(field "^dd\\[$DD\\] " 6)"
+	expect "per process: dd reads/s" "$(field "^dd\\[$DD\\] " 5)" 0
 	expect_positive "per process: cat reads/s" "$(field "^cat\\[$CAT\\] " 2)"
 	expect "per process: cat writes/s (to /dev/null, no pipe)" "$(field "^cat\\[$CAT\\] " 3)" 0
 	expect "per process: no ends column" "$(grep -c ' -> ' "$TMP/screen")" 0

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The CSV contract (and the man page's list of it), honest '-' and empty fields, derived marks, quoting. */
 #include <stdlib.h>
+#include <unistd.h>
+#include "os/proc_args.h"
 #include "output/columns.h"
 #include "output/ends.h"
 #include "output/fmt.h"
@@ -61,9 +63,10 @@ static void csv_contract(void)
 	CHECK(strstr(h, ",writers,readers,ring_slots,ring_peak,ring_full_writes,"
 		      "ring_owner_uid,ring_owner_pages,ring_quota_shrunk,") != NULL);
 	/* then pipe_dev: with pipe_ino, a pipe's name; then blocked_since,
-	 * the scheduler's shares, the bytes in and out with splices */
+	 * the scheduler's shares, the bytes in and out with splices, a
+	 * process's args and a -k comm row's side */
 	CHECK(strstr(h, ",ring_quota_shrunk,pipe_dev,alloc_wasted,blocked_since,"
-		      "cpu_pct,runq_pct,out_bytes,in_bytes\n") != NULL);
+		      "cpu_pct,runq_pct,out_bytes,in_bytes,args,side\n") != NULL);
 	free(h);
 }
 
@@ -480,9 +483,9 @@ static char *procs_record(enum rec_fmt fmt, const struct pt_row *const *v,
 	struct rec r;
 
 	rec_begin(&r, f, fmt);
-	rec_procs(&r, "writers", v, n, n);
+	rec_procs(&r, "writers", v, n, n, NULL);
 	if (readers)
-		rec_procs(&r, "readers", v, n, total);
+		rec_procs(&r, "readers", v, n, total, NULL);
 	rec_end(&r);
 	fclose(f);
 	return buf;
@@ -520,41 +523,43 @@ static void proc_lists(void)
 	free(buf);
 }
 
+/* the tables' tests' interval: a second on the syscall tier */
+static const struct pt_env table_env = {
+	.tier = PT_TIER_SYSCALL, .knob_prealloc_max = -1, .knob_prealloc_keep = -1,
+	.knob_read_batch = -1, .interval_s = 1,
+};
+
+/* ends: a writer pid and a reader pid + 1 of pipe ino, 4 KiB each way */
+static void pipe_pair(struct pt_rows *ends, __u64 ino, __u32 pid, const char *w,
+		      const char *r)
+{
+	struct pt_key k = { .dev = 15, .ino = ino, .tgid = pid };
+	struct pt_counts wc = { .writes = 1, .write_bytes = 4096 };
+	struct pt_counts rc = { .reads = 1, .read_bytes = 4096 };
+
+	snprintf(k.comm, sizeof(k.comm), "%s", w);
+	rows_add(ends, &k, &wc);
+	k.tgid = pid + 1;
+	snprintf(k.comm, sizeof(k.comm), "%s", r);
+	rows_add(ends, &k, &rc);
+}
+
 /* -k pipe's table in 80 columns: its own columns, the PIPE column as wide
  * as its inodes, the ends cut to the room left (ends_text's rule). */
 static void pipe_table(void)
 {
-	static const struct { __u64 ino; const char *w, *r; } pipes[] = {
-		{ 1592538, "dd", "cat" }, { 1592539, "python3", "python3" },
-	};
-	struct pt_env env = { .tier = PT_TIER_SYSCALL, .knob_prealloc_max = -1,
-			      .knob_prealloc_keep = -1, .knob_read_batch = -1,
-			      .interval_s = 1 };
 	struct pt_rows rows, ends;
 	struct pt_columns cols;
-	struct pt_report r = { .rows = &rows, .ends = &ends, .env = &env,
+	struct pt_report r = { .rows = &rows, .ends = &ends, .env = &table_env,
 			       .interval_s = 1, .cols = &cols };
 	char *table;
 
 	columns_pipe(&cols);
 	rows_init(&rows, PT_BY_PIPE);
 	rows_init(&ends, PT_BY_PIPE_PID);
-	for (int i = 0; i < 2; i++) {
-		struct pt_key k = { .dev = 15, .ino = pipes[i].ino, .tgid = 4194300 + 2 * i };
-		struct pt_counts wc = { .writes = 1, .write_bytes = 4096 };
-		struct pt_counts rc = { .reads = 1, .read_bytes = 4096 };
-
-		snprintf(k.comm, sizeof(k.comm), "%s", pipes[i].w);
-		rows_add(&ends, &k, &wc);
-		k.tgid++;
-		snprintf(k.comm, sizeof(k.comm), "%s", pipes[i].r);
-		rows_add(&ends, &k, &rc);
-		k.tgid = 0;
-		memset(k.comm, 0, sizeof(k.comm));
-		wc.reads = 1;
-		wc.read_bytes = 4096;
-		rows_add(&rows, &k, &wc);
-	}
+	pipe_pair(&ends, 1592538, 4194300, "dd", "cat");
+	pipe_pair(&ends, 1592539, 4194302, "python3", "python3");
+	rows_fold(&rows, &ends);
 	ends_sort(&ends);
 	table = render(out_table_report, &r);
 	CHECK(widest(table) <= 80);
@@ -565,6 +570,169 @@ static void pipe_table(void)
 	free(table);
 	rows_free(&rows);
 	rows_free(&ends);
+}
+
+/* Command lines as read from /proc: python3 w.py (pid 544) and python3
+ * r.py (545), dd (12) and cat (13), hostile bytes (20); 30 was gone first. */
+static struct proc_arg known_args[] = {
+	{ .pid = 12, .comm = "dd", .known = true, .args = "dd if=/dev/zero bs=64k" },
+	{ .pid = 13, .comm = "cat", .known = true, .args = "cat -A" },
+	{ .pid = 20, .comm = "evil", .known = true, .args = "evil a,b \"q\" \x01\xff" },
+	{ .pid = 30, .comm = "gone" },
+	{ .pid = 544, .comm = "python3", .known = true, .args = "python3 w.py" },
+	{ .pid = 545, .comm = "python3", .known = true, .args = "python3 r.py" },
+};
+static const struct proc_args args = { known_args, 6, 6 };
+
+/* issue 41.6: processes told apart by their arguments, in every format */
+static void proc_args_shown(void)
+{
+	struct pt_rows rows, ends;
+	struct pt_columns cols;
+	struct pt_report r = { .rows = &rows, .ends = &ends, .env = &table_env,
+			       .interval_s = 1, .args = &args };
+	char *out, err[128], buf[FMT_ARGS_MARKED_LEN];
+
+	/* -k pipe, the default columns: the args get what the names leave */
+	rows_init(&rows, PT_BY_PIPE);
+	rows_init(&ends, PT_BY_PIPE_PID);
+	pipe_pair(&ends, 1592538, 12, "dd", "cat");
+	rows_fold(&rows, &ends);
+	ends_sort(&ends);
+	columns_pipe(&cols);
+	r.cols = &cols;
+	out = render(out_table_report, &r);
+	CHECK(widest(out) <= 80);
+	CHECK(strstr(out, "  dd[12] if=/.. -> cat[13] -A\n") != NULL);
+	free(out);
+	/* room for all of them with one column */
+	CHECK(columns_parse(&cols, "reads", err, sizeof(err)));
+	rows_clear(&rows);
+	pipe_pair(&ends, 1592539, 544, "python3", "python3");
+	rows_fold(&rows, &ends);
+	ends_sort(&ends);
+	out = render(out_table_report, &r);
+	CHECK(strstr(out, "  python3[544] w.py -> python3[545] r.py\n") != NULL);
+	CHECK(strstr(out, "  dd[12] if=/dev/zero bs=64k -> cat[13] -A\n") != NULL);
+	free(out);
+	/* JSON: each end's command line */
+	out = render(out_json_report, &r);
+	CHECK(strstr(out, "\"writers\":[{\"pid\":544,\"comm\":\"python3\","
+			  "\"args\":\"python3 w.py\"}]") != NULL);
+	CHECK_STR(json_get(out, "args"), "null");	/* not -k pid */
+	free(out);
+	rows_free(&rows);
+	rows_free(&ends);
+
+	/* -k pid: ARGS last where the line has room (a wide terminal's); "-"
+	 * for a process gone before they were read */
+	rows_init(&rows, PT_BY_PID);
+	for (size_t i = 0; i < 6; i++) {
+		struct pt_key k = { .tgid = known_args[i].pid };
+		struct pt_counts c = { .writes = 1 + i };
+
+		memcpy(k.comm, known_args[i].comm, PT_COMM_LEN);
+		rows_add(&rows, &k, &c);
+	}
+	r.ends = NULL;
+	r.cols = NULL;
+	out = render(out_table_report, &r);
+	CHECK(widest(out) <= 80 && !strstr(out, "ARGS"));	/* no room in 80 */
+	free(out);
+	r.width = 100;
+	out = render(out_table_report, &r);
+	CHECK(widest(out) <= 100);
+	CHECK(strstr(out, "WAIT_W%*  ARGS\n") != NULL);
+	CHECK(strstr(out, "  if=/dev/zero bs=64k\n") != NULL);
+	CHECK(strstr(out, "  \"a,b \\\"q\\\" ??\"\n") != NULL);
+	CHECK(strstr(out, "0.0  -\n") != NULL);
+	free(out);
+	r.width = 90;		/* 10 columns of args */
+	out = render(out_table_report, &r);
+	CHECK(strstr(out, "  if=/dev/..\n") != NULL && strstr(out, "  w.py\n") != NULL);
+	free(out);
+	r.width = 0;
+	/* CSV: the whole command line, escaped as comm is (control bytes as
+	 * \xHH, the rest as they are); empty when gone */
+	out = render(out_csv_report, &r);
+	CHECK(strstr(out, ",\"evil a,b \"\"q\"\" \\x01\xff\",\n") != NULL);
+	CHECK(strstr(out, ",python3 r.py,\n") != NULL);
+	CHECK(strstr(out, ",gone,") != NULL && strstr(out, ",,\n") != NULL);
+	free(out);
+	out = render(out_json_report, &r);
+	CHECK_STR(json_get(out, "args"), "\"dd if=/dev/zero bs=64k\"");
+	CHECK_STR(json_get(out, "side"), "null");
+	free(out);
+	rows_free(&rows);
+
+	/* -k comm: the side, in the table and the CSV */
+	rows_init(&ends, PT_BY_PIPE_PID);
+	rows_init(&rows, PT_BY_COMM);
+	pipe_pair(&ends, 7, 544, "python3", "python3");
+	rows_fold(&rows, &ends);
+	r.args = NULL;
+	out = render(out_table_report, &r);
+	CHECK(widest(out) <= 80);
+	CHECK(strstr(out, "\nCOMM           SIDE    READS WRITES") != NULL);
+	CHECK(strstr(out, "\npython3        write       0      1") != NULL);
+	CHECK(strstr(out, "\npython3        read        1      0") != NULL);
+	free(out);
+	out = render(out_csv_report, &r);
+	CHECK(strstr(out, ",,write\n") != NULL && strstr(out, ",,read\n") != NULL);
+	free(out);
+	rows_free(&rows);
+	rows_free(&ends);
+
+	/* cut to fit, "..": never a useless stub; marked as a name */
+	CHECK_STR(fmt_args_marked(buf, sizeof(buf), "w.py --fast", -1), "w.py --fast");
+	CHECK_STR(fmt_args_marked(buf, sizeof(buf), "w.py --fast", 8), "w.py -..");
+	CHECK_STR(fmt_args_marked(buf, sizeof(buf), "w.py --fast", 11), "w.py --fast");
+	CHECK_STR(fmt_args_marked(buf, sizeof(buf), "w.py --fast", 4), "");
+	CHECK_STR(fmt_args_marked(buf, sizeof(buf), "-t, -k2", -1), "\"-t, -k2\"");
+	CHECK_STR(fmt_args_marked(buf, sizeof(buf), "-t, -k2", 7), "\"-t,..\"");
+	CHECK_STR(args_after_command("python3 w.py"), "w.py");
+	CHECK_STR(args_after_command("cat"), "");
+}
+
+/* a command line read back from /proc: this test's own */
+static void args_from_proc(void)
+{
+	struct pt_rows rows;
+	struct pt_key self = { .tgid = getpid() }, gone = { .tgid = 0x7fffffff };
+	static const struct pt_counts c;
+	struct proc_args a;
+	char buf[PROC_ARGS_LEN], want[PROC_ARGS_LEN];
+	FILE *f = fopen("/proc/self/cmdline", "r");
+	size_t len = f ? fread(want, 1, sizeof(want) - 1, f) : 0;
+
+	if (f)
+		fclose(f);
+	for (size_t i = 0; i + 1 < len; i++)
+		want[i] = want[i] ? want[i] : ' ';
+	want[len ? len - 1 : 0] = '\0';
+	CHECK(proc_cmdline(getpid(), buf, sizeof(buf)) == (int)strlen(want));
+	CHECK_STR(buf, want);
+	CHECK(proc_cmdline(0x7fffffff, buf, sizeof(buf)) == -1);
+	strcpy(self.comm, "me");
+	strcpy(gone.comm, "gone");
+	args_init(&a);
+	rows_init(&rows, PT_BY_PIPE_PID);
+	rows_add(&rows, &self, &c);
+	self.ino = 2;			/* its second pipe: one entry */
+	rows_add(&rows, &self, &c);
+	rows_add(&rows, &gone, &c);
+	CHECK(!args_learn(&a, &rows));
+	CHECK(a.n == 2);
+	CHECK(args_of(&a, getpid(), self.comm) && !strcmp(args_of(&a, getpid(), self.comm), want));
+	CHECK(args_of(&a, 0x7fffffff, gone.comm) == NULL);	/* never made up */
+	strcpy(self.comm, "other");
+	CHECK(args_of(&a, getpid(), self.comm) == NULL);	/* an exec: another */
+	args_prune(&a);
+	CHECK(a.n == 2);		/* met since the last prune */
+	args_prune(&a);
+	CHECK(a.n == 0);
+	args_free(&a);
+	rows_free(&rows);
 }
 
 static void tiers(void)
@@ -666,6 +834,8 @@ int main(void)
 	table_columns();
 	proc_lists();
 	pipe_table();
+	proc_args_shown();
+	args_from_proc();
 	tiers();
 	lost_lines();
 	return unit_summary("test_output");

@@ -283,6 +283,69 @@ static void t_format(void)
 	CHECK(pl_format_of("dot") == PL_FMT_NONE);
 }
 
+/* pipe ino's row in pipes, -1 if none */
+static long row_at(const struct pt_rows *pipes, __u64 ino)
+{
+	for (size_t i = 0; i < pipes->n; i++)
+		if (pipes->v[i].key.ino == ino)
+			return i;
+	return -1;
+}
+
+/*
+ * a | b | c | d with inodes against the flow (c -> d on 1, b -> c on 2,
+ * a -> b on 3), and a second pipeline x | y with a pipe of no writer seen
+ * into x: each pipeline's pipes together, upstream first, whatever the
+ * inodes and bytes; ties in the order they came.
+ */
+static void t_order(void)
+{
+	struct pt_rows r, pipes;
+	struct pl_graph g;
+
+	rows_init(&r, PT_BY_PIPE_PID);
+	rows_init(&pipes, PT_BY_PIPE);
+	pl_init(&g);
+	end(&r, 40, "c", 1, 500, 0, 0, 0);
+	end(&r, 41, "d", 1, 0, 500, 0, 0);
+	end(&r, 30, "b", 2, 600, 0, 0, 0);
+	end(&r, 40, "c", 2, 0, 600, 0, 0);
+	end(&r, 20, "a", 3, 700, 0, 0, 0);
+	end(&r, 30, "b", 3, 0, 700, 0, 0);
+	end(&r, 51, "y", 9, 0, 90000, 0, 0);	/* the busiest pipe */
+	end(&r, 50, "x", 9, 90000, 0, 0, 0);
+	end(&r, 50, "x", 8, 0, 100, 0, 0);	/* into x: no writer seen */
+	end(&r, 60, "lone", 7, 10, 0, 0, 0);	/* a writer alone */
+	ends_sort(&r);
+	CHECK(!pl_build(&g, &r, &env, NULL));
+	CHECK(!rows_fold(&pipes, &r));
+	rows_sort(&pipes);	/* busiest first: 9, 3, 2, 1, 8, 7 */
+	CHECK(row_at(&pipes, 9) == 0 && row_at(&pipes, 1) == 3 && row_at(&pipes, 7) == 5);
+	CHECK(!pl_order_pipes(&pipes, &r, &g));
+	CHECK(pipes.n == 6);
+	/* x | y first (its busiest pipe leads), the pipe into x before x's */
+	CHECK(row_at(&pipes, 8) == 0 && row_at(&pipes, 9) == 1);
+	CHECK(row_at(&pipes, 3) == 2 && row_at(&pipes, 2) == 3 && row_at(&pipes, 1) == 4);
+	CHECK(row_at(&pipes, 7) == 5);
+	CHECK(rows_find(&pipes, &pipes.v[3].key) == 3);	/* reindexed */
+	/* ties keep their order: two pipes out of one writer */
+	rows_clear(&r);
+	rows_clear(&pipes);
+	end(&r, 10, "tee", 5, 100, 0, 0, 0);
+	end(&r, 11, "r1", 5, 0, 100, 0, 0);
+	end(&r, 10, "tee", 4, 100, 0, 0, 0);
+	end(&r, 12, "r2", 4, 0, 100, 0, 0);
+	ends_sort(&r);
+	CHECK(!pl_build(&g, &r, &env, NULL));
+	CHECK(!rows_fold(&pipes, &r));
+	rows_sort(&pipes);	/* equal bytes: by key, inode 4 first */
+	CHECK(!pl_order_pipes(&pipes, &r, &g));
+	CHECK(pipes.v[0].key.ino == 4 && pipes.v[1].key.ino == 5);
+	pl_free(&g);
+	rows_free(&r);
+	rows_free(&pipes);
+}
+
 int main(void)
 {
 	t_chain();
@@ -294,5 +357,6 @@ int main(void)
 	t_starved();
 	t_sched_delta();
 	t_sched_self();
+	t_order();
 	return unit_summary("test_pipeline");
 }

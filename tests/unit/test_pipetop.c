@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "os/proc_args.h"
 #include "pipetop/keys.h"
 #include "pipetop/model.h"
 #include "pipetop/opts.h"
@@ -276,6 +277,30 @@ static void model_procs(void)
 	CHECK(cat && cat->c.reads == 20 && cat->c.writes == 5);
 	CHECK_STR(cat->key.comm, "cat");
 	CHECK(cat->key.ino == 0);
+	/* named with its arguments where they were read (dd's were not) */
+	{
+		static struct proc_arg a[] = {
+			{ .pid = 10, .comm = "dd" },
+			{ .pid = 11, .comm = "cat", .known = true, .args = "cat -n" },
+		};
+		static const struct proc_args args = { a, 2, 2 };
+		const struct tm_item *pipe;
+		char buf[256];
+
+		tm_proc_name(buf, sizeof(buf), &m, cat);
+		CHECK_STR(buf, "cat[11]");	/* none known */
+		m.args = &args;
+		tm_proc_name(buf, sizeof(buf), &m, cat);
+		CHECK_STR(buf, "cat[11] -n");
+		CHECK(tm_build(&m, &raw, TM_PER_PIPE, "") == 0);
+		pipe = find_pipe(&m, 100);
+		tm_ends_text(buf, sizeof(buf), &m, pipe, 80);
+		CHECK_STR(buf, "dd[10] -> cat[11]");	/* the rows' */
+		tm_ends_named(buf, sizeof(buf), &m, pipe, 80);
+		CHECK_STR(buf, "dd[10] -> cat[11] -n");	/* the detail pane's */
+		m.args = NULL;
+		CHECK(tm_build(&m, &raw, TM_PER_PROC, "") == 0);
+	}
 	CHECK(tm_build(&m, &raw, TM_PER_PROC, "cc1") == 0);
 	CHECK(m.n == 3);
 	tm_sort(&m, TM_RPS, &env, 1);

@@ -205,6 +205,67 @@ static void fold_ring(void)
 	rows_free(&r);
 }
 
+/* -k comm: one command's writers and readers apart, a middle stage in
+ * both, each with its own waits; Prometheus' look-up (rows_find) is by
+ * the key alone */
+static void fold_sides(void)
+{
+	struct pt_counts w = { .writes = 7, .write_bytes = 70, .wait_write_ns = 300 };
+	struct pt_counts rd = { .reads = 5, .read_bytes = 70, .wait_read_ns = 200 };
+	struct pt_counts lock = { .lock_contended = 1 };
+	struct pt_key k1 = key(10, "python3", 100), k2 = key(11, "python3", 100);
+	struct pt_key k3 = key(11, "python3", 101), k4 = key(12, "python3", 101);
+	struct pt_key k5 = key(13, "python3", 102);
+	struct pt_rows ends, comm;
+	int sides[4] = {};
+
+	rows_init(&ends, PT_BY_PIPE_PID);
+	rows_init(&comm, PT_BY_COMM);
+	CHECK(!rows_add(&ends, &k1, &w) && !rows_add(&ends, &k2, &rd));
+	CHECK(!rows_add(&ends, &k3, &w) && !rows_add(&ends, &k4, &rd));
+	CHECK(!rows_fold(&comm, &ends));
+	CHECK(comm.n == 2);
+	for (size_t i = 0; i < comm.n; i++) {
+		const struct pt_row *row = &comm.v[i];
+
+		sides[row->side]++;
+		CHECK_STR(row->key.comm, "python3");
+		if (row->side == PT_SIDE_WRITE)
+			CHECK(row->c.writes == 14 && !row->c.reads &&
+			      row->c.wait_write_ns == 600 && !row->c.wait_read_ns);
+		else
+			CHECK(row->side == PT_SIDE_READ && row->c.reads == 10 &&
+			      !row->c.writes && row->c.wait_read_ns == 400);
+	}
+	CHECK(sides[PT_SIDE_WRITE] == 1 && sides[PT_SIDE_READ] == 1);
+	/* one pipe read and written by one process; one only contended */
+	CHECK(!rows_add(&ends, &k1, &rd) && !rows_add(&ends, &k5, &lock));
+	rows_clear(&comm);
+	CHECK(!rows_fold(&comm, &ends));
+	CHECK(comm.n == 4);
+	for (size_t i = 0; i < comm.n; i++) {
+		if (comm.v[i].side == PT_SIDE_BOTH)
+			CHECK(comm.v[i].c.writes == 7 && comm.v[i].c.reads == 5);
+		if (comm.v[i].side == PT_SIDE_NONE)
+			CHECK(comm.v[i].c.lock_contended == 1 && !comm.v[i].c.reads);
+	}
+	/* Prometheus' look-up finds the row of no side */
+	CHECK(rows_has(&comm, &k5) && comm.v[rows_find(&comm, &k1)].side == PT_SIDE_NONE);
+	CHECK(rows_key_cmp(&comm.v[0], &comm.v[1]) != 0);
+	CHECK_STR(side_name(PT_SIDE_WRITE), "write");
+	CHECK(side_name(PT_SIDE_NONE) == NULL && by_has_side(PT_BY_COMM));
+	CHECK(!by_has_side(PT_BY_PID) && !by_has_side(PT_BY_PIPE));
+	/* another key folds sides together, as before */
+	rows_free(&comm);
+	rows_init(&comm, PT_BY_PID);
+	CHECK(!rows_fold(&comm, &ends));
+	CHECK(comm.n == 4);
+	for (size_t i = 0; i < comm.n; i++)
+		CHECK(comm.v[i].side == PT_SIDE_NONE);
+	rows_free(&comm);
+	rows_free(&ends);
+}
+
 static void names(void)
 {
 	CHECK(by_parse("total") == PT_BY_TOTAL);
@@ -220,6 +281,7 @@ int main(void)
 	fold_clears_unused_fields();
 	many_keys_and_sort();
 	fold_ring();
+	fold_sides();
 	names();
 	return unit_summary("test_rows");
 }
