@@ -17,7 +17,8 @@ DEB_ARCH   := $(DEB_ARCH_$(ARCH))
 # dpkg-buildflags and dpkg-shlibdeps for that machine
 DEB_HOST   := DEB_HOST_ARCH=$(DEB_ARCH)
 # clang, as Debian's gcc cross compilers conflict with gcc-multilib
-# (the host tests' 32-bit callers); CC=$(TRIPLET)-gcc works as well
+# (the host tests' 32-bit callers); CC=$(TRIPLET)-gcc where it is
+# installed (not tried here)
 ifeq ($(origin CC),default)
 CC         := $(CLANG) --target=$(TRIPLET)
 # clang's -Wextra (like the fuzz build's): { 0 }-style initializers
