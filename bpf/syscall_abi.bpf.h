@@ -12,6 +12,15 @@
 
 #include <bpf/bpf_tracing.h>
 
+/* 32-bit (compat) callers: the older calls have the same numbers in the
+ * i386 and the arm EABI tables; the rest are per architecture below */
+#define NR32_read	3
+#define NR32_write	4
+#define NR32_readv	145
+#define NR32_writev	146
+#define NR32_sendfile	187
+#define NR32_sendfile64	239
+
 #if defined(__TARGET_ARCH_x86)
 
 /* arch/x86/entry/syscalls/syscall_64.tbl */
@@ -27,12 +36,6 @@
 #define NR_pwritev2	328
 
 /* syscall_32.tbl: int 0x80, sysenter, a 32-bit binary */
-#define NR32_read	3
-#define NR32_write	4
-#define NR32_readv	145
-#define NR32_writev	146
-#define NR32_sendfile	187
-#define NR32_sendfile64	239
 #define NR32_splice	313
 #define NR32_tee	315
 #define NR32_vmsplice	316
@@ -91,12 +94,6 @@ static __always_inline unsigned long compat_arg(struct pt_regs *regs, int i)
 #define NR_pwritev2	287
 
 /* AArch32 callers: the arm EABI table (arch/arm/tools/syscall.tbl) */
-#define NR32_read	3
-#define NR32_write	4
-#define NR32_readv	145
-#define NR32_writev	146
-#define NR32_sendfile	187
-#define NR32_sendfile64	239
 #define NR32_splice	340
 #define NR32_tee	342
 #define NR32_vmsplice	343
