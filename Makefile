@@ -1,20 +1,27 @@
 # pipetrace: BPF programs (clang -target bpf) + skeletons (bpftool) + tools.
 # V=1 shows the commands.
 
-OUT        := build
 CLANG      ?= clang
 BPFTOOL    ?= bpftool
 CC         ?= cc
 VMLINUX_BTF ?= /sys/kernel/btf/vmlinux
-ARCH       := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
+# ARCH, the kernel's name (x86, arm64): the machine the tools are for.
+# make ARCH=arm64 on another machine cross-builds (cross.mk).
+HOST_ARCH  := $(shell uname -m | sed 's/x86_64/x86/;s/aarch64/arm64/')
+ARCH       := $(HOST_ARCH)
+OUT        := build
 VERSION    := 0.1.0
+PKG_CONFIG := pkg-config
+ifneq ($(ARCH),$(HOST_ARCH))
+include cross.mk
+endif
 
 # Debian's build flags with all its hardening (dpkg-buildflags,
 # hardening=+all: stack protector, _FORTIFY_SOURCE, PIE, relro, bindnow)
 # for every build, as the .deb's lintian checks want them; -O2 -g alone
 # without dpkg-dev. Preprocessor flags ride in CFLAGS, which every
 # compile gets; each link gets LDFLAGS.
-buildflags = $(shell DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --get $(1) 2>/dev/null)
+buildflags = $(shell $(DEB_HOST) DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --get $(1) 2>/dev/null)
 ifeq ($(origin CFLAGS),undefined)
 CFLAGS     := $(or $(call buildflags,CFLAGS),-O2 -g)
 endif
@@ -25,7 +32,7 @@ ifeq ($(origin LDFLAGS),undefined)
 LDFLAGS    := $(call buildflags,LDFLAGS)
 endif
 override CFLAGS += $(CPPFLAGS) -std=gnu11 -Wall -Wextra -Werror -Iinclude -I$(OUT) -Isrc \
-	      -DPIPETRACE_VERSION='"$(VERSION)"'
+	      -DPIPETRACE_VERSION='"$(VERSION)"' $(CROSS_CFLAGS)
 # $(OUT)/flags holds the flags the objects were built with: other flags
 # (a dpkg-dev update, CC=clang) rebuild them, so no package gets objects
 # of older flags
@@ -55,6 +62,9 @@ endif
 .DEFAULT_GOAL := all
 TIERS      := tracepoint function syscall
 TOOLS      := pipestat pipetop pipetrace-bench
+# where the tools are made: here, or a cross build's tree
+BIN        := $(if $(CROSS),$(OUT)/bin/)
+TOOL_BINS  := $(addprefix $(BIN),$(TOOLS))
 SKELS      := $(patsubst %,$(OUT)/%_tier.skel.h,$(TIERS))
 objs        = $(patsubst src/%.c,$(OUT)/%.o,$(wildcard $(1)))
 # the plain-C rooms (no libbpf) every front end links, in include order
@@ -69,23 +79,26 @@ PIPETOP_OBJS := $(call objs,src/pipetop/*.c)
 PIPETOP_PLAIN_OBJS := $(filter-out $(OUT)/pipetop/main.o $(OUT)/pipetop/view.o \
 			$(OUT)/pipetop/pipeline_view.o,$(PIPETOP_OBJS))
 PIPETRACE_BENCH_OBJS := $(call objs,src/pipetrace-bench/*.c)
-CURSES_LIBS ?= $(shell pkg-config --libs ncursesw 2>/dev/null || echo -lncursesw)
-MHD_LIBS   ?= $(shell pkg-config --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
-YAML_LIBS  ?= $(shell pkg-config --libs yaml-0.1 2>/dev/null || echo -lyaml)
-GNUTLS_LIBS ?= $(shell pkg-config --libs gnutls 2>/dev/null || echo -lgnutls)
+CURSES_LIBS ?= $(shell $(PKG_CONFIG) --libs ncursesw 2>/dev/null || echo -lncursesw)
+MHD_LIBS   ?= $(shell $(PKG_CONFIG) --libs libmicrohttpd 2>/dev/null || echo -lmicrohttpd)
+YAML_LIBS  ?= $(shell $(PKG_CONFIG) --libs yaml-0.1 2>/dev/null || echo -lyaml)
+GNUTLS_LIBS ?= $(shell $(PKG_CONFIG) --libs gnutls 2>/dev/null || echo -lgnutls)
 # Graphviz's layout and renderers: pipestat --graph, the exporter's /graph.svg
-GVC_LIBS   ?= $(shell pkg-config --libs libgvc 2>/dev/null || echo -lgvc -lcgraph -lcdt)
+GVC_LIBS   ?= $(shell $(PKG_CONFIG) --libs libgvc 2>/dev/null || echo -lgvc -lcgraph -lcdt)
 
-pipestat: $(PIPESTAT_OBJS) $(SESSION_OBJS) $(SHARED_OBJS)
+$(BIN)pipestat: $(PIPESTAT_OBJS) $(SESSION_OBJS) $(SHARED_OBJS)
 	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(MHD_LIBS) $(YAML_LIBS) $(GNUTLS_LIBS) $(GVC_LIBS) -lcrypt -lpthread $(LDLIBS) -o $@
 
-pipetop: $(PIPETOP_OBJS) $(SESSION_OBJS) $(SHARED_OBJS)
+$(BIN)pipetop: $(PIPETOP_OBJS) $(SESSION_OBJS) $(SHARED_OBJS)
 	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(CURSES_LIBS) $(LDLIBS) -lm -o $@
 
-pipetrace-bench: $(PIPETRACE_BENCH_OBJS) $(SESSION_OBJS) $(SHARED_OBJS)
+$(BIN)pipetrace-bench: $(PIPETRACE_BENCH_OBJS) $(SESSION_OBJS) $(SHARED_OBJS)
 	$(call msg,LINK,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ $(LDLIBS) -luring -lm -o $@
 
 # docgen (src/docgen): the man pages' OPTIONS entries and the bash
@@ -97,27 +110,35 @@ DOCGEN_OBJS := $(OUT)/docgen/main.o $(OUT)/pipestat/opts.o $(OUT)/pipestat/liste
 $(OUT)/docgen/docgen: $(DOCGEN_OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $^ -luring -lm -o $@
+# it runs at build time: a cross build uses the host's
+DOCGEN     := $(if $(CROSS),build,$(OUT))/docgen/docgen
+ifdef CROSS
+.PHONY: $(DOCGEN)
+$(DOCGEN):
+	$(Q)$(MAKE) --no-print-directory ARCH=$(HOST_ARCH) OUT=build CC=cc $@
+endif
 
 MAN_PAGES  := man/pipestat.8 man/pipetop.8 man/pipetrace-bench.1
 COMPLETION := scripts/pipetrace.bash-completion
 # gen CMD: its output into the target, which is only touched when the same
 gen = $(1) >$@.new && { cmp -s $@.new $@ && rm $@.new && touch $@ || mv $@.new $@; }
-$(MAN_PAGES): $(OUT)/docgen/docgen
+$(MAN_PAGES): $(DOCGEN)
 	$(call msg,GEN,$@)
-	$(Q)$(call gen,$(OUT)/docgen/docgen man $(basename $(notdir $@)) $@)
-$(COMPLETION): $(OUT)/docgen/docgen
+	$(Q)$(call gen,$(DOCGEN) man $(basename $(notdir $@)) $@)
+$(COMPLETION): $(DOCGEN)
 	$(call msg,GEN,$@)
-	$(Q)$(call gen,$(OUT)/docgen/docgen completion)
+	$(Q)$(call gen,$(DOCGEN) completion)
 
 TEST_PROGS := tests/host/pipework tests/host/pipework32 tests/host/resizework
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUT)/%,$(wildcard tests/unit/test_*.c))
 
 .PHONY: all clean check unit unit-asan hostcheck metrics-doc bench vmbench vmtest deps demo test vmlinux-h \
-	install uninstall deb
-all: $(TOOLS) $(TEST_PROGS) $(MAN_PAGES) $(COMPLETION)
+	install uninstall deb cross-check
+# a cross build makes the tools alone: the tests' programs are the host's
+all: $(TOOL_BINS) $(if $(CROSS),,$(TEST_PROGS) $(MAN_PAGES) $(COMPLETION))
 
 deps:
-	$(Q)scripts/install-deps.sh
+	$(Q)scripts/install-deps.sh $(CROSS)
 
 $(OUT):
 	$(Q)mkdir -p $@
@@ -126,10 +147,17 @@ $(OUT)/vmlinux.h: $(VMLINUX_BTF) | $(OUT)
 	$(call msg,GEN,$@)
 	$(Q)$(BPFTOOL) btf dump file $< format c > $@
 
-# make vmlinux-h: regenerates the vendored header from this host's BTF
+# make vmlinux-h: regenerates the vendored header from this host's BTF;
+# with ARCH=arm64 from the BTF of Debian's kernel for it
+ifdef CROSS
+vmlinux-h:
+	$(Q)mkdir -p include/vmlinux/$(ARCH)
+	$(Q)BPFTOOL=$(BPFTOOL) scripts/vmlinux-h-debian.sh $(ARCH) include/vmlinux/$(ARCH)/vmlinux.h
+else
 vmlinux-h: $(OUT)/vmlinux.h
 	$(Q)mkdir -p include/vmlinux/$(ARCH)
 	$(Q)cp $< include/vmlinux/$(ARCH)/vmlinux.h
+endif
 
 $(OUT)/%.bpf.o: bpf/%.bpf.c bpf/*.bpf.h include/pipetrace.h $(VMLINUX_DIR)/vmlinux.h | $(OUT)
 	$(call msg,BPF,$@)
@@ -258,6 +286,11 @@ fuzz-short:
 
 check: unit unit-asan fuzz-short hostcheck
 
+# make ARCH=arm64 and its .deb, checked (tests/cross/test_arm64.sh); not
+# in check or test: it needs make deps ARCH=arm64
+cross-check:
+	$(Q)tests/cross/test_arm64.sh
+
 # The README's two commands: each installs what it needs first.
 demo:
 	$(Q)scripts/install-deps.sh
@@ -362,13 +395,13 @@ INSTALLED  := $(SBINDIR)/pipestat $(SBINDIR)/pipetop $(BINDIR)/pipetrace-bench \
 install_unit = sed 's|/usr/sbin/pipestat|$(SBINDIR)/pipestat|' packaging/$(1) \
 	>$(DESTDIR)$(2)/$(1) && chmod 644 $(DESTDIR)$(2)/$(1)
 
-install: $(TOOLS) $(MAN_PAGES) $(COMPLETION)
+install: $(TOOL_BINS) $(MAN_PAGES) $(COMPLETION)
 	$(call msg,INSTALL,$(DESTDIR)$(PREFIX))
 	$(Q)install -d $(DESTDIR)$(SBINDIR) $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man8 \
 		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(COMPDIR) $(DESTDIR)$(UNITDIR) \
 		$(DESTDIR)$(EXAMPLEDIR)
-	$(Q)install -m 755 pipestat pipetop $(DESTDIR)$(SBINDIR)
-	$(Q)install -m 755 pipetrace-bench $(DESTDIR)$(BINDIR)
+	$(Q)install -m 755 $(BIN)pipestat $(BIN)pipetop $(DESTDIR)$(SBINDIR)
+	$(Q)install -m 755 $(BIN)pipetrace-bench $(DESTDIR)$(BINDIR)
 	$(Q)install -m 644 man/pipestat.8 man/pipetop.8 $(DESTDIR)$(MANDIR)/man8
 	$(Q)install -m 644 man/pipetrace-bench.1 $(DESTDIR)$(MANDIR)/man1
 	$(Q)for t in $(TOOLS); do \
@@ -385,17 +418,18 @@ uninstall:
 # the hardened build (CFLAGS above) stripped, man pages and
 # changelog gzipped, the machine-readable copyright; Depends from the
 # shared libraries the tools link (dpkg-shlibdeps)
-DEB_ARCH    = $(shell dpkg --print-architecture)
+DEB_ARCH   ?= $(shell dpkg --print-architecture)
+STRIP      ?= strip
 DEB         = $(OUT)/pipetrace_$(VERSION)_$(DEB_ARCH).deb
 MAINTAINER ?= pipetrace developers <pipetrace@pipetrace.invalid>
 DEB_DOC     = $(OUT)/deb/root/usr/share/doc/pipetrace
-deb: $(TOOLS)
+deb: $(TOOL_BINS)
 	$(call msg,DEB,$(DEB))
 	$(Q)test "$$(dpkg-parsechangelog -l packaging/changelog -S Version)" = $(VERSION) || \
 		{ echo "packaging/changelog: no entry for $(VERSION)" >&2; exit 1; }
 	$(Q)rm -rf $(OUT)/deb && mkdir -p $(OUT)/deb/debian $(OUT)/deb/root/DEBIAN
 	$(Q)$(MAKE) --no-print-directory install PREFIX=/usr DESTDIR=$(CURDIR)/$(OUT)/deb/root
-	$(Q)strip --remove-section=.comment --remove-section=.note --strip-unneeded \
+	$(Q)$(STRIP) --remove-section=.comment --remove-section=.note --strip-unneeded \
 		$(OUT)/deb/root/usr/sbin/* $(OUT)/deb/root/usr/bin/*
 	$(Q)gzip -9n $(OUT)/deb/root/usr/share/man/man*/*
 	$(Q)install -d $(DEB_DOC)
@@ -407,7 +441,7 @@ deb: $(TOOLS)
 	$(Q)cd $(OUT)/deb/root && find usr -type f -exec md5sum {} + | sort -k2 >DEBIAN/md5sums
 	$(Q)printf 'Source: pipetrace\n\nPackage: pipetrace\nArchitecture: any\n' \
 		>$(OUT)/deb/debian/control
-	$(Q)cd $(OUT)/deb && dpkg-shlibdeps -O root/usr/sbin/* root/usr/bin/* 2>/dev/null | \
+	$(Q)cd $(OUT)/deb && $(DEB_HOST) dpkg-shlibdeps $(SHLIBDEPS_FLAGS) -O root/usr/sbin/* root/usr/bin/* 2>/dev/null | \
 		sed -n 's/^shlibs:Depends=/Depends: /p' >depends && test -s depends
 	$(Q){ printf 'Package: pipetrace\nVersion: $(VERSION)\nArchitecture: $(DEB_ARCH)\n'; \
 	   printf 'Maintainer: $(MAINTAINER)\n'; \
@@ -421,7 +455,7 @@ deb: $(TOOLS)
 
 clean:
 	$(call msg,CLEAN)
-	$(Q)rm -rf $(OUT) $(TOOLS) $(TEST_PROGS)
+	$(Q)rm -rf $(OUT) $(TOOL_BINS) $(if $(CROSS),,$(TEST_PROGS))
 
 .DELETE_ON_ERROR:
 .SECONDARY:

@@ -68,9 +68,14 @@ enum dest_kind {
 	DEST_IOVEC,		/* an iovec: a section per segment piece */
 };
 
-/* iov_iter before 6.4 named its iovec array iov */
+/* iov_iter before 6.4 named its iovec array iov, since then __iov: both
+ * as flavors, so either vmlinux.h (an arch's may be older) builds */
 struct iov_iter___old {
 	const struct iovec *iov;
+} __attribute__((preserve_access_index));
+
+struct iov_iter___new {
+	const struct iovec *__iov;
 } __attribute__((preserve_access_index));
 
 struct call_state {
@@ -124,6 +129,7 @@ static __always_inline __u8 dest_of(bool typed, struct iov_iter *iter,
 				    struct iov_walk *w)
 {
 	struct iov_iter___old *old = (void *)iter;
+	struct iov_iter___new *new = (void *)iter;
 	__u8 type = KREAD(typed, iter, iter_type);
 
 	if (bpf_core_enum_value_exists(enum iter_type, ITER_UBUF) &&
@@ -131,8 +137,8 @@ static __always_inline __u8 dest_of(bool typed, struct iov_iter *iter,
 		return DEST_UBUF;
 	if (type != bpf_core_enum_value(enum iter_type, ITER_IOVEC))
 		return DEST_KERNEL;
-	if (bpf_core_field_exists(iter->__iov))
-		w->iov = (__u64)BPF_CORE_READ(iter, __iov);
+	if (bpf_core_field_exists(new->__iov))
+		w->iov = (__u64)BPF_CORE_READ(new, __iov);
 	else
 		w->iov = (__u64)BPF_CORE_READ(old, iov);
 	w->skip = BPF_CORE_READ(iter, iov_offset);

@@ -30,36 +30,11 @@
 #include "pipe_page.bpf.h"
 #include "ring_claim.bpf.h"
 #include "ring_seen.bpf.h"
+#include "syscall_abi.bpf.h"
 #include "tier_key.bpf.h"
 #include "waits.bpf.h"
 
 char LICENSE[] SEC("license") = "GPL";
-
-/* x86_64 syscall numbers (the tier attaches only on x86_64) */
-#define NR_read		0
-#define NR_write	1
-#define NR_readv	19
-#define NR_writev	20
-#define NR_sendfile	40
-#define NR_splice	275
-#define NR_tee		276
-#define NR_vmsplice	278
-#define NR_preadv2	327
-#define NR_pwritev2	328
-
-/* the same calls through the 32-bit entry (int 0x80, sysenter, a 32-bit binary) */
-#define NR32_read	3
-#define NR32_write	4
-#define NR32_readv	145
-#define NR32_writev	146
-#define NR32_sendfile	187
-#define NR32_sendfile64	239
-#define NR32_splice	313
-#define NR32_tee	315
-#define NR32_vmsplice	316
-#define NR32_preadv2	378
-#define NR32_pwritev2	379
-#define TS_COMPAT	0x0002	/* thread_info.status: in a 32-bit syscall */
 
 /* io_uring opcodes (uapi) that read or write a file */
 #define IORING_OP_READV		1
@@ -193,11 +168,6 @@ static __always_inline void end_hist(const struct pipe_end *end, enum pt_hist h,
 	hist_add(&key, h, v);
 }
 
-static __always_inline bool in_compat_syscall(struct task_struct *task)
-{
-	return task->thread_info.status & TS_COMPAT;
-}
-
 static __always_inline long native_nr(long id32)
 {
 	switch (id32) {
@@ -215,28 +185,11 @@ static __always_inline long native_nr(long id32)
 	}
 }
 
-/* A system call as the native one it is: its x86_64 number (-1: a compat
- * call not ours). */
+/* A system call as the native one it is: its native number (-1: a
+ * compat call not ours). */
 static __always_inline long call_nr(bool compat, long id)
 {
 	return compat ? native_nr(id) : id;
-}
-
-/*
- * Its argument i in the native order: a compat (32-bit) call passes them
- * in ebx, ecx, edx, esi, edi, ebp. Each read only where used: a load of
- * regs each.
- */
-static __always_inline unsigned long call_arg(struct pt_regs *regs, bool compat, int i)
-{
-	switch (i) {
-	case 0: return compat ? (__u32)regs->bx : regs->di;
-	case 1: return compat ? (__u32)regs->cx : regs->si;
-	case 2: return compat ? (__u32)regs->dx : regs->dx;
-	case 3: return compat ? (__u32)regs->si : regs->r10;
-	case 4: return compat ? (__u32)regs->di : regs->r8;
-	default: return compat ? (__u32)regs->bp : regs->r9;
-	}
 }
 
 /* What a system call does to a pipe, if it is one of ours. */
@@ -275,7 +228,7 @@ static __always_inline int on_sys_enter(struct pt_regs *regs, long nr)
 	if (!maybe_ours(nr))
 		return 0;
 	task = bpf_get_current_task_btf();
-	compat = in_compat_syscall(task);
+	compat = compat_call(task, regs);
 	id = call_nr(compat, nr);
 	op = op_of(id);
 	if (op == PT_OP_NONE)
@@ -349,10 +302,10 @@ static __always_inline int on_sys_enter(struct pt_regs *regs, long nr)
 static __always_inline bool asked_bytes(struct task_struct *task,
 					struct pt_regs *regs)
 {
-	bool compat = in_compat_syscall(task);
+	bool compat = compat_call(task, regs);
 	unsigned long iov = call_arg(regs, compat, 1), n = call_arg(regs, compat, 2);
 
-	if (call_nr(compat, regs->orig_ax) == NR_read)
+	if (call_nr(compat, call_id(regs)) == NR_read)
 		return n;
 	/* readv, preadv2: (fd, iov, iovcnt, ...) */
 	for (int i = 0; i < EOF_IOVS && i < n; i++) {
@@ -374,7 +327,7 @@ static __always_inline void count_vec_sections(struct pt_counts *c,
 					       struct call_state *st,
 					       struct pt_regs *regs, long ret)
 {
-	bool compat = in_compat_syscall(task);
+	bool compat = compat_call(task, regs);
 	struct iov_walk *w = iov_walk_get();
 	long n = -1;
 
@@ -588,7 +541,7 @@ static __always_inline int on_sys_exit(struct pt_regs *regs, long ret)
 	struct task_struct *task;
 	struct call_state *st;
 
-	if (!maybe_ours(regs->orig_ax))
+	if (!maybe_ours(call_id(regs)))
 		return 0;
 	/* only a call whose entry took a state has one: its number is not
 	 * tested again (a call with none may have slept from before attach) */

@@ -10,14 +10,24 @@
 #include "tier_glue.h"
 #include "syscall_tier.skel.h"
 
+/* the machine whose system call table the BPF object was built with
+ * (bpf/syscall_abi.bpf.h, the same ARCH as this build) */
+#if defined(__x86_64__)
+#define SYSCALL_MACHINE "x86_64"
+#elif defined(__aarch64__)
+#define SYSCALL_MACHINE "aarch64"
+#else
+#error "syscall tier: no system call table for this architecture (bpf/syscall_abi.bpf.h)"
+#endif
+
 static int probe(struct pt_plan *plan, char *why, size_t n)
 {
 	struct utsname u;
 	char model[16];
 	int pre;
 
-	if (uname(&u) || strcmp(u.machine, "x86_64")) {
-		snprintf(why, n, "needs x86_64 syscall numbers");
+	if (uname(&u) || strcmp(u.machine, SYSCALL_MACHINE)) {
+		snprintf(why, n, "built for " SYSCALL_MACHINE " syscall numbers");
 		return -1;
 	}
 	if (!btf_has_tracepoint("sys_enter") || !btf_has_tracepoint("sys_exit") ||

@@ -127,17 +127,6 @@ t_deb() {
 	expect "deb: nothing left in usr" "$(find "$r/usr" -type f 2>/dev/null | wc -l)" 0
 }
 
-# hardened BIN: what Debian's hardening=+all made of it (readelf): a
-# position-independent executable, relocations read-only and bound at
-# start, the stack protector and fortified calls linked; one word each
-hardened() {
-	readelf -h "$1" | grep -q 'Type: *DYN (Position-Independent Executable' && echo pie
-	readelf -lW "$1" | grep -q '^ *GNU_RELRO ' && echo relro
-	readelf -dW "$1" | grep -qE '\(FLAGS\) .*BIND_NOW' && echo bindnow
-	readelf --dyn-syms -W "$1" | grep -q ' __stack_chk_fail\b' && echo stack-protector
-	readelf --dyn-syms -W "$1" | grep -qE ' __[a-z_]+_chk\b' && echo fortify
-}
-
 # what Debian asks of a package, checked by its own tools: lintian (no
 # errors, no hardening-* tag at any level), the binaries' hardening, the
 # copyright file, and the exporter's unit (systemd-analyze)
