@@ -271,6 +271,10 @@ host_suite pipestat_waits $BEST
 [ $BEST = tracepoint ] && host_suite pipestat_waits tracepoint \
 	"tracepoint tier, one sleep slot" PIPETRACE_ONE_SLEEP_SLOT=1 \
 	WAITS_ONLY="t_jobserver_waits t_hist_waits"
+# waits begun before attach: seeded from /proc, ended by the tier's own
+# programs (the host tests the syscall tier's)
+host_suite blocked $BEST
+[ $BEST = tracepoint ] && host_suite blocked function
 if [ "$SUITES" = all ]; then
 	# only the programs the columns asked for need are loaded
 	host_suite hooks $BEST
