@@ -1,4 +1,8 @@
 #!/usr/bin/env bash
+# Also run in the VMs, on their tiers (tests/vm/guest-pipestat.sh, TIER=T):
+# nothing here may assume this host's kernel or tier, or what only the
+# host has (the guests have no /dev/fd).
+#
 # pipestat host tests for waits that began before it attached (issue 41):
 # a reader and a writer asleep in a pipe call BLOCKED_S seconds (default
 # 3) before pipestat starts are shown blocked, both ends named, their
@@ -20,8 +24,9 @@ AT_EXIT='[ -z "$KIDS" ] || kill $KIDS 2>/dev/null'
 # length (within 1%), in at least 3 intervals
 full_waits() {
 	local rows
-	rows=$(csv_rows "$TMP/out" interval_s pid="$2" | paste -d, - \
-		<(csv_rows "$TMP/out" "$3" pid="$2"))
+	# (a file, not <(...): the guests have no /dev/fd)
+	csv_rows "$TMP/out" "$3" pid="$2" >"$TMP/col"
+	rows=$(csv_rows "$TMP/out" interval_s pid="$2" | paste -d, - "$TMP/col")
 	if [ "$(wc -l <<<"$rows")" -ge 3 ] && awk -F, '{ p = $2 / ($1 * 1e7); if (p < 99 || p > 101) exit 1 }' <<<"$rows"; then
 		ok "$1: $3 is 100% of every interval ($(tr '\n' ' ' <<<"$rows"))"
 	else
