@@ -83,7 +83,7 @@ t_completion_values() {
 	# as many as the CSV has metric columns, and the table's three
 	expect "completion: --sort, every column" "$(sed -n 3p <<<"$got" | wc -w)" \
 		"$(($("$PIPESTAT" --csv -d 0.1 2>/dev/null | head -1 | tr ',' '\n' | grep -vcxE \
-		'time|interval_s|tier|key_type|pid|comm|pipe_dev|pipe_ino|cgroup|writers|readers|derived') + 3))"
+		'time|interval_s|tier|key_type|pid|comm|pipe_dev|pipe_ino|cgroup|writers|readers|derived|args|side') + 3))"
 	# each one -s takes (-c without -i is the first error then)
 	expect "completion: --sort, names -s takes" "$(for w in $(sed -n 3p <<<"$got"); do
 		"$PIPESTAT" -s "$w" -c 3 2>&1 | grep -v 'pipestat: -c needs -i'; done)" ""
