@@ -200,6 +200,8 @@ static __always_inline void call_enter(bool typed, __u8 side, struct kiocb *iocb
 	task = bpf_get_current_task_btf();
 	if (!current_wanted(task))
 		return;
+	/* a wait seeded in an earlier call whose switch-in was missed */
+	seed_end(task->pid);
 	st = call_begin(task);
 	/* a call not followed to its exit is not counted: say so */
 	if (!st) {
@@ -261,10 +263,8 @@ static __always_inline void call_exit(bool typed, struct kiocb *iocb, long ret)
 	struct pt_counts *c;
 	__u64 bytes = ret > 0 ? ret : 0;
 
-	if (!st) {
-		seed_end(task->pid);
+	if (!st)
 		return;
-	}
 	waits_hist(&st->key, st->side, waits_call_end(&st->w, task->pid));
 	pipe = typed ? pipe_of(typed, iocb) : (struct pipe_inode_info *)st->pipe;
 	c = counts_of(&st->key);
@@ -387,6 +387,13 @@ int BPF_PROG(fn_switch, bool preempt, struct task_struct *prev,
 	if (pt_scope.miss_switch_in)
 		return 0;
 	st = call_in_progress(next);
+	/*
+	 * No state: maybe a thread asleep in a pipe call from before attach,
+	 * whose exit no fexit or kretprobe will see (they only follow calls
+	 * entered after them). Its seeded wait ends as any other, here.
+	 */
+	if (!st)
+		seed_end(next->pid);
 	if (!st || !st->w.off_ts)
 		return 0;
 	/* prev's sleep begins when next's ends: one clock read */

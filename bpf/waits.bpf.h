@@ -200,9 +200,10 @@ static __always_inline void sleep_end(struct pt_sleep *e, __u64 now)
 
 /*
  * Thread tid ends a call whose begin no program saw (its state is not
- * there): if it slept in it from before attach, user space put that wait
- * in its sleeps-map entry (pt_gen.seeded), which ends now. One load for
- * every such call while no seeded wait is left.
+ * there), or runs again in it (the function tier: fexit and kretprobes
+ * never see such a call's end): if it slept in it from before attach,
+ * user space put that wait in its sleeps-map entry (pt_gen.seeded),
+ * which ends now. One load each while no seeded wait is left.
  */
 static __always_inline void seed_end(__u32 tid)
 {
