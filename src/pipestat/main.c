@@ -656,12 +656,12 @@ int main(int argc, char **argv)
 		command_cleanup(&r.cmd);
 		return 1;
 	}
-	if (pt_session_seed(&r.s, &o.load)) {
+	r.last = pt_now(CLOCK_MONOTONIC);
+	if (pt_session_seed(&r.s, &o.load, r.last)) {
 		fprintf(stderr, "pipestat: out of memory for the blocked threads\n");
 		rc = 1;
 		goto out;
 	}
-	r.last = pt_now(CLOCK_MONOTONIC);
 	if (o.load.verbose)
 		fprintf(stderr, "pipestat: attached in %.1f ms\n",
 			(r.last - r.start) * 1e3);

@@ -246,8 +246,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "pipetop: %s\n", err);
 		return 1;
 	}
-	/* waits begun before attach: counted, their pipes' ends named */
-	if (pt_session_seed(&t.s, &o.load)) {
+	/* waits begun before attach: counted from the first interval's
+	 * start, their pipes' ends named */
+	t.last = now();
+	if (pt_session_seed(&t.s, &o.load, t.last)) {
 		fprintf(stderr, "pipetop: out of memory for the blocked threads\n");
 		pt_session_close(&t.s);
 		return 1;
@@ -264,7 +266,6 @@ int main(int argc, char **argv)
 	pt_session_env(&t.s, &t.st.env);
 	snprintf(t.st.kernel, sizeof(t.st.kernel), "%s",
 		 uname(&u) ? "?" : u.release);
-	t.last = now();
 	t.cpu_last = own_cpu();
 
 	setlocale(LC_ALL, "");

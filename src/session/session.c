@@ -521,7 +521,7 @@ int pt_session_drain(struct pt_session *s, struct pt_rows *rows, struct pt_lost 
 	       drain_map(&s->hists, old & 1, rows);
 }
 
-int pt_session_seed(struct pt_session *s, const struct pt_load_opts *o)
+int pt_session_seed(struct pt_session *s, const struct pt_load_opts *o, double start)
 {
 	/* no sleeps counted (--no-waits, no column needs them): none shown */
 	if (!(s->plan.hooks & PT_HOOK_WAITS))
@@ -530,7 +530,7 @@ int pt_session_seed(struct pt_session *s, const struct pt_load_opts *o)
 		return -1;
 	/* the programs look before the first entry is there */
 	__atomic_store_n(&s->o.gen->seeded, 1, __ATOMIC_SEQ_CST);
-	if (!sleeps_seed(&s->sleeps, &s->seeded, now_ns()))
+	if (!sleeps_seed(&s->sleeps, &s->seeded, (__u64)(start * 1e9)))
 		__atomic_store_n(&s->o.gen->seeded, 0, __ATOMIC_SEQ_CST);
 	return 0;
 }

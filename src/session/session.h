@@ -109,10 +109,12 @@ int pt_session_peek(struct pt_session *s, struct pt_rows *rows);
 /*
  * Finds the threads o lets through asleep in a pipe read or write now
  * (since before attach: no program saw them begin) and counts their waits
- * from now on, as waits in progress, until their calls end: s->seeded
- * lists them. Call right after pt_session_open(). -1 on out of memory.
+ * from start on (CLOCK_MONOTONIC s: the first interval's start, so a
+ * wait is never longer than its interval), as waits in progress, until
+ * their calls end: s->seeded lists them. Call right after
+ * pt_session_open(). -1 on out of memory.
  */
-int pt_session_seed(struct pt_session *s, const struct pt_load_opts *o);
+int pt_session_seed(struct pt_session *s, const struct pt_load_opts *o, double start);
 void pt_session_close(struct pt_session *s);
 /*
  * Why a load (or parsing BTF) that failed with errno err may be a resource
