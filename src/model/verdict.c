@@ -34,7 +34,9 @@ enum pl_state pl_verdict(const struct pl_shares *s)
 		return PL_WAITS_WRITE;
 	if (s->wait_read > s->wait_write && s->wait_read > rest)
 		return PL_WAITS_READ;
-	return s->sched && s->runq > s->cpu ? PL_STARVED : PL_BUSY;
+	/* starved: waiting for a CPU is most of what it did outside its
+	 * pipe waits, not a sliver of a sleep elsewhere (sh in sleep 1) */
+	return s->sched && s->runq > s->cpu && 2 * s->runq >= rest ? PL_STARVED : PL_BUSY;
 }
 
 const char *pl_state_name(enum pl_state s)

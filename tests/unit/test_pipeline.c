@@ -177,6 +177,10 @@ static void t_verdict(void)
 	s.cpu = 0.3;
 	s.runq = 0.5;
 	CHECK(pl_verdict(&s) == PL_STARVED);
+	/* asleep elsewhere, its few runnable moments no starvation */
+	s.cpu = 0.001;
+	s.runq = 0.01;
+	CHECK(pl_verdict(&s) == PL_BUSY);
 	/* a long pipe wait wins over a starved rest */
 	s = (struct pl_shares){ .wait_write = 0.55, .cpu = 0.1, .runq = 0.3, .sched = true };
 	CHECK(pl_verdict(&s) == PL_WAITS_WRITE);
