@@ -38,7 +38,8 @@ if [ ! -f "$out/.pipetrace-unpacked" ]; then
 	}
 	rm -f "$apt_dir"/cache/archives/*.deb	# another key's
 	log "fetching arm64 $PKGS ($suite)"
-	fetch || { [ $updated = 1 ] || { update && fetch; }; } ||
+	# (lists older than the archive: a superseded upload is gone)
+	fetch || { [ $updated = 0 ] && update && fetch; } ||
 		die "apt-get install --download-only (arm64, $suite) failed"
 	tmp=$(mktemp -d "$CACHE/.root-arm64.XXXXXX")
 	trap 'rm -rf "$tmp"' EXIT
