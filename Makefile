@@ -129,13 +129,16 @@ $(COMPLETION): $(DOCGEN)
 	$(call msg,GEN,$@)
 	$(Q)$(call gen,$(DOCGEN) completion)
 
-TEST_PROGS := tests/host/pipework tests/host/pipework32 tests/host/resizework
+# the tests' programs: the host's in tests/host; a cross build's, for the
+# VM of that architecture (tests/vm/guest-pipestat.sh), in $(OUT)/tests/host
+TEST_DIR   := $(if $(CROSS),$(OUT)/)tests/host
+TEST_PROGS := $(TEST_DIR)/pipework $(TEST_DIR)/pipework32 $(if $(CROSS),,$(TEST_DIR)/resizework)
 UNIT_TESTS := $(patsubst tests/unit/%.c,$(OUT)/%,$(wildcard tests/unit/test_*.c))
 
 .PHONY: all clean check unit unit-asan hostcheck metrics-doc bench vmbench vmtest deps demo test vmlinux-h \
 	install uninstall deb cross-check
-# a cross build makes the tools alone: the tests' programs are the host's
-all: $(TOOL_BINS) $(if $(CROSS),,$(TEST_PROGS) $(MAN_PAGES) $(COMPLETION))
+# a cross build makes the tools and the VM's test programs
+all: $(TOOL_BINS) $(TEST_PROGS) $(if $(CROSS),,$(MAN_PAGES) $(COMPLETION))
 
 deps:
 	$(Q)scripts/install-deps.sh $(CROSS)
@@ -177,8 +180,9 @@ $(OUT)/%.o: src/%.c src/*/*.h include/pipetrace.h $(OUT)/flags
 # the tests' workloads: tests/lib on the tools' own (src/workload/workload.c)
 TEST_WL_SRCS := tests/lib/workload.c src/workload/workload.c
 TEST_WL_HDRS := tests/lib/workload.h src/workload/workload.h src/os/clock.h
-tests/host/pipework: tests/host/pipework.c $(TEST_WL_SRCS) $(TEST_WL_HDRS) $(OUT)/flags
+$(TEST_DIR)/pipework: tests/host/pipework.c $(TEST_WL_SRCS) $(TEST_WL_HDRS) $(OUT)/flags
 	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) -Itests $(filter %.c,$^) -luring -o $@
 
 # test_resize.sh's hostile descriptor holders and its open counter
@@ -186,10 +190,13 @@ tests/host/resizework: tests/host/resizework.c $(OUT)/flags
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) $(LDFLAGS) $< -o $@
 
-# 32-bit callers (gcc-multilib): static, so no 32-bit libraries at run time
-tests/host/pipework32: tests/host/pipework32.c
+# 32-bit callers (x86-64: gcc-multilib; cross.mk names another
+# architecture's): static, so no 32-bit libraries at run time
+CC32       ?= $(CC) -m32
+$(TEST_DIR)/pipework32: tests/host/pipework32.c
 	$(call msg,CC-32,$@)
-	$(Q)$(CC) -m32 -static -O2 -Wall -Wextra -Werror $< -o $@
+	$(Q)mkdir -p $(@D)
+	$(Q)$(CC32) -static -O2 -Wall -Wextra -Werror $< -o $@
 
 # unit tests link the shared rooms and a front end's plain-C parts: no
 # libbpf, no skeletons, no BTF needed
@@ -302,7 +309,10 @@ test:
 	$(Q)$(MAKE) --no-print-directory check
 	$(Q)$(MAKE) --no-print-directory vmtest
 
+# (its arm64 guest runs make ARCH=arm64's build: make deps ARCH=arm64)
 vmtest: all
+	$(Q)scripts/install-deps.sh arm64
+	$(Q)$(MAKE) --no-print-directory ARCH=arm64 all
 	$(Q)tests/vm/vmtest.sh
 
 $(OUT)/benchwork: tests/bench/benchwork.c $(OUT)/workload/workload.o
@@ -455,7 +465,7 @@ deb: $(TOOL_BINS)
 
 clean:
 	$(call msg,CLEAN)
-	$(Q)rm -rf $(OUT) $(TOOL_BINS) $(if $(CROSS),,$(TEST_PROGS))
+	$(Q)rm -rf $(OUT) $(TOOL_BINS) $(TEST_PROGS)
 
 .DELETE_ON_ERROR:
 .SECONDARY:

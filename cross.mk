@@ -6,6 +6,8 @@
 # needs (scripts/install-deps.sh arm64).
 
 TRIPLET_arm64 := aarch64-linux-gnu
+# its 32-bit callers (the VM's compat checks): arm32, Debian's armhf
+TRIPLET32_arm64 := arm-linux-gnueabihf
 DEB_ARCH_arm64 := arm64
 TRIPLET    := $(TRIPLET_$(ARCH))
 ifeq ($(TRIPLET),)
@@ -24,6 +26,7 @@ CC         := $(CLANG) --target=$(TRIPLET)
 # clang's -Wextra (like the fuzz build's): { 0 }-style initializers
 CROSS_CFLAGS := -Wno-missing-field-initializers
 endif
+CC32       := $(CLANG) --target=$(TRIPLET32_$(ARCH))
 STRIP      := $(TRIPLET)-strip
 PKG_CONFIG := PKG_CONFIG_LIBDIR=/usr/lib/$(TRIPLET)/pkgconfig:/usr/share/pkgconfig pkg-config
 

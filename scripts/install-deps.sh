@@ -16,12 +16,14 @@ case ${1:-} in
 arm64)
 	# clang cross-compiles (gcc-aarch64-linux-gnu conflicts with
 	# gcc-multilib): binutils and libgcc for the target, its libraries
-	# as :arm64; libgvc6 is fetched by the build (cross.mk)
+	# as :arm64; libgvc6 is fetched by the build (cross.mk); the arm32
+	# callers of the VM tests link Debian's armhf cross libc
 	pkgs="make clang bpftool dpkg-dev lintian file libgraphviz-dev binutils-aarch64-linux-gnu
 	   libgcc-12-dev-arm64-cross libc6-dev:arm64 libbpf-dev:arm64 libelf-dev:arm64
 	   zlib1g-dev:arm64 libncurses-dev:arm64 liburing-dev:arm64 libgnutls28-dev:arm64
 	   libmicrohttpd-dev:arm64 libyaml-dev:arm64 libcrypt-dev:arm64 libcgraph6:arm64
-	   libcdt5:arm64" ;;
+	   libcdt5:arm64 binutils-arm-linux-gnueabihf libc6-dev-armhf-cross
+	   libgcc-12-dev-armhf-cross" ;;
 *)
 	echo "install-deps: no cross build for $1 (arm64)" >&2
 	exit 2 ;;

@@ -5,6 +5,8 @@ PIPESTAT=${PIPESTAT:-./pipestat}
 # pipestat's table takes its width from COLUMNS: 80 unless a test says
 unset COLUMNS
 PIPEWORK=${PIPEWORK:-tests/host/pipework}
+PIPEWORK32=${PIPEWORK32:-tests/host/pipework32}
+PIPETRACE_BENCH=${PIPETRACE_BENCH:-./pipetrace-bench}
 TMP=$(mktemp -d /tmp/pipetrace-test.XXXXXX)
 passed=0
 failed=0

@@ -461,9 +461,9 @@ t_uring_punted() {
 t_uring_bench() {
 	local comm attempts=0
 	[ "$NOWAIT" = 1 ] || return 0	# t_uring_punted: no IOCB_NOWAIT there
-	[ -x ./pipetrace-bench ] || { not_ok "uring bench: ./pipetrace-bench not built"; return; }
+	[ -x "$PIPETRACE_BENCH" ] || { not_ok "uring bench: $PIPETRACE_BENCH not built"; return; }
 	attach -k comm --csv || { not_ok "uring bench: attach"; return; }
-	./pipetrace-bench --csv -R 1 -N 1 uring >"$TMP/bench" 2>"$TMP/bench.err"
+	"$PIPETRACE_BENCH" --csv -R 1 -N 1 uring >"$TMP/bench" 2>"$TMP/bench.err"
 	stop_pipestat
 	comm=$(sed -n "s/.*counting command '\(pbench-[0-9]*\)'.*/\1/p" "$TMP/bench.err")
 	counts_pipe_calls && attempts=32768
@@ -531,15 +531,16 @@ t_splice_pv() {
 	expect_col "pv: in_bytes" in_bytes 52428800 comm=pv
 }
 
-# Pipe I/O through the 32-bit system call entry (a static -m32 program):
-# the syscall tier reads its own syscall numbers and registers, the other
-# tiers see the pipe functions. A kernel without IA32 emulation refuses to
-# run it (exec: ENOEXEC, as on this workplace's host): said, and left to
-# the Debian guests of make vmtest, whose kernels run it and must.
+# Pipe I/O through the 32-bit system call entry (a static -m32 program;
+# in an arm64 guest an arm32 one, the compat entry): the syscall tier
+# reads its own syscall numbers and registers, the other tiers see the
+# pipe functions. A kernel without IA32 emulation refuses to run it (exec:
+# ENOEXEC, as on this workplace's host): said, and left to the Debian
+# guests of make vmtest, whose kernels run it and must.
 t_compat_32bit() {
 	local n out
 	n=$(size 1000 100)
-	tests/host/pipework32 >/dev/null 2>&1
+	"$PIPEWORK32" >/dev/null 2>&1
 	if [ $? = 126 ]; then
 		case ${PIPETRACE_KERNEL:-} in
 		debian-*) not_ok "32-bit: this Debian kernel refused a 32-bit program";;
@@ -548,7 +549,7 @@ t_compat_32bit() {
 		return
 	fi
 	attach -k pid --csv -n pipework32 || { not_ok "32-bit: attach"; return; }
-	tests/host/pipework32 "$n" >"$TMP/work"; out=$(cat "$TMP/work"); PID=$(pid_of "$out")
+	"$PIPEWORK32" "$n" >"$TMP/work"; out=$(cat "$TMP/work"); PID=$(pid_of "$out")
 	stop_pipestat
 	expect "32-bit: workload ran" "$out" "pid=$PID io32=$n"
 	expect "32-bit: writes" "$(of writes)" "$n"

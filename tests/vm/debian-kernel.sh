@@ -6,10 +6,9 @@
 #
 # NAME is a row of tests/vm/kernels whose from column names a Debian suite
 # and whose package column the image ("*" standing for a number). With a
-# private apt configuration under $PIPETRACE_CACHE/apt/<suite>/ (a sources
-# list naming that suite of the archive the machine's apt sources use, its
-# own lists and cache, no dpkg status: the machine's sources and state are
-# never touched; lists refreshed once a day), picks the newest matching
+# private apt configuration for that suite and the kernel's architecture
+# (debian_apt in lib.sh: the machine's sources and state are never
+# touched; lists refreshed once a day), picks the newest matching
 # package (sort -V), `apt-get download`s it with every linux-* package it
 # depends on at the same version (Debian 14's image is a metapackage over
 # linux-binary, linux-modules and linux-base), unpacks them with
@@ -29,37 +28,7 @@ pattern=$(kernel_field "$name" package)
 	die "$name: not one of Debian's images in $KERNELS"
 need_pkgs kmod debian-archive-keyring
 
-# The archive the machine's apt sources name (deb822 or one-line), its
-# security archive aside; PIPETRACE_DEBIAN_MIRROR overrides.
-mirror() {
-	local u
-	u=$({
-		grep -hs '^URIs:' /etc/apt/sources.list.d/*.sources | cut -d: -f2-
-		grep -hs '^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list |
-			sed 's/\[[^]]*\]//' | awk '{ print $2 }'
-	} | tr ' ' '\n' | grep -v -e '^$' -e security | grep -m1 '/debian/\{0,1\}$' || true)
-	echo "${PIPETRACE_DEBIAN_MIRROR:-${u:-http://deb.debian.org/debian}}"
-}
-
-apt_dir=$CACHE/apt/$suite
-mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
-# one fetch per suite at a time (concurrent VMs share the state)
-exec 9>"$apt_dir/lock"
-flock 9
-echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $(mirror) $suite main" \
-	>"$apt_dir/sources.list"
-# apt's sandbox user cannot write into the cache: fetch as root
-APT=(-o Dir::Etc::SourceList="$apt_dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
-	-o Dir::State::Lists="$apt_dir/lists" -o Dir::Cache="$apt_dir/cache"
-	-o Dir::State::status=/dev/null -o APT::Sandbox::User=root)
-updated=0
-update() {
-	log "apt-get update ($suite, private lists in $apt_dir)"
-	timeout 600 apt-get "${APT[@]}" update >&2 || die "apt-get update of $suite failed"
-	touch "$apt_dir/updated"
-	updated=1
-}
-[ -n "$(find "$apt_dir/updated" -mmin -1440 2>/dev/null)" ] || update
+debian_apt "$suite" "$(kernel_arch "$name")"
 
 # resolve: pkg, ver and deps (the linux-* packages it depends on at ver)
 re=$(printf '%s' "$pattern" | sed 's/[].+^$[]/\\&/g; s/\*/[0-9]+/g')

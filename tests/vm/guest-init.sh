@@ -10,6 +10,9 @@
 # runs $results/job.sh chrooted in the host root, prints its exit status
 # as a marker line on the console and powers the VM off. A modular kernel's
 # initramfs lists the modules its shares need in /modules (insmod order).
+# Another architecture's guest (pipetrace.usr=1) mounts the share "usr"
+# over the host root's /usr: its programs, where the host's are x86-64
+# (the host root links /bin, /sbin and /lib into /usr).
 /bin/busybox mkdir -p /proc /sys /dev /newroot /bin /sbin
 /bin/busybox --install -s /bin
 export PATH=/bin:/sbin
@@ -21,11 +24,13 @@ mount -t devtmpfs devtmpfs /dev
 res=
 cwd=
 fs=9p
+usr=
 for a in $(cat /proc/cmdline); do
 	case "$a" in
 	pipetrace.results=*) res=${a#pipetrace.results=} ;;
 	pipetrace.cwd=*) cwd=${a#pipetrace.cwd=} ;;
 	pipetrace.fs=*) fs=${a#pipetrace.fs=} ;;
+	pipetrace.usr=*) usr=${a#pipetrace.usr=} ;;
 	esac
 done
 
@@ -54,6 +59,10 @@ if [ -f /modules ]; then
 fi
 if ! share hostroot /newroot ro; then
 	echo "PIPETRACE-VM-ERROR: cannot mount host root"
+	finish 125
+fi
+if [ -n "$usr" ] && ! share usr /newroot/usr ro; then
+	echo "PIPETRACE-VM-ERROR: cannot mount usr"
 	finish 125
 fi
 m() { mount "$@" || { echo "PIPETRACE-VM-ERROR: mount $*"; finish 125; }; }

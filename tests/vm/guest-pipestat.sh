@@ -3,7 +3,8 @@
 # pipestat inside the test VM (run by vmtest.sh through run-in-vm.sh):
 #   guest-pipestat.sh PTWORK_BINARY
 # cwd: the repository top (the host root is the guest's root, so the
-# host-built ./pipestat and tests/host/pipework run unchanged).
+# host-built ./pipestat and tests/host/pipework run unchanged; an arm64
+# guest runs the cross build's, make ARCH=arm64).
 #
 # What to expect of the kernel is its row in tests/vm/kernels
 # ($PIPETRACE_KERNEL). Checks the tier chosen (patched kernel: tracepoint;
@@ -18,6 +19,12 @@
 set -u
 PTWORK=${1:?usage: guest-pipestat.sh PTWORK_BINARY}
 cd "$(dirname "$0")/../.."
+# the repository's own programs are x86-64 ones
+if [ "$(uname -m)" = aarch64 ]; then
+	B=build-arm64
+	export PIPESTAT=$B/bin/pipestat PIPETRACE_BENCH=$B/bin/pipetrace-bench \
+		PIPEWORK=$B/tests/host/pipework PIPEWORK32=$B/tests/host/pipework32
+fi
 . tests/host/lib.sh
 KERNEL=${PIPETRACE_KERNEL:-unknown}
 
@@ -39,7 +46,7 @@ BEST=$(field best) SYSCALL=$(field syscall) VIA=$(field via)
 # (PIPETRACE_SUITES: another level, by hand, from a wrapper script that
 # sets it: the guest gets no environment of the caller's)
 SUITES=${PIPETRACE_SUITES:-$(field suites)}
-NOWAIT=1 LOCK_PER=
+NOWAIT=1 LOCK_PER= CORE_MORE=
 for v in $(field vars); do
 	case "$v" in
 	-) ;;
@@ -52,9 +59,10 @@ case $SYSCALL in yes) SYSCALL=1;; no) SYSCALL=0;; *) bad_row "syscall '$SYSCALL'
 case $VIA in fentry) VIA=fentry/fexit;; kprobes|-) ;; *) bad_row "via '$VIA'";; esac
 [[ $BEST,$SUITES =~ ^(none,refuse|(tracepoint|function),(all|full|core))$ ]] ||
 	bad_row "best '$BEST', suites '$SUITES'"
-# the known answers on core: the counts every tier gets; where the kernel
+# the known answers on core: the counts every tier gets, and those the
+# row adds (CORE_MORE, comma-separated); where the kernel
 # preallocates before pipe->mutex (7.2), the page rule by size and on FIFOs
-CORE="t_eagain_read t_eagain_write t_eagain_write_big t_stream t_fullread t_jobserver"
+CORE="t_eagain_read t_eagain_write t_eagain_write_big t_stream t_fullread t_jobserver ${CORE_MORE//,/ }"
 [ "${PREALLOC:-0}" = 0 ] || CORE="$CORE t_prealloc_sizes t_fifo"
 # the function tier's functions (Linux 6.16 split the anonymous pipes'
 # out of the FIFOs')
@@ -126,7 +134,7 @@ t_choice() {
 		expect "auto: function tier's tracepoints: $tps" \
 			"$(grep -c "^pipestat: function tier via $VIA on $FNS, $tps (preempt=" "$TMP/err")" 1
 		# the session layer says which front end speaks
-		./pipetrace-bench -v --tier function -N 10 -R 1 pingpong >/dev/null 2>"$TMP/bench.err"
+		"$PIPETRACE_BENCH" -v --tier function -N 10 -R 1 pingpong >/dev/null 2>"$TMP/bench.err"
 		expect "pipetrace-bench -v: its own name on the tier line" \
 			"$(grep -c "^pipetrace-bench: function tier via $VIA" "$TMP/bench.err")" 1
 		"$PIPESTAT" --tier tracepoint -d 1 >/dev/null 2>"$TMP/forced"

@@ -10,7 +10,10 @@
 #   initramfs-<key>.cpio           busybox initramfs
 #   bin/<checkout hash>/           workload binaries (ptwork), one dir per checkout
 #   runs/                          per-run results dirs (shared over 9p)
-#   apt/<suite>/                   private apt state for Debian's images
+#   apt/<suite>[-<arch>]/          private apt state for Debian's packages
+#                                  (amd64, or the architecture named)
+#   root-<arch>-<key>/             a guest userland of Debian's packages for
+#                                  another architecture (arm64-root.sh)
 #   debian/<package>_<version>/    one unpacked Debian image
 
 VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -143,4 +146,57 @@ kernel_names() {
 		BEGIN { nc = split(cols, c, " "); for (i = 1; i <= nc; i++) if (c[i] == "runs") r = i }
 		/^[[:space:]]*(#|$)/ { next }
 		step == "" || index("," $r ",", "," step ",") { print $1 }' "$KERNELS"
+}
+
+# kernel_arch NAME: the Debian architecture of that row's kernel: arm64
+# for a name ending in -arm64 (Debian's own images), else amd64
+kernel_arch() {
+	case "$1" in
+	*-arm64) echo arm64;;
+	*) echo amd64;;
+	esac
+}
+
+# The archive the machine's apt sources name (deb822 or one-line), its
+# security archive aside; PIPETRACE_DEBIAN_MIRROR overrides.
+debian_mirror() {
+	local u
+	u=$({
+		grep -hs '^URIs:' /etc/apt/sources.list.d/*.sources | cut -d: -f2-
+		grep -hs '^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list |
+			sed 's/\[[^]]*\]//' | awk '{ print $2 }'
+	} | tr ' ' '\n' | grep -v -e '^$' -e security | grep -m1 '/debian/\{0,1\}$' || true)
+	echo "${PIPETRACE_DEBIAN_MIRROR:-${u:-http://deb.debian.org/debian}}"
+}
+
+# debian_apt SUITE ARCH: a private apt configuration for that suite and
+# architecture of the machine's archive, in apt_dir=$CACHE/apt/SUITE
+# (SUITE-ARCH for another than amd64): its own sources list, lists,
+# cache and an empty dpkg status, so the machine's sources and state are
+# never touched and nothing counts as installed. Sets APT (apt-get's
+# options), holds the directory's lock (fd 9: concurrent VMs share it),
+# refreshes the lists once a day (update: now; updated=1 once it ran).
+debian_apt() {
+	apt_suite=$1
+	apt_dir=$CACHE/apt/$1
+	[ "$2" = amd64 ] || apt_dir=$apt_dir-$2
+	mkdir -p "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
+	exec 9>"$apt_dir/lock"
+	flock 9
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $(debian_mirror) $1 main" \
+		>"$apt_dir/sources.list"
+	: >"$apt_dir/status"
+	# apt's sandbox user cannot write into the cache: fetch as root
+	APT=(-o Dir::Etc::SourceList="$apt_dir/sources.list" -o Dir::Etc::SourceParts=/dev/null
+		-o Dir::State::Lists="$apt_dir/lists" -o Dir::Cache="$apt_dir/cache"
+		-o Dir::State::status="$apt_dir/status" -o APT::Sandbox::User=root
+		-o APT::Architecture="$2" -o APT::Architectures="$2")
+	updated=0
+	[ -n "$(find "$apt_dir/updated" -mmin -1440 2>/dev/null)" ] || update
+}
+update() {
+	log "apt-get update ($apt_suite, private lists in $apt_dir)"
+	timeout 600 apt-get "${APT[@]}" update >&2 || die "apt-get update of $apt_suite failed"
+	touch "$apt_dir/updated"
+	updated=1
 }

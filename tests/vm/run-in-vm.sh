@@ -10,7 +10,10 @@
 #                               images are fetched (tests/vm/debian-kernel.sh),
 #                               the modules virtio_pci and virtiofs need in
 #                               the initramfs, shares over virtiofs (Debian's
-#                               cloud images have no 9p)
+#                               cloud images have no 9p); an arm64 row
+#                               (name ending in -arm64) boots under
+#                               qemu-system-aarch64 (virt), its /usr the
+#                               arm64 userland of arm64-root.sh
 #   --bzimage PATH              boot this bzImage instead (debugging)
 #   --results DIR               results dir shared read-write with the guest
 #                               at the same path (default: a new dir under
@@ -58,9 +61,24 @@ done
 script=$(readlink -f "$1"); shift
 [ -f "$script" ] || die "no such script: $script"
 
-need_pkgs qemu-system-x86 busybox-static cpio
-kdir= fs=9p
+kdir= fs=9p busybox=/bin/busybox usr=
 from=$(kernel_field "$flavour" from) || exit 1
+# the machine qemu emulates for the kernel's architecture
+case $(kernel_arch "$flavour") in
+arm64)
+	[ "$from" != self ] || die "$flavour: only Debian's images are arm64 ones"
+	need_pkgs qemu-system-arm cpio
+	usr=$("$VM_DIR/arm64-root.sh")/usr
+	busybox=$usr/bin/busybox
+	# cortex-a57: AArch32 at EL0 (the arm32 caller), and TCG emulates
+	# it faster than max (no pointer authentication, no SVE)
+	qemu=(qemu-system-aarch64 -cpu cortex-a57) machine=virt console=ttyAMA0
+	;;
+*)
+	need_pkgs qemu-system-x86 busybox-static cpio
+	qemu=(qemu-system-x86_64 -cpu max) machine=q35 console=ttyS0
+	;;
+esac
 if [ "$from" != self ]; then
 	kdir=$("$VM_DIR/debian-kernel.sh" "$flavour")
 	[ -n "$bzimage" ] || bzimage=$kdir/vmlinuz
@@ -94,12 +112,12 @@ copy_module() {
 
 # initramfs: busybox + guest-init.sh (+ the kernel's share modules), cached
 # by content
-ikey=$({ cat "$VM_DIR/guest-init.sh"; stat -c %s /bin/busybox; echo "$kdir modules 2"; } | sha)
+ikey=$({ cat "$VM_DIR/guest-init.sh"; stat -c %s "$busybox"; echo "$kdir modules 2"; } | sha)
 initrd=$CACHE/initramfs-$ikey.cpio
 if [ ! -f "$initrd" ]; then
 	stage=$(mktemp -d "$CACHE/initramfs.XXXXXX")
 	mkdir -p "$stage"/{bin,sbin,dev,proc,sys,newroot,tmp}
-	cp /bin/busybox "$stage/bin/busybox"
+	cp "$busybox" "$stage/bin/busybox"
 	cp "$VM_DIR/guest-init.sh" "$stage/init"
 	chmod 755 "$stage/init"
 	mknod -m 600 "$stage/dev/console" c 5 1
@@ -132,6 +150,11 @@ rm -f "$results/exit-status"
 
 # shares: tag:host dir:ro|rw (the guest mounts them, see guest-init.sh)
 shares=(hostroot:/:ro "results:$results:rw")
+# another architecture's programs over the host's (guest-init.sh)
+if [ -n "$usr" ]; then
+	shares+=("usr:$usr:ro")
+	extra="$extra pipetrace.usr=1"
+fi
 # A caller working under /tmp (a CI clone, say) would find its cwd gone
 # in the guest: share it, read-only, at the same path.
 cwd_shared=0
@@ -196,10 +219,10 @@ boot_splat_only() {
 vfsd_pids=()
 share_args() {
 	local s tag dir mode ro
-	qshare=(-machine q35)
+	qshare=(-machine $machine)
 	if [ $fs = virtiofs ]; then
 		qshare=(-object "memory-backend-memfd,id=mem,size=${mem}M,share=on"
-			-machine q35,memory-backend=mem)
+			-machine $machine,memory-backend=mem)
 	fi
 	for s in "${shares[@]}"; do
 		IFS=: read -r tag dir mode <<<"$s"
@@ -240,11 +263,11 @@ for attempt in 1 2 3; do
 	share_args
 	t0=$(date +%s)
 	set +e
-	timeout -k 10 "$tmo" qemu-system-x86_64 \
-		"${qshare[@]}" -cpu max "${accel[@]}" -m "$mem" \
+	timeout -k 10 "$tmo" "${qemu[@]}" \
+		"${qshare[@]}" "${accel[@]}" -m "$mem" \
 		-nographic -no-reboot -nodefaults -serial stdio \
 		-kernel "$bzimage" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 oops=panic loglevel=5 nokaslr pipetrace.results=$results $extra" \
+		-append "console=$console panic=-1 oops=panic loglevel=5 nokaslr pipetrace.results=$results $extra" \
 		</dev/null >"$logf" 2>&1
 	qrc=$?
 	set -e

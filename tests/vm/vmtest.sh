@@ -15,7 +15,8 @@
 #     (tracepoint tier) and Debian's own images 5.10 to 7.2, cloud and
 #     PREEMPT_RT (fetched with apt-get download by
 #     tests/vm/debian-kernel.sh, not built): function tier via fentry or
-#     kprobes, syscall tier from 6.2, pipestat's refusal on 5.10;
+#     kprobes, syscall tier from 6.2, pipestat's refusal on 5.10; and
+#     Debian 13's arm64 image, running make ARCH=arm64's build;
 #  7. cost budgets: boots each kernel (and the tracepoints kernel, 0001 and
 #     0002 only) on one vCPU with -icount (guest ns = instructions), runs
 #     tests/vm/guest-budget.sh, adds struct pipe_inode_info's size (pahole)
@@ -74,11 +75,26 @@ fi
 # binaries of this checkout: concurrent runs from other checkouts build
 # their own (a shared bin/ptwork was replaced under a running budget step)
 BIN=$CACHE/bin/$(printf '%s' "$REPO" | sha)
-mkdir -p "$BIN" "$CACHE/runs"
-timeout 300 gcc -static -O2 -Wall -Wextra -Werror -I"$REPO/src" -I"$REPO/tests" \
-	-o "$BIN/ptwork.tmp" "$VM_DIR/ptwork.c" "$REPO/tests/lib/workload.c" \
-	"$REPO/src/workload/workload.c" -luring -lpthread
-mv "$BIN/ptwork.tmp" "$BIN/ptwork"
+mkdir -p "$BIN/arm64" "$CACHE/runs"
+ptwork() { # OUT CC...: the static workload binary
+	local out=$1
+	shift
+	timeout 300 "$@" -static -O2 -Wall -Wextra -Werror -I"$REPO/src" -I"$REPO/tests" \
+		-o "$out.tmp" "$VM_DIR/ptwork.c" "$REPO/tests/lib/workload.c" \
+		"$REPO/src/workload/workload.c" -luring -lpthread
+	mv "$out.tmp" "$out"
+}
+ptwork "$BIN/ptwork" gcc
+# arm64=1: an arm64 guest runs pipestat here (make ARCH=arm64's build)
+arm64=0
+for k in $(kernel_names vmtest); do
+	[ -z "$only" ] || [ "$only" = "$k" ] || continue
+	[ "$(kernel_arch "$k")" = amd64 ] || arm64=1
+done
+# its ptwork (make deps ARCH=arm64: clang, arm64 libc and liburing)
+if [ $arm64 = 1 ]; then
+	ptwork "$BIN/arm64/ptwork" clang --target=aarch64-linux-gnu -Wno-missing-field-initializers
+fi
 
 # BPF smoke test (tp_btf on pipe:* and fentry), against each kernel's BTF
 timeout 300 gcc -O2 -Wall -Wextra -Werror -o "$BIN/bpfsmoke" "$VM_DIR/bpfsmoke.c" -lbpf
@@ -112,17 +128,22 @@ for k in unpatched patched; do
 done
 # pipetrace-bench --ab on the patched kernel (tests/vm/guest-pipetrace-bench.sh, needs ./pipetrace-bench built)
 [ -n "$only" ] && [ "$only" != patched ] || "$VM_DIR/run-in-vm.sh" --kernel patched --timeout 900 "$VM_DIR/guest-pipetrace-bench.sh" || { log "pipetrace-bench A/B (patched): FAIL"; fail=1; }
-# pipestat itself (built on the host, run from the host root over 9p)
-if [ -x "$REPO/pipestat" ] && [ -x "$REPO/tests/host/pipework" ]; then
+# pipestat itself (built on the host, run from the host root over 9p;
+# for an arm64 guest, make ARCH=arm64's build)
+built() { [ -x "$REPO/$1" ] && [ -x "$REPO/$2" ]; }
+if built pipestat tests/host/pipework &&
+	{ [ $arm64 = 0 ] || built build-arm64/bin/pipestat build-arm64/tests/host/pipework; }; then
 	for k in $(kernel_names vmtest); do
 		[ -z "$only" ] || [ "$only" = "$k" ] || continue
+		pt=$BIN/ptwork
+		[ "$(kernel_arch "$k")" = amd64 ] || pt=$BIN/arm64/ptwork
 		res=$(mktemp -d "$CACHE/runs/$(date +%Y%m%d-%H%M%S)-pipestat-$k.XXXX")
 		t0=$(date +%s)
 		# each row's own limit: RT is the slowest under TCG
 		# (tests/vm/README.md: a loaded host can take it past 1800 s)
 		tmo=$(kernel_field "$k" timeout)
 		if (cd "$REPO" && "$VM_DIR/run-in-vm.sh" --kernel "$k" --results "$res" \
-			--timeout "$tmo" "$VM_DIR/guest-pipestat.sh" "$BIN/ptwork"); then
+			--timeout "$tmo" "$VM_DIR/guest-pipestat.sh" "$pt"); then
 			log "$k kernel, pipestat: PASS ($(grep -ac '^ok' "$res/console.log") checks, $(( $(date +%s) - t0 )) s) at $(stamp)"
 		else
 			log "$k kernel, pipestat: FAIL (console log in $res)"
@@ -131,7 +152,7 @@ if [ -x "$REPO/pipestat" ] && [ -x "$REPO/tests/host/pipework" ]; then
 		fi
 	done
 else
-	log "pipestat tests: ./pipestat or tests/host/pipework not built (make all): FAIL"
+	log "pipestat tests: ./pipestat or tests/host/pipework not built (make all; make ARCH=arm64): FAIL"
 	fail=1
 fi
 # cost budgets, one vCPU, instructions counted (-icount)
