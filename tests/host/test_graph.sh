@@ -62,14 +62,17 @@ t_chain() {
 	fi
 	expect "chain: two edges, the bytes that moved" "$(gv_edges "$TMP/g.dot" | tr '\n' ';')" \
 		"gzip wc $(cat "$TMP/wc");head gzip 209715200;"
-	# stable: another run's DOT is the same but for its numbers
+	# stable: another run's DOT is the same but for its numbers (and
+	# their units: gzip's 0.9 MB is MiB/s in a run under a second, KiB/s
+	# in a longer one)
 	graph_of "$TMP/g2.dot" -- sh -c "head -c 200M /dev/zero | gzip -1 | wc -c >/dev/null"
 	# (files, not <(...): the guests have no /dev/fd)
 	# (a process's CPU figures are known only if read before it exited;
 	# busy or starved is the machine's load, as above)
 	for g in g g2; do
 		sed -E 's/#d7b4f0/#f4a09c/; s/starved/busy/; s/[0-9.]+/N/g
-			s/ CPU N% RUNQ N%//; s/(cpu|runq)_pct="-"/\1_pct=N/' \
+			s/ CPU N% RUNQ N%//; s/(cpu|runq)_pct="-"/\1_pct=N/
+			s/N[KMGT]?i?B\/s/NB\/s/g; s/N[kKMG]? (writes|reads)\/s/N \1\/s/g' \
 			"$TMP/$g.dot" >"$TMP/$g.masked"
 	done
 	expect "chain: the DOT stable, sorted" \
