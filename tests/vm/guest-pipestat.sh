@@ -84,17 +84,19 @@ KNOBS=0
 # two on, so the first program attached and the last detached still
 # patched it (Debian 14's cloud image: "Oops: int3" at
 # __alloc_frozen_pages_noprof+0x26f, a vCPU running the int3 of a poke
-# already finished, 743 s into the known answers). Each is therefore also
-# switched on in a second trace instance (its own probe: same function,
-# other data), which keeps two. What the programs count is the same
-# either way.
+# already finished, 743 s into the known answers; and at
+# trace_syscall_exit+0xa as the syscall tier attached to raw_syscalls).
+# Each is therefore also switched on in a second trace instance (its own
+# probe: same function, other data), which keeps two. What the programs
+# count is the same either way.
 tracepoints_on() {
 	local tr=/sys/kernel/tracing e i
 	mkdir -p $tr/instances/pipetrace-pin || { not_ok "tracefs: instance"; return; }
 	echo 4 >$tr/instances/pipetrace-pin/buffer_size_kb
 	for i in $tr $tr/instances/pipetrace-pin; do
 		echo 0 >$i/tracing_on || { not_ok "tracefs: tracing_on ($i)"; return; }
-		for e in kmem/mm_page_alloc sched/sched_switch lock/contention_begin lock/contention_end; do
+		for e in kmem/mm_page_alloc sched/sched_switch lock/contention_begin \
+			lock/contention_end raw_syscalls/sys_enter raw_syscalls/sys_exit; do
 			[ -e $i/events/$e/enable ] || continue
 			echo 1 >$i/events/$e/enable || not_ok "tracefs: enable $e ($i)"
 		done
