@@ -20,13 +20,18 @@ BLOCKED_S=${BLOCKED_S:-3}
 KIDS=
 AT_EXIT='[ -z "$KIDS" ] || kill $KIDS 2>/dev/null'
 
+# pairs COL1 COL2 PID: PID's rows of $TMP/out as COL1,COL2 lines (a
+# file between them, not <(...): the guests have no /dev/fd)
+pairs() {
+	csv_rows "$TMP/out" "$2" pid="$3" >"$TMP/col"
+	csv_rows "$TMP/out" "$1" pid="$3" | paste -d, - "$TMP/col"
+}
+
 # full_waits NAME PID COLUMN: every interval's COLUMN of PID is its whole
 # length (within 1%), in at least 3 intervals
 full_waits() {
 	local rows
-	# (a file, not <(...): the guests have no /dev/fd)
-	csv_rows "$TMP/out" "$3" pid="$2" >"$TMP/col"
-	rows=$(csv_rows "$TMP/out" interval_s pid="$2" | paste -d, - "$TMP/col")
+	rows=$(pairs interval_s "$3" "$2")
 	if [ "$(wc -l <<<"$rows")" -ge 3 ] && awk -F, '{ p = $2 / ($1 * 1e7); if (p < 99 || p > 101) exit 1 }' <<<"$rows"; then
 		ok "$1: $3 is 100% of every interval ($(tr '\n' ' ' <<<"$rows"))"
 	else
@@ -110,9 +115,7 @@ sleep 1.6
 stop_pipestat
 exec 7>&-
 waited=$(($(csv_sum "$TMP/out" wait_read_ns pid="$R") / 1000000))
-csv_rows "$TMP/out" interval_s pid="$R" >"$TMP/col"
-from=$(csv_rows "$TMP/out" time pid="$R" | paste -d, - "$TMP/col" |
-	awk -F, 'NR == 1 { printf "%.0f", ($1 - $2) * 1000 }')
+from=$(pairs time interval_s "$R" | awk -F, 'NR == 1 { printf "%.0f", ($1 - $2) * 1000 }')
 # (ms in the CSV: 1 either way; the reader runs within 0.3 s of the write)
 below "end: no wait counted after the wake (ms)" "$waited" $((t_woken - from + 300))
 below "end: the wait counted up to the wake (ms)" $((t_wake - from - 2)) "$waited"
