@@ -45,7 +45,7 @@ char LICENSE[] SEC("license") = "GPL";
  */
 #define KPIPE_SIDE_READ		0
 #define KPIPE_SIDE_WRITE	1
-#define KPIPE_SRC_CACHE		0
+#define KPIPE_SRC_POOL		0
 #define KPIPE_CAUSE_NOWAIT	1
 #define KPIPE_REASON_EMPTY	0
 #define KPIPE_REASON_FULL	1
@@ -156,26 +156,25 @@ static __always_inline struct page_tally *pages_of(struct pipe_inode_info *pipe)
 }
 
 SEC("tp_btf/pipe_page_get")
-int BPF_PROG(tp_page_get, struct pipe_inode_info *pipe, int src, bool locked)
+int BPF_PROG(tp_page_get, struct pipe_inode_info *pipe, int src)
 {
 	struct page_tally *t = pages_of(pipe);
 
 	if (!t)
 		return 0;
 	t->bufs_new++;
-	if (src == KPIPE_SRC_CACHE)
+	/* a page the write did not take from the pool is allocated under
+	 * the mutex; the prefill's pages before it are pipe_prefill's */
+	if (src == KPIPE_SRC_POOL)
 		t->pool_hits++;
-	else if (locked)
-		t->alloc_locked++;
 	else
-		t->alloc_unlocked++;
+		t->alloc_locked++;
 	return 0;
 }
 
 SEC("tp_btf/pipe_prefill")
 int BPF_PROG(tp_prefill, struct pipe_inode_info *pipe, unsigned int wanted,
-	     unsigned int pooled, unsigned int allocated, unsigned int pushed,
-	     unsigned int dropped)
+	     unsigned int pooled, unsigned int allocated, unsigned int dropped)
 {
 	struct page_tally *t = pages_of(pipe);
 
@@ -186,10 +185,21 @@ int BPF_PROG(tp_prefill, struct pipe_inode_info *pipe, unsigned int wanted,
 	return 0;
 }
 
+/*
+ * pipe_copy's copy calls are user-access sections, one each, into a plain
+ * user buffer (and a batched run is one); into an iovec a copy call opens
+ * one per segment piece, which the event does not count: such a read
+ * makes the tier's sections unknown, never short.
+ */
+static __always_inline bool copies_are_sections(const struct iov_iter *iter)
+{
+	return BPF_CORE_READ(iter, iter_type) != bpf_core_enum_value(enum iter_type, ITER_IOVEC);
+}
+
 /* A read's or write's own counts, as its pipe_copy says; false for a read */
 static __always_inline bool count_copy(struct pt_counts *c, const struct pt_key *key,
 				       int side, size_t len, ssize_t ret, unsigned int bufs,
-				       unsigned int sections)
+				       unsigned int copies, const struct iov_iter *iter)
 {
 	__u64 bytes = ret > 0 ? ret : 0;
 
@@ -197,7 +207,10 @@ static __always_inline bool count_copy(struct pt_counts *c, const struct pt_key 
 		count_add(c, reads, 1);
 		count_add(c, read_bytes, bytes);
 		count_add(c, read_bufs, bufs);
-		count_add(c, read_sections, sections);
+		if (copies_are_sections(iter))
+			count_add(c, read_sections, copies);
+		else if (copies)
+			count_add(c, read_sections_unknown, 1);
 		/* 0 for a read that asked for bytes: no writer left */
 		if (!ret && len)
 			count_add(c, read_eof, 1);
@@ -215,7 +228,7 @@ static __always_inline bool count_copy(struct pt_counts *c, const struct pt_key 
 SEC("tp_btf/pipe_copy")
 int BPF_PROG(tp_copy, struct pipe_inode_info *pipe, struct file *file,
 	     int side, size_t len, ssize_t ret, unsigned int bufs,
-	     unsigned int sections, bool batched)
+	     unsigned int copies, bool batched, const struct iov_iter *iter)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct page_tally tally = {};
@@ -240,7 +253,7 @@ int BPF_PROG(tp_copy, struct pipe_inode_info *pipe, struct file *file,
 			tally = st->pages;
 		call_end(task, st);
 	}
-	if (!c || !count_copy(c, &key, side, len, ret, bufs, sections))
+	if (!c || !count_copy(c, &key, side, len, ret, bufs, copies, iter))
 		return 0;
 	ring_read(&ring, pipe);
 	ring.used = pipe->head - pipe->tail;
@@ -371,7 +384,7 @@ static __always_inline bool wait_hists(void)
  * The light programs read their arguments from ctx where they use them:
  * BPF_PROG() loads them all first and the compiler spills them across
  * the helper calls, a dozen instructions of a program of ~150.
- * pipe_copy(pipe, file, side, len, ret, bufs, sections, batched);
+ * pipe_copy(pipe, file, side, len, ret, bufs, copies, batched, iter);
  * pipe_wait_begin/end(pipe, file, side).
  */
 #define ARG_FILE(ctx)	((struct file *)(ctx)[1])
@@ -385,7 +398,8 @@ int tp_lite_copy(__u64 *ctx)
 	struct pt_counts *c = file_counts(&key, ARG_FILE(ctx), bpf_get_current_task_btf());
 
 	if (c)
-		count_copy(c, &key, ARG_SIDE(ctx), ctx[3], ctx[4], ctx[5], ctx[6]);
+		count_copy(c, &key, ARG_SIDE(ctx), ctx[3], ctx[4], ctx[5], ctx[6],
+			   (const struct iov_iter *)ctx[8]);
 	return 0;
 }
 

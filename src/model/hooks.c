@@ -40,8 +40,8 @@ static const struct {
 	/* tracepoint: pipe_copy's bufs; function and syscall: the ring claim
 	 * at the read's exit (a per-pipe look-up) */
 	{ PT_RAW(read_bufs), { [TP] = CALLS, [FN] = CALLS | BUFS, [SC] = CALLS | BUFS } },
-	/* tracepoint: pipe_copy's sections; function, syscall: the buffers'
-	 * boundaries (iov_pieces.bpf.h) */
+	/* tracepoint: pipe_copy's copy calls (unknown for an iovec read);
+	 * function, syscall: the buffers' boundaries (iov_pieces.bpf.h) */
 	{ PT_RAW(read_sections) | PT_RAW(read_sections_unknown),
 	  { [TP] = CALLS, [FN] = CALLS | BUFS, [SC] = CALLS | BUFS } },
 	{ PT_RAW(splice_in) | PT_RAW(splice_in_bytes) | PT_RAW(splice_out) |

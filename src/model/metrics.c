@@ -168,9 +168,10 @@ static bool v_pool_hit_pct(const struct pt_counts *c, const struct pt_env *e,
 
 /*
  * Sections: one per user copy, so one per segment piece of a vectored
- * read (pipe_copy counts them; the other tiers from the iovec). A read
- * whose pieces a tier could not count makes the figure unknown, never
- * short.
+ * read (the function and syscall tiers count them from the iovec; the
+ * tracepoint tier has pipe_copy's copy calls, one section each into a
+ * plain buffer). A read whose pieces a tier could not count makes the
+ * figure unknown, never short.
  */
 static bool v_copy_sections(const struct pt_counts *c, const struct pt_env *e,
 			    struct pt_value *v)
@@ -638,11 +639,10 @@ const struct pt_metric pt_metrics[PT_NCOLS] = {
 #endif
 };
 
-/* The knob states and missing events env is in (PT_NA_*). */
+/* The switch states and missing events env is in (PT_NA_*). */
 static unsigned int na_state(const struct pt_env *e)
 {
-	return e->lacks | (e->knob_read_batch > 0 ? PT_NA_BATCH : 0) |
-	       (e->knob_prealloc_max < 0 ? PT_NA_NO_POOL : 0);
+	return e->lacks | (e->knob_read_batch > 0 ? PT_NA_BATCH : 0);
 }
 
 /* The raw counters a column's value reads. */
@@ -743,8 +743,8 @@ static const struct {
 	unsigned int flag;
 	const char *when;
 } na_states[] = {
-	{ PT_NA_BATCH, "not known with fs.pipe-read-batch on" },
-	{ PT_NA_NO_POOL, "not known without the pool (kernel-patch/ 0002)" },
+	{ PT_NA_BATCH, "not known with the batched read copy on" },
+	{ PT_NA_NO_POOL, "not known without the pool (kernel-patch/ 0003)" },
 	{ PT_NA_NO_WAITS, "not known without pipe:pipe_wait_* events" },
 	{ PT_NA_NO_LOCKS, "not known without lock:contention_* events" },
 	{ PT_NA_NO_SCHED, "not known without /proc/PID/schedstat" },

@@ -138,11 +138,13 @@ enum tm_col {
 	TM_NCOLS,
 };
 
-/* Knob states in which a tier cannot know a column it otherwise knows. */
+/* Kernel states in which a tier cannot know a column it otherwise knows. */
 enum pt_na_when {
-	PT_NA_BATCH = 1 << 0,	/* fs.pipe-read-batch > 0 */
-	PT_NA_NO_POOL = 1 << 1,	/* kernel without fs.pipe-prealloc-max */
+	/* the batched read copy on: fs.pipe-read-batch > 0, or set by the
+	 * session in pt_env.lacks for a kernel that has it with no switch */
+	PT_NA_BATCH = 1 << 0,
 	/* set by the session in pt_env.lacks */
+	PT_NA_NO_POOL = 1 << 1,	/* no pipe_prefill event: no pool */
 	PT_NA_NO_WAITS = 1 << 2,	/* no pipe_wait_* events */
 	PT_NA_NO_LOCKS = 1 << 3,	/* no lock:contention_* events */
 	PT_NA_NO_SCHED = 1 << 4,	/* no /proc/PID/schedstat */

@@ -92,7 +92,7 @@ static const char doc_hists[] =
 "|---|---|---|---|\n"
 "| up to 7.1 (Debian 11-13) | none | the page cached in `tmp_page` (`tmp_page[2]` from 6.15) | every page allocated |\n"
 "| 7.2 and later (Debian 14) | the prealloc: min(pages, 8) for a write of more than a page, none for a page or less, also for a write that then moves nothing | a page of the prealloc or from `tmp_page[]` | pages allocated under the mutex |\n"
-"| 6.12 with kernel-patch/ | the prefill (`fs.pipe-prealloc-max`), pushed into the pool | a page from the pool | pages allocated under the mutex |\n"
+"| 7.2 with kernel-patch/ | the prefill: the pages a write lacks in its pool, at most 8 at a time (`fs.pipe-prealloc-max` where the A/B switches are built), none for a write that finds the pipe full | a page from the pool | pages allocated under the mutex |\n"
 "\n"
 "`alloc_wasted` counts the pages (either kind) that writes which moved no\n"
 "byte allocated: on 7.2 a nonblocking write of more than a page into a\n"

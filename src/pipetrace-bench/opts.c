@@ -232,8 +232,8 @@ static const struct opt options[] = {
 	  .man =
 		"A/B over one of \\fB/proc/sys/fs/\\fR\\fIKNOB\\fR (a leading \\fBfs.\\fR is\n"
 		"allowed): \\fBpipe\\-prealloc\\-max\\fR (0..8: pages a write prefills before\n"
-		"taking the mutex; 0 = the 6.12 behaviour), \\fBpipe\\-prealloc\\-keep\\fR\n"
-		"(0..8: pages the pool keeps after a trim), \\fBpipe\\-read\\-batch\\fR (0/1:\n"
+		"taking the mutex; 0 = none, every page under it), \\fBpipe\\-prealloc\\-keep\\fR\n"
+		"(0..8: pages the pool keeps between writes), \\fBpipe\\-read\\-batch\\fR (0/1:\n"
 		"copy a run of whole buffers to user space in one user-access section)." },
 	{ .name = "baseline", .at = AT(baseline),
 	  .help =

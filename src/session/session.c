@@ -18,6 +18,7 @@
 #include <bpf/libbpf.h>
 #include "model/hooks.h"
 #include "os/sched_stat.h"
+#include "btf_probe.h"
 #include "session.h"
 
 /* Best first */
@@ -329,6 +330,10 @@ static int try_tier(struct pt_session *s, const struct pt_load_opts *o,
 	s->ops = tiers[t];
 	if (s->ops->probe(&s->plan, why, n))
 		return -1;
+	/* the series' pool (its pipe_prefill event) and batched read copy */
+	if (!btf_has_tracepoint("pipe_prefill"))
+		s->plan.lacks |= PT_NA_NO_POOL;
+	s->plan.batch_built = btf_has_func("pipe_read_batch_copy");
 	err = start(s, o);
 	if (err) {
 		load_errno = -err;
@@ -555,4 +560,8 @@ void pt_session_env(const struct pt_session *s, struct pt_env *env)
 	env->lacks = s->plan.lacks | (sched_available() ? 0 : PT_NA_NO_SCHED);
 	env->hooks_off = PT_HOOKS_ALL & ~s->plan.hooks;
 	env_read_knobs(env);
+	/* the batched read copy with no switch (kernel-patch/ 0005) to say
+	 * whether it is on: on */
+	if (env->knob_read_batch < 0 && s->plan.batch_built)
+		env->lacks |= PT_NA_BATCH;
 }

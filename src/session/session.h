@@ -27,6 +27,7 @@ struct pt_plan {
 					 * owner (function: only without its event) */
 	__u32 pipe_page_gfp;		/* GFP_HIGHUSER | __GFP_ACCOUNT here */
 	unsigned int lacks;		/* PT_NA_NO_*: events this kernel lacks */
+	bool batch_built;		/* kernel-patch/ 0004: pipe_read_batch_copy() */
 	__u32 hooks;			/* enum pt_hook: what to load (the session) */
 	char via[128];			/* how it attaches, for -v */
 };

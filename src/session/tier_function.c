@@ -156,7 +156,7 @@ static int open_obj(struct pt_obj *o, const struct pt_plan *plan)
 	/* the other hooks the columns asked for need */
 	tp_autoload(plan, plan->hooks & PT_HOOK_PAGES, skel->progs.fn_page_alloc,
 		    skel->progs.fn_page_alloc_perf);
-	/* the patched kernels (6.12) run their tp_btf programs unpreempted */
+	/* the series' test kernels run their tp_btf programs unpreempted */
 	bpf_program__set_autoload(skel->progs.fn_prefill,
 				  plan->has_prefill_event && (plan->hooks & PT_HOOK_PAGES));
 	tp_autoload(plan, plan->hooks & PT_HOOK_LOCKS, skel->progs.fn_lock_begin,

@@ -207,7 +207,7 @@ static void prealloc_keep(struct remarks *r, const struct pt_row *row,
 	struct pt_value lk, ul, hits;
 	double per;
 
-	/* keep is clamped to prealloc-max: that rule comes first */
+	/* pages the prefill lacks are prealloc-max's rule: that one first */
 	if (keep < 0 || want < 2 || keep >= want || e->knob_prealloc_max < want ||
 	    !get(PT_COL_ALLOC_LOCKED, row, e, &lk) ||
 	    !get(PT_COL_ALLOC_UNLOCKED, row, e, &ul) ||

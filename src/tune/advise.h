@@ -30,8 +30,8 @@
  *                 knob below P: raise it to P
  *   fs.pipe-prealloc-keep  >= ADVISE_KNOB_PAGES pages allocated per write
  *                 (under the mutex and prefilled: page churn), P >= 2, the
- *                 knob below P and fs.pipe-prealloc-max at P or above (keep
- *                 is clamped to it): raise it to P
+ *                 knob below P and fs.pipe-prealloc-max at P or above (its
+ *                 rule first): raise it to P
  *   fs.pipe-read-batch     0, and reads opened >= ADVISE_KNOB_SECTIONS
  *                 user-access sections each: set it to 1
  * Traffic threshold: nothing but quota-shrunk (which needs one write) for a

@@ -104,6 +104,14 @@ int wl_wait_child(pid_t pid)
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
+void (*wl_loop_edge)(int end);
+
+static void loop_edge(int end)
+{
+	if (wl_loop_edge)
+		wl_loop_edge(end);
+}
+
 long wl_stream_fds(int rfd, int wfd, struct wl_stream *s)
 {
 	size_t rsize = s->rsize ? s->rsize : s->size;
@@ -131,11 +139,13 @@ long wl_stream_fds(int rfd, int wfd, struct wl_stream *s)
 		return -1;
 	}
 	t0 = pt_now(CLOCK_MONOTONIC);
+	loop_edge(0);
 	/* a short count makes the reader child fail, and so this call */
 	for (long i = 0; i < s->n && !wl_write_all(wfd, buf, s->size); i++)
 		total += s->size;
 	close(wfd);
 	failed = wl_wait_child(pid);
+	loop_edge(1);
 	s->loop_s = pt_now(CLOCK_MONOTONIC) - t0;
 	free(buf);
 	free(rbuf);
@@ -171,11 +181,13 @@ long wl_pingpong(long n, double *loop_s)
 		_exit(0);
 	}
 	t0 = pt_now(CLOCK_MONOTONIC);
+	loop_edge(0);
 	for (long i = 0; i < n; i++)
 		if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1) {
 			kill(pid, SIGKILL);
 			break;
 		}
+	loop_edge(1);
 	if (loop_s)
 		*loop_s = pt_now(CLOCK_MONOTONIC) - t0;
 	close(ab[0]);

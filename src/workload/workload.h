@@ -13,6 +13,11 @@
 /* n nonblocking reads of an empty pipe: returns the EAGAINs seen */
 long wl_eagain_reads(long n);
 
+/* Called, when set, where the timed loops of wl_stream_fds() and
+ * wl_pingpong() begin (0) and end (1), with their clock reads: the VM
+ * budgets' ptwork marks them for the CPU counter (tests/vm/plugin) */
+extern void (*wl_loop_edge)(int end);
+
 /* n writes of size bytes, drained by a child reading rsize at a time */
 struct wl_stream {
 	size_t size;

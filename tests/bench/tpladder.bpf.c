@@ -101,7 +101,7 @@ static __always_inline struct call_state *pages_of(struct pipe_inode_info *pipe)
 }
 
 SEC_CALL("pipe_page_get")
-int BPF_PROG(tpl_page_get, struct pipe_inode_info *pipe, int src, bool locked)
+int BPF_PROG(tpl_page_get, struct pipe_inode_info *pipe, int src)
 {
 	struct call_state *st = pages_of(pipe);
 

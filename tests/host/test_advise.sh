@@ -168,23 +168,23 @@ csv() { csv_get "$TMP/csv" "$1" pipe_ino "$INO"; }
 
 t_knobs() {
 	local per
-	# 6.12's behaviour: 15 of 16 pages allocated holding the mutex, a
-	# section per buffer read
-	knob_run 0 1 0 || return
-	expect "knobs 0 1 0: the CSV's writes" "$(csv writes)" 64
-	expect "knobs 0 1 0: prealloc-max advice with the CSV's pool misses" \
+	# switches off: no prefill, the pages a write lacks in the 2 kept
+	# allocated holding the mutex, a section per buffer read
+	knob_run 0 2 0 || return
+	expect "knobs 0 2 0: the CSV's writes" "$(csv writes)" 64
+	expect "knobs 0 2 0: prealloc-max advice with the CSV's pool misses" \
 		"$(grep -c "pool misses: [0-9.]* pages per write allocated holding pipe->mutex ($(csv pool_misses) in 64 writes of 65536 bytes on average) with fs.pipe-prealloc-max 0: raise it to 8 (sysctl -w fs.pipe-prealloc-max=8)" <<<"$LINE")" 1
 	per=$(awk -v m="$(csv pool_misses)" 'BEGIN { printf "%.1f", m / 64 }')
-	expect "knobs 0 1 0: misses per write as the CSV has them" \
+	expect "knobs 0 2 0: misses per write as the CSV has them" \
 		"$(grep -c "pool misses: $per pages per write" <<<"$LINE")" 1
-	expect "knobs 0 1 0: read-batch advice with the CSV's sections" \
+	expect "knobs 0 2 0: read-batch advice with the CSV's sections" \
 		"$(grep -c "read copies: [0-9.]* user-access sections per read ($(csv copy_sections) for 1024 buffers in $(csv reads) reads) with fs.pipe-read-batch 0: set it to 1" <<<"$LINE")" 1
-	expect "knobs 0 1 0: no keep advice before max" "$(grep -c 'prealloc-keep' <<<"$LINE")" 0
-	# the defaults: 7 prefilled + 1 kept, 8 under the mutex per write
-	knob_run 8 1 1 || return
-	expect "knobs 8 1 1: keep advice with the CSV's pages" \
-		"$(grep -c "page churn: [0-9.]* pages allocated per write ($(csv alloc_locked) holding pipe->mutex + $(csv alloc_unlocked) prefilled in 64 writes of 65536 bytes on average; $(csv pool_hits) new buffers from the pool), each freed once read beyond the 1 a pipe keeps (fs.pipe-prealloc-keep): raise it to 8 (sysctl -w fs.pipe-prealloc-keep=8)" <<<"$LINE")" 1
-	expect "knobs 8 1 1: no prealloc-max or read-batch advice" \
+	expect "knobs 0 2 0: no keep advice before max" "$(grep -c 'prealloc-keep' <<<"$LINE")" 0
+	# the defaults: 2 kept + 8 prefilled, 6 under the mutex per write
+	knob_run 8 2 1 || return
+	expect "knobs 8 2 1: keep advice with the CSV's pages" \
+		"$(grep -c "page churn: [0-9.]* pages allocated per write ($(csv alloc_locked) holding pipe->mutex + $(csv alloc_unlocked) prefilled in 64 writes of 65536 bytes on average; $(csv pool_hits) new buffers from the pool), each freed once read beyond the 2 a pipe keeps (fs.pipe-prealloc-keep): raise it to 8 (sysctl -w fs.pipe-prealloc-keep=8)" <<<"$LINE")" 1
+	expect "knobs 8 2 1: no prealloc-max or read-batch advice" \
 		"$(grep -c 'prealloc-max\|read-batch' <<<"$LINE")" 0
 	CHURN_BEFORE=$(( $(csv alloc_locked) + $(csv alloc_unlocked) ))
 	# as advised: nothing more to say, and fewer pages allocated

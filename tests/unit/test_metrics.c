@@ -7,11 +7,14 @@
 #include "model/rows.h"
 #include "unit.h"
 
+/* a kernel with the series' switches (prealloc >= 0: its pool too), or
+ * without the series */
 static struct pt_env env_of(enum pt_tier t, int prealloc, int batch)
 {
 	return (struct pt_env){ .tier = t, .knob_prealloc_max = prealloc,
-				.knob_prealloc_keep = prealloc < 0 ? -1 : 1,
-				.knob_read_batch = batch };
+				.knob_prealloc_keep = prealloc < 0 ? -1 : 2,
+				.knob_read_batch = batch,
+				.lacks = prealloc < 0 ? PT_NA_NO_POOL : 0 };
 }
 
 /* Every row is complete: a CSV name, a unit, a meaning, one way to a value. */
@@ -54,6 +57,13 @@ static void qualities(void)
 	CHECK(pt_col_quality(PT_COL_PREFILL_DROPPED, &e) == PT_NA);
 	CHECK(pt_col_quality(PT_COL_SECTIONS_PER_READ, &e) == PT_DERIVED);
 	e = env_of(PT_TIER_TRACEPOINT, 8, 1);
+	CHECK(pt_col_quality(PT_COL_PREFILL_DROPPED, &e) == PT_EXACT);
+	CHECK(pt_col_quality(PT_COL_COPY_SECTIONS, &e) == PT_EXACT);
+	/* the series as posted: a pool and the batched copy, no switches */
+	e = env_of(PT_TIER_FUNCTION, -1, -1);
+	e.lacks = PT_NA_BATCH;
+	CHECK(pt_col_quality(PT_COL_COPY_SECTIONS, &e) == PT_NA);
+	e.tier = PT_TIER_TRACEPOINT;
 	CHECK(pt_col_quality(PT_COL_PREFILL_DROPPED, &e) == PT_EXACT);
 	CHECK(pt_col_quality(PT_COL_COPY_SECTIONS, &e) == PT_EXACT);
 }

@@ -57,14 +57,14 @@ int BPF_PROG(on_copy, struct pipe_inode_info *pipe, struct file *file,
 
 SEC("tp_btf/pipe_page_get")
 int BPF_PROG(on_page_get, struct pipe_inode_info *pipe,
-	     enum pipe_page_src src, bool locked)
+	     enum pipe_page_src src)
 {
 	add(2, pipe->ring_size == 16);
 	return 0;
 }
 #endif
 
-SEC("fentry/pipe_read")
+SEC("fentry/anon_pipe_read")
 int BPF_PROG(on_pipe_read, struct kiocb *iocb, struct iov_iter *to)
 {
 	if (iocb->ki_filp->f_inode->i_ino == target_ino)

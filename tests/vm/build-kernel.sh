@@ -4,7 +4,8 @@
 #
 # usage: tests/vm/build-kernel.sh unpatched|patched|debug|tracepoints|both|all
 #
-# unpatched: unpack the Debian linux-source-6.12 tarball into
+# unpatched: unpack the Debian linux-source-7.2 tarball (lib.sh
+#   kernel_source) into
 #   $PIPETRACE_CACHE/build/base, make tinyconfig, merge
 #   kernel-patch/config (scripts/kconfig/merge_config.sh), olddefconfig,
 #   make bzImage.
@@ -27,8 +28,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 need_pkgs build-essential flex bison bc libssl-dev libelf-dev dwarves \
-	cpio python3 linux-source-6.12
-[ -f "$SRC_TARBALL" ] || die "kernel source tarball $SRC_TARBALL missing"
+	cpio python3
+kernel_source
 
 BUILD=$CACHE/build
 mkdir -p "$BUILD" "$CACHE/kernels"
@@ -67,7 +68,7 @@ build_unpatched() {
 		rm -rf "$base" "$BUILD/unpack"
 		mkdir -p "$BUILD/unpack"
 		timeout 600 tar xf "$SRC_TARBALL" -C "$BUILD/unpack"
-		mv "$BUILD/unpack"/linux-source-6.12 "$base"
+		mv "$BUILD/unpack/$SRC_DIRNAME" "$base"
 		rmdir "$BUILD/unpack"
 		: > "$base/.pipetrace-build.log"
 		log "configuring: tinyconfig + kernel-patch/config"
@@ -162,22 +163,26 @@ resync_series() {
 prepare_tree() {
 	local t=$1 frag=${3:-} cfgkey
 	cfgkey=$({ key_unpatched; [ -z "$frag" ] || cat "$frag"; } | sha)
+	local fresh=0
 	if [ ! -f "$t/.pipetrace-cfgkey" ] || [ "$(cat "$t/.pipetrace-cfgkey")" != "$cfgkey" ]; then
 		log "copying base tree to $t"
 		rm -rf "$t"
 		cp -a --reflink=auto "$BUILD/base" "$t"
 		rm -f "$t/.pipetrace-key" "$t/.pipetrace-cfgkey"
 		: > "$t/.pipetrace-build.log"
-		if [ -n "$frag" ]; then
-			log "configuring $2: kernel-patch/config + $(basename "$frag") (full build)"
-			(cd "$t" && timeout 300 scripts/kconfig/merge_config.sh -m .config "$frag") \
-				>>"$t/.pipetrace-build.log" 2>&1 || die "merge_config $frag failed"
-			kmake "$t" "$t/.pipetrace-build.log" olddefconfig
-			check_config "$t/.config" "$PATCH_DIR/config" "$frag"
-		fi
-		echo "$cfgkey" > "$t/.pipetrace-cfgkey"
+		fresh=1
 	fi
 	resync_series "$t"
+	# configured with the series applied: the fragment may set a symbol
+	# the series adds (config-ab)
+	if [ $fresh = 1 ] && [ -n "$frag" ]; then
+		log "configuring $2: kernel-patch/config + $(basename "$frag")"
+		(cd "$t" && timeout 300 scripts/kconfig/merge_config.sh -m .config "$frag") \
+			>>"$t/.pipetrace-build.log" 2>&1 || die "merge_config $frag failed"
+		kmake "$t" "$t/.pipetrace-build.log" olddefconfig
+		check_config "$t/.config" "$PATCH_DIR/config" "$frag"
+	fi
+	[ $fresh = 0 ] || echo "$cfgkey" > "$t/.pipetrace-cfgkey"
 }
 
 build_flavour() { # flavour tree [fragment]
@@ -197,7 +202,7 @@ build_flavour() { # flavour tree [fragment]
 	echo "$out"
 }
 
-build_patched() { build_flavour patched "$BUILD/patched"; }
+build_patched() { build_flavour patched "$BUILD/patched" "$PATCH_DIR/config-ab"; }
 build_debug() { build_flavour debug "$BUILD/debug" "$PATCH_DIR/config-debug"; }
 build_tracepoints() { SERIES_N=$TRACEPOINT_PATCHES build_flavour tracepoints "$BUILD/tracepoints"; }
 

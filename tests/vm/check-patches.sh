@@ -11,6 +11,7 @@
 #     and links vmlinux (cached: only redone when the series changes).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+kernel_source
 
 BUILD=$CACHE/build
 P=$BUILD/patched
@@ -53,7 +54,7 @@ if [ "$(cat "$nt/.pipetrace-key" 2>/dev/null)" != "$key" ]; then
 	rm -rf "$nt" "$BUILD/unpack-nt"
 	mkdir -p "$BUILD/unpack-nt"
 	timeout 600 tar xf "$SRC_TARBALL" -C "$BUILD/unpack-nt"
-	mv "$BUILD/unpack-nt/linux-source-6.12" "$nt"
+	mv "$BUILD/unpack-nt/$SRC_DIRNAME" "$nt"
 	rmdir "$BUILD/unpack-nt"
 	while read -r f; do
 		(cd "$nt" && patch -p1 -s --no-backup-if-mismatch < "$f")

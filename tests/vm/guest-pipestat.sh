@@ -75,7 +75,7 @@ KNOBS=0
 # and both vCPUs then spun (soft lockups at __alloc_pages+0x20f, where
 # trace_mm_page_alloc's branch is, or at __schedule+0x1bc with the other
 # vCPU in text_poke_bp's IPI; RCU stalls, no progress) in 4 of 5 runs of
-# this script, on a quiet machine too; our 6.12 kernels and the RT image
+# this script, on a quiet machine too; our own kernels and the RT image
 # never did. The tracepoints the programs use are switched on once here,
 # into a stopped trace buffer: the suites' attaches and detaches then only
 # add and remove probes, no code changes under a running vCPU. One probe
@@ -223,24 +223,24 @@ t_choice
 for t in $BEST syscall; do
 	[ $SYSCALL = 1 ] || [ $t != syscall ] || continue
 	if [ "$SUITES" = core ]; then
-		known $t 0 1 0 KA_ONLY="$CORE"
+		known $t 0 2 0 KA_ONLY="$CORE"
 		continue
 	fi
-	known $t 0 1 0
+	known $t 0 2 0
 	# (splice and pipetrace-bench's io_uring point do not depend on the
 	# knobs: once per tier, the VM's time is short)
-	[ $KNOBS = 1 ] && known $t 8 1 1 KA_SKIP="t_splice t_uring_bench"
+	[ $KNOBS = 1 ] && known $t 8 2 1 KA_SKIP="t_splice t_uring_bench"
 done
-# the function tier on the patched kernel with the 6.12 behaviour, and
-# with its prefill on: the pages before the mutex are pipe_prefill's
-[ $BEST = tracepoint ] && known function 0 1 0
+# the function tier on the patched kernel with the switches off (no
+# prefill), and on: the pages before the mutex are pipe_prefill's
+[ $BEST = tracepoint ] && known function 0 2 0
 [ $BEST = tracepoint ] && [ $KNOBS = 1 ] &&
-	known function 8 1 1 KA_ONLY="t_eagain_write t_stream t_pingpong"
+	known function 8 2 1 KA_ONLY="t_eagain_write t_stream t_pingpong"
 # Tracepoint tier: a call's tally sits in a slot picked by thread id, or in
 # task storage when another thread holds the slot. Every thread on one slot
 # (PIPETRACE_ONE_CALL_SLOT=1) sends all but one of them there: the same
 # answers must come out.
-[ $BEST = tracepoint ] && known tracepoint 8 1 1 SPILL=only
+[ $BEST = tracepoint ] && known tracepoint 8 2 1 SPILL=only
 
 # the function tier's kprobe fallback (as on kernels that refuse fentry)
 export PIPESTAT_NO_FENTRY=1
@@ -261,9 +261,9 @@ if [ $SYSCALL = 0 ] && [ $VIA = fentry/fexit ]; then
 	}
 elif [ $SYSCALL = 1 ] && [ $VIA = fentry/fexit ] && [ "$SUITES" != core ]; then
 	KP=" (kprobes)"
-	known function 0 1 0 KA_ONLY="$CORE"
+	known function 0 2 0 KA_ONLY="$CORE"
 	KP=
-	knobs 8 1 1
+	knobs 8 2 1
 fi
 unset PIPESTAT_NO_FENTRY
 

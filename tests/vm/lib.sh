@@ -3,7 +3,8 @@
 #
 # Everything built lives outside the repository, under $PIPETRACE_CACHE
 # (default /var/cache/pipetrace):
-#   src/linux-source-6.12.tar.xz   (the Debian package's tarball, read in place)
+#   src/<package>_<version>/       the kernel source package, unpacked
+#                                  (Debian 14's linux-source-7.2)
 #   build/base/                    unpatched build tree (in-tree build)
 #   build/patched/                 copy of base + kernel-patch/series applied
 #   kernels/<flavour>-<key>/       bzImage, vmlinux, .config, build.log
@@ -20,7 +21,12 @@ VM_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO=$(cd "$VM_DIR/../.." && pwd)
 PATCH_DIR=$REPO/kernel-patch
 CACHE=${PIPETRACE_CACHE:-/var/cache/pipetrace}
-SRC_TARBALL=${PIPETRACE_KSRC:-/usr/src/linux-source-6.12.tar.xz}
+# The kernel our test kernels and the series are built from: Debian
+# 14's linux-source-7.2, fetched from forky with a private apt
+# configuration (kernel_source), never from the machine's sources.
+SRC_PKG=linux-source-7.2
+SRC_SUITE=forky
+SRC_DIRNAME=linux-source-7.2
 JOBS=${PIPETRACE_JOBS:-$(nproc)}
 # Bounded steps: nothing may hang CI.
 BUILD_TIMEOUT=${PIPETRACE_BUILD_TIMEOUT:-3000}
@@ -46,12 +52,38 @@ need_pkgs() {
 
 sha() { sha256sum | cut -c1-16; }
 
-# Identity of the kernel source: package version + tarball size and name.
+# kernel_source: sets SRC_TARBALL and SRC_VERSION, downloading and
+# unpacking $SRC_PKG (the suite's newest) into $CACHE/src once; a
+# second call, or a cached copy, asks apt nothing.
+kernel_source() {
+	local d deb
+	[ -z "${SRC_TARBALL:-}" ] || return 0
+	d=$(ls -d "$CACHE/src/${SRC_PKG}_"* 2>/dev/null | sort -V | tail -1 || true)
+	if [ -z "$d" ] || [ ! -f "$d/$SRC_DIRNAME.tar.xz" ]; then
+		(
+		debian_apt "$SRC_SUITE" amd64
+		tmp=$(mktemp -d "$CACHE/src.tmp.XXXXXX")
+		log "fetching $SRC_PKG from $SRC_SUITE (private apt configuration)"
+		(cd "$tmp" && timeout 900 apt-get "${APT[@]}" download "$SRC_PKG" >&2) ||
+			die "apt-get download $SRC_PKG ($SRC_SUITE) failed"
+		deb=$(ls "$tmp"/"${SRC_PKG}"_*.deb)
+		ver=$(dpkg-deb -f "$deb" Version)
+		dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" --strip-components=3 \
+			"./usr/src/$SRC_DIRNAME.tar.xz"
+		mkdir -p "$CACHE/src/${SRC_PKG}_$ver"
+		mv "$tmp/$SRC_DIRNAME.tar.xz" "$CACHE/src/${SRC_PKG}_$ver/"
+		rm -rf "$tmp"
+		) || exit 1
+		d=$(ls -d "$CACHE/src/${SRC_PKG}_"* | sort -V | tail -1)
+	fi
+	SRC_TARBALL=$d/$SRC_DIRNAME.tar.xz
+	SRC_VERSION=${d##*_}
+}
+
+# Identity of the kernel source: package, version, tarball size.
 src_id() {
-	local v
-	v=$(dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null || echo unknown)
-	printf 'linux-source-6.12 %s %s %s\n' "$v" "$(basename "$SRC_TARBALL")" \
-		"$(stat -c %s "$SRC_TARBALL")"
+	kernel_source
+	printf '%s %s %s\n' "$SRC_PKG" "$SRC_VERSION" "$(stat -c %s "$SRC_TARBALL")"
 }
 
 # Key of the unpatched kernel: source + config fragment + build recipe.
@@ -63,6 +95,7 @@ key_unpatched() {
 key_patched() {
 	{
 		key_unpatched
+		cat "$PATCH_DIR/config-ab"
 		cat "$PATCH_DIR/series"
 		local p
 		while read -r p; do
@@ -83,6 +116,60 @@ key_tracepoints() {
 # Key of the debug kernel (patched + config-debug: KASAN, lockdep).
 key_debug() {
 	{ key_patched; cat "$PATCH_DIR/config-debug"; echo "recipe debug 1"; } | sha
+}
+
+# ptcount_plugin: the CPU counter (tests/vm/plugin/ptcount.c) built for
+# the machine's qemu, cached by its source; prints its path
+ptcount_plugin() {
+	local src=$VM_DIR/plugin/ptcount.c so
+	so=$CACHE/ptcount-$(cat "$src" "$VM_DIR/plugin/qemu_plugin_abi.h" | sha).so
+	if [ ! -f "$so" ]; then
+		gcc -shared -fPIC -O2 -Wall -Wextra -Werror -o "$so.tmp" "$src" ||
+			die "cannot build $src"
+		mv "$so.tmp" "$so"
+	fi
+	echo "$so"
+}
+
+# ptcount_sites VMLINUX: the counter's ,lock=SIDE:ADDR and ,unlock=ADDR
+# arguments: the instruction after each call to mutex_lock() in
+# anon_pipe_read() (r), anon_pipe_write() and, where it is not inlined,
+# the series' anon_pipe_lock_prefilled() (w), and each call to
+# mutex_unlock() in them (nokaslr: these are the running addresses)
+ptcount_sites() {
+	local f side out=
+	for f in anon_pipe_read anon_pipe_write anon_pipe_lock_prefilled; do
+		side=w
+		[ $f = anon_pipe_read ] && side=r
+		out+=$(objdump -d --no-show-raw-insn --disassemble=$f "$1" | awk -v s=$side '
+			/^ *[0-9a-f]+:/ { a = $1; sub(":", "", a)
+				if (next_is_lock) { printf ",lock=%s:%s", s, a; next_is_lock = 0 } }
+			/call.*<mutex_lock>/ { next_is_lock = 1 }
+			/call.*<mutex_unlock>/ { printf ",unlock=%s", a }')
+	done
+	case "$out" in
+	*lock=r:*lock=w:*unlock=*) echo "$out";;
+	*) die "no mutex_lock()/mutex_unlock() calls found in anon_pipe_read/write of $1 (got '$out')";;
+	esac
+}
+
+# ptcount_merge RESULTS: the CPU counter's figures (ptcount.txt, one line
+# per counted run) paired in order with the runs guest-budget.sh names in
+# counted.txt, appended to budget.txt as "name config cpu_METRIC value";
+# fails if the two do not pair up
+ptcount_merge() {
+	local r=$1
+	[ -f "$r/ptcount.txt" ] && [ -f "$r/counted.txt" ] ||
+		{ log "no CPU counter figures in $r"; return 1; }
+	[ "$(wc -l < "$r/ptcount.txt")" = "$(wc -l < "$r/counted.txt")" ] ||
+		{ log "CPU counter: $(wc -l < "$r/ptcount.txt") counts for $(wc -l < "$r/counted.txt") counted runs in $r"; return 1; }
+	paste -d' ' "$r/counted.txt" "$r/ptcount.txt" | awk '{
+		for (i = 6; i < NF; i += 2) {
+			m = $i
+			sub(/_insns$/, "", m)
+			print $1, $2, "cpu_" m, $(i + 1)
+		}
+	}' >> "$r/budget.txt"
 }
 
 kernel_dir() { # flavour -> cache dir of that kernel
