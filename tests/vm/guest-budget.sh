@@ -1,33 +1,32 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Cost figures of the pipe paths, run INSIDE a single-vCPU test VM started
-# with run-in-vm.sh --icount (guest ns = instructions) as
+# with run-in-vm.sh --icount (guest ns = instructions; the CPU counter
+# plugin loaded) as
 #   guest-budget.sh PTWORK
-# For each workload and knob setting ("unpatched" on the unpatched kernel,
-# "off" = max 0 keep 1 batch 0 and "on" = the defaults on the patched one;
-# on the tracepoints kernel, the series' events without the pool and the
-# batch, "tracepoints": only the untraced runs, what the events cost
-# compiled in and disabled):
+# For each workload and setting ("unpatched" on the unpatched kernel,
+# "off" = the A/B switches off (prealloc-max 0, keep 2, read-batch 0) and
+# "on" = their defaults on the patched one; on the tracepoints kernel, the
+# series' events without the pool and the batch, "tracepoints": only the
+# untraced runs, what the events cost compiled in and disabled):
 #  - a traced run counting, per operation, pipe pages allocated
-#    (kmem:mm_page_alloc, order 0, GFP_HIGHUSER|__GFP_ACCOUNT or its nowait
-#    form) and freed (kmem:mm_page_free of those pfns), pipe->mutex
-#    acquisitions in pipe_write()/pipe_read() (function tracer on
-#    mutex_lock/mutex_trylock, by caller) and, on the patched kernel, the
-#    series' own events (wait, prefill, trim);
-#    The same run counts pipe pages allocated with pipe->mutex held by
-#    pipe_write() (between its mutex_lock and mutex_unlock), io_uring poll
-#    arms (io_uring:io_uring_poll_arm) and io-wq punts
-#    (io_uring:io_uring_queue_async_work), the series' read user-access
-#    sections (pipe_copy; 6.12 has no event that counts them and
-#    copy_page_to_iter() is notrace), pipe pages held at a "ptwork idle"
-#    trace marker (allocated - freed before it) and ptwork's own
-#    nowait_eagain= figure;
+#    (kmem:mm_page_alloc, order 0, GFP_HIGHUSER|__GFP_ACCOUNT) and freed
+#    (kmem:mm_page_free of those pfns), pipe->mutex acquisitions in
+#    anon_pipe_write()/anon_pipe_read() (function tracer on
+#    mutex_lock/mutex_trylock, by caller; the series' prefill takes it in
+#    anon_pipe_lock_prefilled() where that is not inlined), pages
+#    allocated between a write's lock and its unlock, io_uring poll arms
+#    (io_uring:io_uring_poll_arm) and io-wq punts
+#    (io_uring:io_uring_queue_async_work), pipe pages held at a "ptwork
+#    idle" trace marker (allocated - freed before it), ptwork's own
+#    nowait_eagain= figure and, on the patched kernel, the series' own
+#    events (wait, prefill, trim, copy calls);
 #  - untraced runs giving instructions per operation (ns_per_op of ptwork
 #    under -icount shift=0), RUNS of them (median taken on the host);
-#  - for 64 KiB and 32 KiB writes, instructions with pipe->mutex held in
-#    pipe_write(): function tracer on mutex_lock/mutex_unlock only (no
-#    events), trace_clock x86-tsc (under -icount shift=0 the TSC counts
-#    guest instructions), summed from each lock to its unlock.
+#  - one untraced counted run (PTWORK_MARK=1: ptwork brackets its measured
+#    loop with the CPU counter's marks) for the workloads in COUNTED; the
+#    counter writes its figures on the host, which pairs them in order
+#    with the "name config ops" lines of $PIPETRACE_RESULTS/counted.txt.
 # Writes "workload config metric value" lines to $PIPETRACE_RESULTS/budget.txt;
 # tests/vm/budget.sh checks and tabulates them on the host.
 set -u
@@ -35,9 +34,11 @@ PT=${1:?usage: guest-budget.sh PTWORK}
 T=/sys/kernel/tracing
 K=/proc/sys/fs
 OUT=${PIPETRACE_RESULTS:-/tmp}/budget.txt
+COUNTED_OUT=${PIPETRACE_RESULTS:-/tmp}/counted.txt
 RUNS=${PIPETRACE_BUDGET_RUNS:-7}
 W=$(mktemp -d)
 : > "$OUT"
+: > "$COUNTED_OUT"
 fails=0
 
 # workload name, ops, ptwork arguments
@@ -98,14 +99,14 @@ traced() { # name config ops args...
 			if ($1 in wlock) alloc_locked++
 		}
 		/ mm_page_free: / { for (i = 1; i <= NF; i++) if ($i in pipe) { free++; delete pipe[$i] } }
-		/ mutex_(try)?lock <-pipe_write/ { wlock[$1] = 1 }
-		/ mutex_unlock <-(pipe_write|pipe_unlock_trim)/ { delete wlock[$1] }
+		/ mutex_(try)?lock <-anon_pipe_(write|lock_prefilled)/ { wlock[$1] = 1 }
+		/ mutex_unlock <-anon_pipe_write/ { delete wlock[$1] }
 		/ tracing_mark_write: ptwork idle/ && !marked { marked = 1; held = alloc - free }
 		/ io_uring_poll_arm: / { arms++ }
 		/ io_uring_queue_async_work: / { punts++ }
-		/ pipe_copy: / && / side=read/ { for (i = 1; i <= NF; i++) if ($i ~ /^sections=/) sec += substr($i, 10) }
-		/ mutex_(try)?lock <-pipe_write/ { mw++ }
-		/ mutex_(try)?lock <-pipe_read/ { mr++ }
+		/ pipe_copy: / && / side=read/ { for (i = 1; i <= NF; i++) if ($i ~ /^copies=/) cop += substr($i, 8) }
+		/ mutex_(try)?lock <-anon_pipe_(write|lock_prefilled)/ { mw++ }
+		/ mutex_(try)?lock <-anon_pipe_read/ { mr++ }
 		/ pipe_wait_end: / && / side=write/ { ww++ }
 		/ pipe_wait_end: / && / side=read/ { wr++ }
 		/ pipe_prefill: / { pf++ }
@@ -119,39 +120,22 @@ traced() { # name config ops args...
 			printf "%s %s prefill %d\n%s %s trim %d\n%s %s writes %d\n", w, c, pf, w, c, tr, w, c, wc
 			printf "%s %s arms %d\n%s %s punts %d\n", w, c, arms, w, c, punts
 			printf "%s %s alloc_locked %d\n", w, c, alloc_locked
-			if (c != "unpatched") printf "%s %s sections_r %d\n", w, c, sec
+			if (c != "unpatched") printf "%s %s copies_r %d\n", w, c, cop
 			if (marked) printf "%s %s held_pages %d\n", w, c, held
 			if (nowait >= 0) printf "%s %s nowait_eagain %d\n", w, c, nowait
 			printf "%s %s ops %d\n", w, c, ops
 		}' "$tr" >> "$OUT"
 }
 
-# Instructions with pipe->mutex held in pipe_write(), from each lock taken
-# there (pipe_write_lock() with the series) to its unlock (pipe_write(), or
-# pipe_unlock_trim()), timed with the TSC (= instructions under -icount).
-held() { # name config ops args...
-	local name=$1 cfg=$2 ops=$3 tr=$W/$1-$2.held; shift 3
-	echo 0 > $T/tracing_on
-	echo nop > $T/current_tracer
-	echo 0 > $T/events/enable
-	echo x86-tsc > $T/trace_clock
-	echo 'mutex_lock mutex_trylock mutex_unlock' > $T/set_ftrace_filter
-	echo function > $T/current_tracer
-	echo > $T/trace
-	echo 1 > $T/tracing_on
-	"$PT" "$@" > "$W/out" 2>&1 || { echo "# $name $cfg held: ptwork failed: $(cat "$W/out")"; fails=$((fails + 1)); }
-	echo 0 > $T/tracing_on
-	cat $T/trace > "$tr"
-	echo nop > $T/current_tracer
-	echo > $T/set_ftrace_filter
-	echo local > $T/trace_clock
-	awk -v w="$name" -v c="$cfg" '
-		/^#/ { next }
-		{ ts = -1; for (i = 2; i <= NF; i++) if ($i ~ /^[0-9]+:$/) { ts = substr($i, 1, length($i) - 1); break } }
-		ts < 0 { next }
-		/ mutex_(try)?lock <-pipe_write/ { start[$1] = ts; next }
-		/ mutex_unlock <-(pipe_write|pipe_unlock_trim)/ && ($1 in start) { held += ts - start[$1]; n++; delete start[$1] }
-		END { printf "%s %s held_instr %d\n%s %s held_windows %d\n", w, c, held, w, c, n }' "$tr" >> "$OUT"
+# One run with the CPU counter's marks (the counter, on the host, writes
+# its figures at the end mark); the run's name in counted.txt, in order
+counted() { # name config ops args...
+	local name=$1 cfg=$2 ops=$3; shift 3
+	if PTWORK_MARK=1 "$PT" "$@" > "$W/out" 2>&1; then
+		echo "$name $cfg $ops" >> "$COUNTED_OUT"
+	else
+		echo "# $name $cfg counted: ptwork failed: $(cat "$W/out")"; fails=$((fails + 1))
+	fi
 }
 
 timed() { # name config args...
@@ -164,6 +148,8 @@ timed() { # name config args...
 
 # workloads with instructions per op (untraced runs)
 TIMED="pingpong w4k w32k w64k slowreader splice tee vmsplice"
+# and with a counted run (ptwork marks its loop)
+COUNTED="pingpong w32k w64k read64k splice tee vmsplice"
 # and those the tracepoints kernel runs
 TIMED_TP="pingpong w4k w64k splice tee vmsplice"
 
@@ -179,9 +165,8 @@ run_config() { # config
 		traced "$name" "$cfg" "$ops" $args
 		# shellcheck disable=SC2086
 		case " $TIMED " in *" $name "*) timed "$name" "$cfg" $args;; esac
-		case "$name" in
-		w32k|w64k) held "$name" "$cfg" "$ops" $args;;
-		esac
+		# shellcheck disable=SC2086
+		case " $COUNTED " in *" $name "*) counted "$name" "$cfg" "$ops" $args;; esac
 	done <<< "$WORKLOADS"
 }
 
@@ -197,9 +182,9 @@ echo "# user copy: $(grep -qw fsrm /proc/cpuinfo && echo 'rep movsb (FSRM)' ||
 	{ grep -qw erms /proc/cpuinfo && echo 'rep movsb (ERMS, rep_movs_alternative)'; } ||
 	echo 'movsq loop (rep_movs_alternative)')"
 if [ -f $K/pipe-prealloc-max ]; then
-	echo 0 > $K/pipe-prealloc-max; echo 1 > $K/pipe-prealloc-keep; echo 0 > $K/pipe-read-batch
+	echo 0 > $K/pipe-prealloc-max; echo 2 > $K/pipe-prealloc-keep; echo 0 > $K/pipe-read-batch
 	run_config off
-	echo 8 > $K/pipe-prealloc-max; echo 1 > $K/pipe-prealloc-keep; echo 1 > $K/pipe-read-batch
+	echo 8 > $K/pipe-prealloc-max; echo 2 > $K/pipe-prealloc-keep; echo 1 > $K/pipe-read-batch
 	run_config on
 elif [ -d $T/events/pipe ]; then
 	run_config tracepoints

@@ -108,6 +108,27 @@ static void xpipe(int fds[2], int flags)
 		die("pipe2");
 }
 
+/*
+ * With PTWORK_MARK=1, the measured loops are bracketed by the marks the
+ * CPU counter of the cost budgets counts between (tests/vm/plugin/
+ * ptcount.c): multi-byte NOPs, nothing to any CPU.
+ */
+static bool mark_on;
+
+static void mark(int end)
+{
+#ifdef __x86_64__
+	if (!mark_on)
+		return;
+	if (end)
+		asm volatile(".byte 0x0f, 0x1f, 0x84, 0x00; .long 0x50540002" ::: "memory");
+	else
+		asm volatile(".byte 0x0f, 0x1f, 0x84, 0x00; .long 0x50540001" ::: "memory");
+#else
+	(void)end;
+#endif
+}
+
 static long long ns(double seconds)
 {
 	return (long long)(seconds * 1e9 + 0.5);
@@ -151,6 +172,7 @@ static int mode_fullread(long n)
 
 	xpipe(fds, O_NONBLOCK);
 	memset(buf, 'f', sizeof(buf));
+	mark(0);
 	for (long i = 0; i < n; i++) {
 		r = write(fds[1], buf, sizeof(buf));
 		if (r != (ssize_t)sizeof(buf))
@@ -159,6 +181,7 @@ static int mode_fullread(long n)
 		if (r != (ssize_t)sizeof(buf))
 			fail("read returned %ld, expected %lu", r, sizeof(buf));
 	}
+	mark(1);
 	return 0;
 }
 
@@ -224,6 +247,7 @@ static int mode_spliceop(const char *kind, long n)
 	if (k == 1 && write(a[1], page, sizeof(page)) != sizeof(page))
 		die("tee fill write");
 	t0 = pt_now(CLOCK_MONOTONIC);
+	mark(0);
 	for (i = 0; i < n; i++) {
 		if (k == 0) {
 			r1 = write(a[1], page, sizeof(page));
@@ -240,6 +264,7 @@ static int mode_spliceop(const char *kind, long n)
 			fail("spliceop: a call moved %ld of 4096 bytes (round %lu)",
 			     r1 != sizeof(page) ? r1 : r2 != sizeof(page) ? r2 : r3, i);
 	}
+	mark(1);
 	printf("ns_per_op=%lld\n", ns(pt_now(CLOCK_MONOTONIC) - t0) / n);
 	if (k == 2 && memcmp(page, back, sizeof(back)))
 		fail("spliceop: vmsplice read back %lu of %lu bytes unequal", 1, sizeof(back));
@@ -949,6 +974,10 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	wl_show_ino = true;
+	if (getenv("PTWORK_MARK")) {
+		mark_on = true;
+		wl_loop_edge = mark;
+	}
 	if (getenv("PTWORK_FIFO")) {
 		struct sched_param sp = { .sched_priority = 1 };
 

@@ -23,7 +23,9 @@
 #   --mem MB / --smp N          guest size (default 1024 / 2)
 #   --icount                    one vCPU, single-threaded TCG, -icount
 #                               shift=0,align=off,sleep=off: 1 ns of guest
-#                               time = 1 instruction (cost figures)
+#                               time = 1 instruction (cost figures); for a
+#                               self-built kernel also the CPU counter
+#                               (plugin/ptcount.c) into RESULTS/ptcount.txt
 #   --append ARGS               extra kernel command line
 #   --allow-splats              do not fail on WARN/BUG/lockdep/KASAN output
 #
@@ -196,6 +198,9 @@ fi
 accel=(-accel tcg,thread=multi -smp "$smp")
 if [ $icount = 1 ]; then
 	accel=(-accel tcg,thread=single -smp 1 -icount shift=0,align=off,sleep=off)
+	if [ "$from" = self ] && [ -f "$(dirname "$bzimage")/vmlinux" ]; then
+		accel+=(-plugin "$(ptcount_plugin),out=$results/ptcount.txt$(ptcount_sites "$(dirname "$bzimage")/vmlinux")")
+	fi
 fi
 
 splat_re='WARNING:|BUG:|kernel BUG|Oops|general protection fault|Kernel panic|possible circular locking|possible recursive locking|inconsistent lock state|DEBUG_LOCKS_WARN_ON|lockdep|KASAN|UBSAN|INFO: task .* blocked|sleeping function called from invalid context|Call Trace:'

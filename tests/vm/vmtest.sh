@@ -4,8 +4,10 @@
 #
 #  1. installs missing Debian packages (qemu, busybox-static, build deps);
 #  2. builds (or reuses from $PIPETRACE_CACHE, default /var/cache/pipetrace)
-#     the unpatched and the patched 6.12 test kernels;
-#  3. checks the patches (checkpatch, W=1, tracing-off build);
+#     the unpatched and the patched 7.2 test kernels (Debian 14's
+#     linux-source-7.2, fetched with a private apt configuration);
+#  3. checks the patches (checkpatch, W=1, tracing-off build, the test
+#     robot's builds: tests/vm/robot-builds.sh);
 #  4. builds the workload binary (tests/vm/ptwork.c, static);
 #  5. boots each kernel under qemu and runs tests/vm/guest-tests.sh in it;
 #  6. boots the kernels tests/vm/kernels marks vmtest and runs
@@ -18,12 +20,13 @@
 #     kprobes, syscall tier from 6.2, pipestat's refusal on 5.10; and
 #     Debian 13's arm64 image, running make ARCH=arm64's build;
 #  7. cost budgets: boots each kernel (and the tracepoints kernel, 0001 and
-#     0002 only) on one vCPU with -icount (guest ns = instructions), runs
+#     0002 only) on one vCPU with -icount (guest ns = instructions) and
+#     the CPU counter (tests/vm/plugin/ptcount.c), runs
 #     tests/vm/guest-budget.sh, adds struct pipe_inode_info's size (pahole)
-#     and checks the figures with tests/vm/budget.sh (table in
-#     $PIPETRACE_CACHE/budget-table.md);
+#     and the counter's figures, and checks them with tests/vm/budget.sh
+#     (table in $PIPETRACE_CACHE/budget-table.md);
 #  8. builds the debug kernel (patched + KASAN + lockdep) and runs the
-#     integrity stress in it with the knobs flipped while it runs.
+#     integrity stress in it with the A/B switches flipped while it runs.
 # Exit status 0 only if everything passed.
 #
 # Options: --skip-checks (skip step 3), --kernel NAME (a row of
@@ -49,7 +52,7 @@ fi
 T0=$(date +%s)
 stamp() { echo "$(( $(date +%s) - T0 ))s"; }
 need_pkgs qemu-system-x86 busybox-static cpio build-essential liburing-dev \
-	flex bison bc libssl-dev libelf-dev dwarves python3 linux-source-6.12 \
+	flex bison bc libssl-dev libelf-dev dwarves python3 \
 	clang llvm libbpf-dev bpftool
 
 if [ $ours = 1 ]; then
@@ -163,6 +166,7 @@ if [ -z "$only" ]; then
 		"$VM_DIR/run-in-vm.sh" --kernel "$k" --icount --results "$res" --timeout 1800 \
 			"$VM_DIR/guest-budget.sh" "$BIN/ptwork" >/dev/null ||
 			{ log "$k kernel, budget run: FAIL (results in $res)"; fail=1; }
+		[ $k = tracepoints ] || ptcount_merge "$res" || fail=1
 		echo "pipe_inode_info $k bytes $(struct_size "$(kernel_dir "$k")/vmlinux" pipe_inode_info)" >> "$res/budget.txt"
 		bres+=("$res/budget.txt")
 	done
