@@ -14,7 +14,7 @@
 #    (kmem:mm_page_free of those pfns), pipe->mutex acquisitions in
 #    anon_pipe_write()/anon_pipe_read() (function tracer on
 #    mutex_lock/mutex_trylock, by caller; the series' prefill takes it in
-#    anon_pipe_lock_prefilled() where that is not inlined), pages
+#    anon_pipe_prefill_lock() where that is not inlined), pages
 #    allocated between a write's lock and its unlock, io_uring poll arms
 #    (io_uring:io_uring_poll_arm) and io-wq punts
 #    (io_uring:io_uring_queue_async_work), pipe pages held at a "ptwork
@@ -99,13 +99,13 @@ traced() { # name config ops args...
 			if ($1 in wlock) alloc_locked++
 		}
 		/ mm_page_free: / { for (i = 1; i <= NF; i++) if ($i in pipe) { free++; delete pipe[$i] } }
-		/ mutex_(try)?lock <-anon_pipe_(write|lock_prefilled)/ { wlock[$1] = 1 }
+		/ mutex_(try)?lock <-anon_pipe_(write|prefill_lock)/ { wlock[$1] = 1 }
 		/ mutex_unlock <-anon_pipe_write/ { delete wlock[$1] }
 		/ tracing_mark_write: ptwork idle/ && !marked { marked = 1; held = alloc - free }
 		/ io_uring_poll_arm: / { arms++ }
 		/ io_uring_queue_async_work: / { punts++ }
 		/ pipe_copy: / && / side=read/ { for (i = 1; i <= NF; i++) if ($i ~ /^copies=/) cop += substr($i, 8) }
-		/ mutex_(try)?lock <-anon_pipe_(write|lock_prefilled)/ { mw++ }
+		/ mutex_(try)?lock <-anon_pipe_(write|prefill_lock)/ { mw++ }
 		/ mutex_(try)?lock <-anon_pipe_read/ { mr++ }
 		/ pipe_wait_end: / && / side=write/ { ww++ }
 		/ pipe_wait_end: / && / side=read/ { wr++ }

@@ -134,11 +134,11 @@ ptcount_plugin() {
 # ptcount_sites VMLINUX: the counter's ,lock=SIDE:ADDR and ,unlock=ADDR
 # arguments: the instruction after each call to mutex_lock() in
 # anon_pipe_read() (r), anon_pipe_write() and, where it is not inlined,
-# the series' anon_pipe_lock_prefilled() (w), and each call to
+# the series' anon_pipe_prefill_lock() (w), and each call to
 # mutex_unlock() in them (nokaslr: these are the running addresses)
 ptcount_sites() {
 	local f side out=
-	for f in anon_pipe_read anon_pipe_write anon_pipe_lock_prefilled; do
+	for f in anon_pipe_read anon_pipe_write anon_pipe_prefill_lock; do
 		side=w
 		[ $f = anon_pipe_read ] && side=r
 		out+=$(objdump -d --no-show-raw-insn --disassemble=$f "$1" | awk -v s=$side '
@@ -147,10 +147,11 @@ ptcount_sites() {
 			/call.*<mutex_lock>/ { next_is_lock = 1 }
 			/call.*<mutex_unlock>/ { printf ",unlock=%s", a }')
 	done
-	case "$out" in
-	*lock=r:*lock=w:*unlock=*) echo "$out";;
-	*) die "no mutex_lock()/mutex_unlock() calls found in anon_pipe_read/write of $1 (got '$out')";;
-	esac
+	case "$out" in *lock=r:*) ;; *) out=;; esac
+	case "$out" in *lock=w:*) ;; *) out=;; esac
+	case "$out" in *unlock=*) ;; *) out=;; esac
+	[ -n "$out" ] || die "no mutex_lock()/mutex_unlock() calls found in anon_pipe_read/write of $1"
+	echo "$out"
 }
 
 # ptcount_merge RESULTS: the CPU counter's figures (ptcount.txt, one line
