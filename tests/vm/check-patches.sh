@@ -8,7 +8,10 @@
 #  2. make W=1 fs/pipe.o in the patched tree gives no warnings;
 #  3. the series builds with tracing off: a tinyconfig tree (no
 #     TRACEPOINTS, no FTRACE) with the series applied compiles fs/pipe.o
-#     and links vmlinux (cached: only redone when the series changes).
+#     and links vmlinux (cached: only redone when the series changes);
+#  4. the builds a kernel test robot runs (tests/vm/robot-builds.sh):
+#     tinyconfig W=1, PREEMPT_RT + KASAN + KCOV + UBSAN_BOUNDS with
+#     objtool's uaccess check, arm64 with clang.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 kernel_source
@@ -75,4 +78,6 @@ if [ "$(cat "$nt/.pipetrace-key" 2>/dev/null)" != "$key" ]; then
 else
 	log "tracing-off build: cached OK for this series"
 fi
+log "the test robot's builds"
+"$VM_DIR/robot-builds.sh" || rc=1
 exit $rc
