@@ -133,9 +133,10 @@ ptcount_plugin() {
 
 # ptcount_sites VMLINUX: the counter's ,lock=SIDE:ADDR and ,unlock=ADDR
 # arguments: the instruction after each call to mutex_lock() in
-# anon_pipe_read() (r), anon_pipe_write() and, where it is not inlined,
-# the series' anon_pipe_prefill_lock() (w), and each call to
-# mutex_unlock() in them (nokaslr: these are the running addresses)
+# anon_pipe_read() (r), anon_pipe_write() and the series'
+# anon_pipe_prefill_lock() (w), and after each call to the latter (it
+# may tail-call mutex_lock(): the mutex is taken when it returns), and
+# each call to mutex_unlock() in them (nokaslr: the running addresses)
 ptcount_sites() {
 	local f side out=
 	for f in anon_pipe_read anon_pipe_write anon_pipe_prefill_lock; do
@@ -144,7 +145,7 @@ ptcount_sites() {
 		out+=$(objdump -d --no-show-raw-insn --disassemble=$f "$1" | awk -v s=$side '
 			/^ *[0-9a-f]+:/ { a = $1; sub(":", "", a)
 				if (next_is_lock) { printf ",lock=%s:%s", s, a; next_is_lock = 0 } }
-			/call.*<mutex_lock>/ { next_is_lock = 1 }
+			/call.*<(mutex_lock|anon_pipe_prefill_lock)>/ { next_is_lock = 1 }
 			/call.*<mutex_unlock>/ { printf ",unlock=%s", a }')
 	done
 	case "$out" in *lock=r:*) ;; *) out=;; esac

@@ -106,7 +106,10 @@ for k in unpatched patched; do
 	kd=$(kernel_dir $k)
 	mkdir -p "$BIN/$k"
 	timeout 300 bpftool btf dump file "$kd/vmlinux" format c > "$BIN/$k/vmlinux.h"
-	timeout 300 clang -target bpf -O2 -g -Wall -Werror -I"$BIN/$k" \
+	# -fms-extensions: 7.2's BTF has anonymous members of a named struct
+	# type (the kernel builds with it since 6.19), which bpftool dumps
+	timeout 300 clang -target bpf -O2 -g -Wall -Werror -fms-extensions \
+		-Wno-microsoft-anon-tag -I"$BIN/$k" \
 		$([ $k = patched ] && echo -DPATCHED) \
 		-c "$VM_DIR/bpfsmoke.bpf.c" -o "$BIN/$k/bpfsmoke.bpf.o"
 done

@@ -11,7 +11,9 @@
  *   -plugin ptcount.so,out=FILE,lock=r:ADDR,lock=w:ADDR,unlock=ADDR,...
  *
  * lock=SIDE:ADDR   the instruction after a call to mutex_lock() on the
- *                  read (r) or write (w) path: the mutex is held from it
+ *                  read (r) or write (w) path, or after a call to a
+ *                  function that returns with it taken: the mutex is held
+ *                  from the first of them reached
  * unlock=ADDR      a call to mutex_unlock() on those paths: held no more
  *
  * The guest brackets what is to be counted with two marks, multi-byte
@@ -66,6 +68,9 @@ static int begun;
 static void on_lock(unsigned int vcpu, void *udata)
 {
 	(void)vcpu;
+	/* held already: the return from a function that took it */
+	if (held != SIDE_NONE)
+		return;
 	held = (enum side)(uintptr_t)udata;
 	held_from_insns = now.insns;
 	held_from_stac = now.stac;
