@@ -186,14 +186,21 @@ int BPF_PROG(tp_prefill, struct pipe_inode_info *pipe, unsigned int wanted,
 }
 
 /*
- * pipe_copy's copy calls are user-access sections, one each, into a plain
- * user buffer (and a batched run is one); into an iovec a copy call opens
- * one per segment piece, which the event does not count: such a read
- * makes the tier's sections unknown, never short.
+ * A read's user-access sections from pipe_copy's copy calls: one each
+ * into a plain user buffer (a batched run is one); into an iovec a copy
+ * call opens one per segment piece, which the event does not count, so
+ * such a read makes the tier's sections unknown, never short; none into
+ * kernel memory.
  */
-static __always_inline bool copies_are_sections(const struct iov_iter *iter)
+static __always_inline void count_sections(struct pt_counts *c, unsigned int copies,
+					   const struct iov_iter *iter)
 {
-	return BPF_CORE_READ(iter, iter_type) != bpf_core_enum_value(enum iter_type, ITER_IOVEC);
+	__u8 type = BPF_CORE_READ(iter, iter_type);
+
+	if (type == bpf_core_enum_value(enum iter_type, ITER_UBUF))
+		count_add(c, read_sections, copies);
+	else if (type == bpf_core_enum_value(enum iter_type, ITER_IOVEC) && copies)
+		count_add(c, read_sections_unknown, 1);
 }
 
 /* A read's or write's own counts, as its pipe_copy says; false for a read */
@@ -207,10 +214,7 @@ static __always_inline bool count_copy(struct pt_counts *c, const struct pt_key 
 		count_add(c, reads, 1);
 		count_add(c, read_bytes, bytes);
 		count_add(c, read_bufs, bufs);
-		if (copies_are_sections(iter))
-			count_add(c, read_sections, copies);
-		else if (copies)
-			count_add(c, read_sections_unknown, 1);
+		count_sections(c, copies, iter);
 		/* 0 for a read that asked for bytes: no writer left */
 		if (!ret && len)
 			count_add(c, read_eof, 1);
