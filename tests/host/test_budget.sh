@@ -39,7 +39,6 @@ figures() {
 		echo "$w $c punts 0"
 		echo "$w $c held_pages 200"
 		echo "$w $c nowait_eagain 0"
-		[ "$c" = unpatched ] || echo "$w $c copies_r 3200"
 		echo "$w $c cpu_insns ${CINS[$c]}"
 		echo "$w $c cpu_stac 400"
 		echo "$w $c cpu_clac 400"

@@ -20,7 +20,7 @@
 #    (io_uring:io_uring_queue_async_work), pipe pages held at a "ptwork
 #    idle" trace marker (allocated - freed before it), ptwork's own
 #    nowait_eagain= figure and, on the patched kernel, the series' own
-#    events (wait, prefill, trim, copy calls);
+#    events (waits, prefills, trims, writes);
 #  - untraced runs giving instructions per operation (ns_per_op of ptwork
 #    under -icount shift=0), RUNS of them (median taken on the host);
 #  - one untraced counted run (PTWORK_MARK=1: ptwork brackets its measured
@@ -104,7 +104,6 @@ traced() { # name config ops args...
 		/ tracing_mark_write: ptwork idle/ && !marked { marked = 1; held = alloc - free }
 		/ io_uring_poll_arm: / { arms++ }
 		/ io_uring_queue_async_work: / { punts++ }
-		/ pipe_copy: / && / side=read/ { for (i = 1; i <= NF; i++) if ($i ~ /^copies=/) cop += substr($i, 8) }
 		/ mutex_(try)?lock <-anon_pipe_(write|prefill_lock)/ { mw++ }
 		/ mutex_(try)?lock <-anon_pipe_read/ { mr++ }
 		/ pipe_wait_end: / && / side=write/ { ww++ }
@@ -120,7 +119,6 @@ traced() { # name config ops args...
 			printf "%s %s prefill %d\n%s %s trim %d\n%s %s writes %d\n", w, c, pf, w, c, tr, w, c, wc
 			printf "%s %s arms %d\n%s %s punts %d\n", w, c, arms, w, c, punts
 			printf "%s %s alloc_locked %d\n", w, c, alloc_locked
-			if (c != "unpatched") printf "%s %s copies_r %d\n", w, c, cop
 			if (marked) printf "%s %s held_pages %d\n", w, c, held
 			if (nowait >= 0) printf "%s %s nowait_eagain %d\n", w, c, nowait
 			printf "%s %s ops %d\n", w, c, ops
