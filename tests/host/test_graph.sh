@@ -67,11 +67,13 @@ t_chain() {
 	# in a longer one)
 	graph_of "$TMP/g2.dot" -- sh -c "head -c 200M /dev/zero | gzip -1 | wc -c >/dev/null"
 	# (files, not <(...): the guests have no /dev/fd)
-	# (a process's CPU figures are known only if read before it exited;
-	# busy or starved is the machine's load, as above)
+	# (a process's CPU figures are known only if read before it exited,
+	# and its command line too, else its tooltip is comm[pid]; busy or
+	# starved is the machine's load, as above)
 	for g in g g2; do
 		sed -E 's/#d7b4f0/#f4a09c/; s/starved/busy/; s/[0-9.]+/N/g
 			s/ CPU N% RUNQ N%//; s/(cpu|runq)_pct="-"/\1_pct=N/
+			s/tooltip="[^"]*"/tooltip=T/
 			s/N[KMGT]?i?B\/s/NB\/s/g; s/N[kKMG]? (writes|reads)\/s/N \1\/s/g' \
 			"$TMP/$g.dot" >"$TMP/$g.masked"
 	done
