@@ -10,6 +10,8 @@
  *
  *   -plugin ptcount.so,out=FILE,lock=r:ADDR,lock=w:ADDR,unlock=ADDR,...
  *
+ * out=FILE         created, not there before (no link followed)
+ *
  * lock=SIDE:ADDR   the instruction after a call to mutex_lock() on the
  *                  read (r) or write (w) path, or after a call to a
  *                  function that returns with it taken: the mutex is held
@@ -28,10 +30,12 @@
  * are plain globals.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "qemu_plugin_abi.h"
 
@@ -193,7 +197,13 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const void *info
 		int bad;
 
 		if (!strncmp(a, "out=", 4)) {
-			out = fopen(a + 4, "w");
+			/* qemu runs as root: a new file, no link followed */
+			int fd = open(a + 4, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+				      O_CLOEXEC, 0644);
+
+			out = fd < 0 ? NULL : fdopen(fd, "w");
+			if (fd >= 0 && !out)
+				close(fd);
 			bad = !out;
 		} else if (!strncmp(a, "lock=r:", 7)) {
 			bad = add_site(a + 7, SIDE_R);
