@@ -328,12 +328,14 @@ static int try_tier(struct pt_session *s, const struct pt_load_opts *o,
 	s->hists = hists_map;
 	s->tier = t;
 	s->ops = tiers[t];
+	/* the series' pool (its pipe_prefill event) and batched read copy,
+	 * for every tier (the probe sets the rest of the plan) */
+	s->plan.has_prefill_event = btf_has_tracepoint("pipe_prefill");
+	s->plan.batch_built = btf_has_func("pipe_read_batch_copy");
 	if (s->ops->probe(&s->plan, why, n))
 		return -1;
-	/* the series' pool (its pipe_prefill event) and batched read copy */
-	if (!btf_has_tracepoint("pipe_prefill"))
+	if (!s->plan.has_prefill_event)
 		s->plan.lacks |= PT_NA_NO_POOL;
-	s->plan.batch_built = btf_has_func("pipe_read_batch_copy");
 	err = start(s, o);
 	if (err) {
 		load_errno = -err;

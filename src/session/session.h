@@ -22,7 +22,8 @@ struct pt_plan {
 	bool perf_tp;			/* tracepoint programs by perf (preempt.h) */
 	const char *read_fn;		/* function: attach targets */
 	const char *write_fn;
-	bool has_prefill_event;		/* pipe_prefill and the prefill path (0003) */
+	bool has_prefill_event;		/* pipe_prefill and the prefill path (0003):
+					 * the session, before the tier's probe */
 	bool read_owner;		/* a prefill path: pages read the mutex
 					 * owner (function: only without its event) */
 	__u32 pipe_page_gfp;		/* GFP_HIGHUSER | __GFP_ACCOUNT here */

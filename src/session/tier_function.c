@@ -95,7 +95,6 @@ static int probe(struct pt_plan *plan, char *why, size_t n)
 	/* pages before the mutex: counted by the prefill's event
 	 * (kernel-patch/ 0003), or on a kernel with a prefill path but not
 	 * that event (mainline 7.2) by the mutex owner at each page */
-	plan->has_prefill_event = btf_has_tracepoint("pipe_prefill");
 	plan->read_owner = !plan->has_prefill_event && btf_prefill_path();
 	plan->lacks = btf_lacks_lock_events();
 	plan->perf_tp = perf_tracepoint(pre, "kmem/mm_page_alloc");

@@ -26,7 +26,6 @@ static int probe(struct pt_plan *plan, char *why, size_t n)
 			snprintf(why, n, "kernel lacks the pipe:%s tracepoint", needed[i]);
 		return -1;
 	}
-	plan->has_prefill_event = btf_has_tracepoint("pipe_prefill");
 	plan->lacks = btf_lacks_lock_events();
 	if (!btf_has_tracepoint("pipe_wait_begin") || !btf_has_tracepoint("pipe_wait_end"))
 		plan->lacks |= PT_NA_NO_WAITS;
